@@ -1,0 +1,42 @@
+//! Reading schema files, with one clear line for every way that can fail.
+
+use std::path::{Path, PathBuf};
+
+use crate::syntax::LineIndex;
+
+pub struct SourceText {
+    pub path: PathBuf,
+    pub text: String,
+    pub lines: LineIndex,
+}
+
+impl SourceText {
+    pub fn new(path: PathBuf, text: String) -> SourceText {
+        let lines = LineIndex::new(&text);
+        SourceText { path, text, lines }
+    }
+
+    pub fn display_path(&self) -> String {
+        self.path.display().to_string()
+    }
+}
+
+/// Reads a schema, or says in one line why it cannot.
+pub fn read(path: &Path) -> Result<SourceText, String> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(format!("`{shown}` is a directory, not a .dyno file"));
+    }
+    let bytes = std::fs::read(path).map_err(|error| match error.kind() {
+        std::io::ErrorKind::NotFound => format!("`{shown}` does not exist"),
+        std::io::ErrorKind::PermissionDenied => {
+            format!("`{shown}` cannot be read: permission denied")
+        }
+        _ => format!("`{shown}` cannot be read: {error}"),
+    })?;
+    let text = String::from_utf8(bytes).map_err(|error| {
+        let at = error.utf8_error().valid_up_to();
+        format!("`{shown}` is not UTF-8 text (invalid byte at offset {at})")
+    })?;
+    Ok(SourceText::new(path.to_path_buf(), text))
+}

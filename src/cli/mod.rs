@@ -1,0 +1,70 @@
+//! The command line: a thin shell that reads files, runs the library and
+//! prints. Exit codes: 0 no errors, 1 errors found, 2 usage or I/O problem.
+
+mod check;
+mod input;
+mod render;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(
+    name = "dyno",
+    version,
+    about = "Checks DynamoDB single-table designs written in .dyno schemas"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check schemas and report problems like a compiler.
+    Check(check::CheckArgs),
+    /// Print the syntax tree outline of a file (for debugging the parser).
+    #[command(hide = true)]
+    Syntax { file: std::path::PathBuf },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// rustc-style text with the source line and a caret.
+    Text,
+    /// One JSON document on stdout (fields documented in docs/cli.md).
+    Json,
+}
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_ERRORS: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return if error.use_stderr() {
+                EXIT_USAGE
+            } else {
+                EXIT_OK
+            };
+        }
+    };
+    match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Syntax { file } => match input::read(&file) {
+            Ok(source) => {
+                print!(
+                    "{}",
+                    crate::syntax::outline::outline(&crate::syntax::parse(&source.text).file)
+                );
+                EXIT_OK
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                EXIT_USAGE
+            }
+        },
+    }
+}

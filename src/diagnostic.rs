@@ -1,0 +1,117 @@
+//! Diagnostics shared by every layer: the syntax layer and the checker
+//! produce them, the CLI renders them and the language server publishes them.
+
+use crate::syntax::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Hint,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Hint => "hint",
+        }
+    }
+}
+
+/// Declares every diagnostic code once: its stable name, severity and title.
+/// `docs/diagnostics.md` documents each, and a test checks that it does.
+macro_rules! codes {
+    ($($variant:ident = $code:literal, $severity:ident, $title:literal;)*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($variant,)* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The stable code printed to users, e.g. `E002`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$severity,)* }
+            }
+
+            /// A short title, used as the heading in docs/diagnostics.md.
+            pub fn title(self) -> &'static str {
+                match self { $(Code::$variant => $title,)* }
+            }
+
+            pub fn from_str(code: &str) -> Option<Code> {
+                match code { $($code => Some(Code::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+codes! {
+    UnknownCharacter = "E001", Error, "unknown character";
+    UnterminatedString = "E002", Error, "unterminated string";
+    UnclosedHole = "E003", Error, "unclosed `{` in a key template";
+    UnmatchedBrace = "E004", Error, "unmatched `}` in a key template";
+    InvalidHole = "E005", Error, "invalid template hole";
+    InvalidEscape = "E006", Error, "invalid escape in a string";
+    UnexpectedToken = "E010", Error, "syntax error";
+    UnclosedDelimiter = "E011", Error, "unclosed delimiter";
+    InvalidNumber = "E012", Error, "invalid number or size";
+    UnknownKeyType = "E013", Error, "unknown key attribute type";
+}
+
+/// A secondary location that explains a diagnostic ("collides with ...").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub span: Span,
+    pub message: String,
+    /// A short note drawn under the caret.
+    pub label: Option<String>,
+    pub related: Vec<Related>,
+    /// How to fix it, when there is something to say.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            span,
+            message: message.into(),
+            label: None,
+            related: Vec::new(),
+            help: None,
+        }
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = Some(label.into());
+        self
+    }
+
+    pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+}

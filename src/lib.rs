@@ -1,0 +1,10 @@
+//! dyno: a checker and language server for `.dyno` DynamoDB single-table
+//! schemas.
+//!
+//! Layers, bottom up: `syntax` (lexer, parser, tree) → `check` (semantics)
+//! → `ide` (editor features as pure functions) → `lsp` (the only code that
+//! speaks the protocol); `cli` is a thin shell over them.
+
+pub mod cli;
+pub mod diagnostic;
+pub mod syntax;

@@ -1,0 +1,447 @@
+//! The syntax tree. Every node carries its byte span and every name its own
+//! span. The tree may be partial: the parser keeps what it could read around
+//! errors, so every consumer must accept missing pieces.
+
+use super::Span;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+impl Name {
+    pub fn new(text: impl Into<String>, span: Span) -> Name {
+        Name {
+            text: text.into(),
+            span,
+        }
+    }
+}
+
+/// The `///` lines directly above a node, joined with newlines, without the
+/// slashes and one leading space.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Docs {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceFile {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    Table(Table),
+    Entity(Entity),
+    Pattern(Pattern),
+}
+
+impl Item {
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Table(t) => t.span,
+            Item::Entity(e) => e.span,
+            Item::Pattern(p) => p.span,
+        }
+    }
+
+    pub fn name(&self) -> &Name {
+        match self {
+            Item::Table(t) => &t.name,
+            Item::Entity(e) => &e.name,
+            Item::Pattern(p) => &p.name,
+        }
+    }
+
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Item::Table(_) => "table",
+            Item::Entity(_) => "entity",
+            Item::Pattern(_) => "pattern",
+        }
+    }
+}
+
+// ---------- tables ----------
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub span: Span,
+    pub docs: Option<Docs>,
+    pub name: Name,
+    pub keys: Vec<KeyDecl>,
+    pub indexes: Vec<IndexDecl>,
+    pub delimiters: Vec<DelimiterDecl>,
+}
+
+/// `key pk, sk`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyDecl {
+    pub span: Span,
+    pub partition: KeyAttr,
+    pub sort: Option<KeyAttr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyAttr {
+    pub name: Name,
+    /// `None` when not written: a string key.
+    pub ty: Option<(KeyType, Span)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyType {
+    String,
+    Number,
+    Binary,
+}
+
+impl KeyType {
+    pub fn from_word(word: &str) -> Option<KeyType> {
+        match word {
+            "string" => Some(KeyType::String),
+            "number" => Some(KeyType::Number),
+            "binary" => Some(KeyType::Binary),
+            _ => None,
+        }
+    }
+}
+
+/// `[local] index gsi1 (gsi1pk, gsi1sk) [projection]`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexDecl {
+    pub span: Span,
+    pub docs: Option<Docs>,
+    pub local: bool,
+    pub name: Name,
+    pub partition: KeyAttr,
+    pub sort: Option<KeyAttr>,
+    pub projection: Projection,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Projection {
+    /// Not written: all attributes.
+    #[default]
+    Default,
+    All(Span),
+    KeysOnly(Span),
+    Include(Span, Vec<Name>),
+}
+
+/// `delimiter "#"`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DelimiterDecl {
+    pub span: Span,
+    pub value: StringLit,
+}
+
+// ---------- entities ----------
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entity {
+    pub span: Span,
+    pub docs: Option<Docs>,
+    pub name: Name,
+    /// `in Table`
+    pub table: Option<Name>,
+    /// `~2KB`: the typical item size.
+    pub size: Option<SizeHint>,
+    pub attributes: Vec<Attribute>,
+    /// Key templates written directly in the entity body (one item).
+    pub keys: Vec<KeyTemplate>,
+    /// `item { ... }` shapes (several items, e.g. an adjacency list).
+    pub items: Vec<ItemShape>,
+}
+
+/// `userId: id`, `role: enum(admin, member)?`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attribute {
+    pub span: Span,
+    pub docs: Option<Docs>,
+    pub name: Name,
+    pub ty: TypeRef,
+    pub optional: bool,
+}
+
+/// A type as written: `int(pad 6)`, `enum(a, b)`, `string(~1500)`. The
+/// checker gives it meaning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeRef {
+    pub span: Span,
+    pub name: Name,
+    pub args: Vec<TypeArg>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeArg {
+    /// `pad 6`
+    Pad { span: Span, width: u32 },
+    /// `~1500`, `~2KB`
+    Size(SizeHint),
+    /// a bare word: an enum value
+    Word(Name),
+    /// a quoted enum value
+    Str(StringLit),
+}
+
+/// `pk = "USER#{userId}"`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyTemplate {
+    pub span: Span,
+    pub docs: Option<Docs>,
+    pub key: Name,
+    pub template: StringLit,
+}
+
+/// `item { pk = "..."  sk = "..." }`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ItemShape {
+    pub span: Span,
+    pub keys: Vec<KeyTemplate>,
+}
+
+/// `~2KB`, `~200`: an estimate. Without a unit it is a plain count (items,
+/// or bytes for sizes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SizeHint {
+    pub span: Span,
+    pub amount: f64,
+    pub unit: SizeUnit,
+}
+
+impl Eq for SizeHint {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeUnit {
+    None,
+    Bytes,
+    KiloBytes,
+    MegaBytes,
+}
+
+impl SizeHint {
+    /// The hint in bytes (KB = 1024 bytes, as DynamoDB counts).
+    pub fn bytes(&self) -> f64 {
+        match self.unit {
+            SizeUnit::None | SizeUnit::Bytes => self.amount,
+            SizeUnit::KiloBytes => self.amount * 1024.0,
+            SizeUnit::MegaBytes => self.amount * 1024.0 * 1024.0,
+        }
+    }
+}
+
+// ---------- strings and templates ----------
+
+/// A string literal split into literal text and `{hole}`s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StringLit {
+    /// Quotes included.
+    pub span: Span,
+    pub segments: Vec<Segment>,
+}
+
+impl StringLit {
+    /// The text with escapes resolved and holes written as `{name}`.
+    pub fn display(&self) -> String {
+        let mut out = String::new();
+        for segment in &self.segments {
+            match segment {
+                Segment::Literal { text, .. } => out.push_str(text),
+                Segment::Hole { name, .. } => {
+                    out.push('{');
+                    out.push_str(&name.text);
+                    out.push('}');
+                }
+            }
+        }
+        out
+    }
+
+    /// The value when the string has no holes.
+    pub fn constant(&self) -> Option<String> {
+        let mut out = String::new();
+        for segment in &self.segments {
+            match segment {
+                Segment::Literal { text, .. } => out.push_str(text),
+                Segment::Hole { .. } => return None,
+            }
+        }
+        Some(out)
+    }
+
+    pub fn holes(&self) -> impl Iterator<Item = &Name> {
+        self.segments.iter().filter_map(|s| match s {
+            Segment::Hole { name, .. } => Some(name),
+            Segment::Literal { .. } => None,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment {
+    /// Literal text (escapes resolved); the span covers the source bytes.
+    Literal { text: String, span: Span },
+    /// `{name}`: the span covers the braces, the name has its own.
+    Hole { name: Name, span: Span },
+}
+
+impl Segment {
+    pub fn span(&self) -> Span {
+        match self {
+            Segment::Literal { span, .. } | Segment::Hole { span, .. } => *span,
+        }
+    }
+}
+
+// ---------- patterns ----------
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub span: Span,
+    pub docs: Option<Docs>,
+    pub name: Name,
+    pub known: Vec<Known>,
+    pub returns: Vec<Returned>,
+    pub modifiers: Vec<Modifier>,
+    /// `= query ...`: the pinned Query.
+    pub query: Option<Query>,
+}
+
+/// One value the caller knows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Known {
+    pub span: Span,
+    pub attr: Name,
+    pub kind: KnownKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KnownKind {
+    /// `tenantId`: the attribute by equality, under its own name.
+    Equal,
+    /// `status = "open"`
+    Fixed(Literal),
+    /// `at >= since`
+    Compare(CompareOp, Name),
+    /// `at between from and to`
+    Between(Name, Name),
+    /// `name begins_with prefix`
+    BeginsWith(Name),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompareOp {
+    Eq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CompareOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompareOp::Eq => "=",
+            CompareOp::Lt => "<",
+            CompareOp::Le => "<=",
+            CompareOp::Gt => ">",
+            CompareOp::Ge => ">=",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Literal {
+    Str(StringLit),
+    Number(String, Span),
+    Bool(bool, Span),
+}
+
+impl Literal {
+    pub fn span(&self) -> Span {
+        match self {
+            Literal::Str(s) => s.span,
+            Literal::Number(_, span) | Literal::Bool(_, span) => *span,
+        }
+    }
+}
+
+/// `User`, `User[]`, `User[] ~200`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Returned {
+    pub span: Span,
+    pub entity: Name,
+    pub many: bool,
+    /// `~200`: the expected number of items.
+    pub count: Option<SizeHint>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Modifier {
+    /// `by at desc`
+    OrderBy {
+        span: Span,
+        attr: Name,
+        descending: bool,
+    },
+    /// `consistent`
+    Consistent(Span),
+    /// `limit 10`
+    Limit { span: Span, count: u64 },
+}
+
+impl Modifier {
+    pub fn span(&self) -> Span {
+        match self {
+            Modifier::OrderBy { span, .. }
+            | Modifier::Consistent(span)
+            | Modifier::Limit { span, .. } => *span,
+        }
+    }
+}
+
+/// `query Billing.gsi1 where gsi1pk = "..." and begins_with(gsi1sk, "...")`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    pub span: Span,
+    pub table: Name,
+    pub index: Option<Name>,
+    pub conditions: Vec<Condition>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    pub span: Span,
+    pub key: Name,
+    pub kind: ConditionKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConditionKind {
+    Compare(CompareOp, Operand),
+    Between(Operand, Operand),
+    BeginsWith(Operand),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// A template: literal text and holes naming known values.
+    Str(StringLit),
+    Number(String, Span),
+    /// A known value by name.
+    Param(Name),
+}
+
+impl Operand {
+    pub fn span(&self) -> Span {
+        match self {
+            Operand::Str(s) => s.span,
+            Operand::Number(_, span) => *span,
+            Operand::Param(name) => name.span,
+        }
+    }
+}

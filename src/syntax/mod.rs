@@ -1,0 +1,14 @@
+//! The syntax layer: lexer, parser, syntax tree and line index. It knows
+//! nothing of checking or editors.
+
+pub mod ast;
+pub mod lexer;
+pub mod line_index;
+pub mod outline;
+mod parser;
+mod span;
+pub mod template;
+
+pub use line_index::{LineCol, LineIndex};
+pub use parser::{Parse, parse};
+pub use span::Span;

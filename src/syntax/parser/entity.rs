@@ -1,0 +1,116 @@
+//! `entity Name [in Table] [~size] { attributes, key templates, item shapes }`
+
+use chumsky::prelude::*;
+
+use super::atoms::{
+    Extra, Tokens, braced, count, kw, name, paren_list, size_hint, skip_member, span, string,
+};
+use crate::syntax::ast::{Attribute, Entity, ItemShape, KeyTemplate, TypeArg, TypeRef};
+use crate::syntax::lexer::Token;
+
+enum Member {
+    Attribute(Attribute),
+    Key(KeyTemplate),
+    Item(ItemShape),
+}
+
+fn type_ref<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, TypeRef, Extra<'t, 'src>> + Clone {
+    let arg = choice((
+        kw("pad")
+            .ignore_then(count())
+            .map_with(|(width, _), e| TypeArg::Pad {
+                span: span(e.span()),
+                width: width.min(u32::MAX as u64) as u32,
+            }),
+        size_hint().map(TypeArg::Size),
+        name().map(TypeArg::Word),
+        string().map(TypeArg::Str),
+    ));
+    name()
+        .then(paren_list(arg).or_not())
+        .map_with(|(name, args), e| TypeRef {
+            span: span(e.span()),
+            name,
+            args: args.unwrap_or_default(),
+        })
+        .labelled("a type")
+}
+
+/// `pk = "USER#{userId}"`
+pub fn key_template<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, KeyTemplate, Extra<'t, 'src>> + Clone {
+    name()
+        .then_ignore(just(Token::Eq))
+        .then(string())
+        .map_with(|(key, template), e| KeyTemplate {
+            span: span(e.span()),
+            docs: None,
+            key,
+            template,
+        })
+}
+
+pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, Entity, Extra<'t, 'src>> + Clone {
+    let attribute = name()
+        .then_ignore(just(Token::Colon))
+        .then(type_ref())
+        .then(just(Token::Question).or_not())
+        .map_with(|((name, ty), optional), e| {
+            Member::Attribute(Attribute {
+                span: span(e.span()),
+                docs: None,
+                name,
+                ty,
+                optional: optional.is_some(),
+            })
+        });
+
+    let key_start = name().then(just(Token::Eq)).ignored();
+    let shape_key = key_template()
+        .map(Some)
+        .recover_with(via_parser(skip_member(key_start)));
+    let item_shape = kw("item")
+        .ignore_then(braced(shape_key.repeated().collect::<Vec<_>>(), "item"))
+        .map_with(|keys, e| {
+            Member::Item(ItemShape {
+                span: span(e.span()),
+                keys: keys.into_iter().flatten().collect(),
+            })
+        });
+
+    let member_start = choice((
+        kw("item").then(just(Token::LBrace)).ignored(),
+        name().then(one_of([Token::Colon, Token::Eq])).ignored(),
+    ));
+    let member = choice((item_shape, attribute, key_template().map(Member::Key)))
+        .map(Some)
+        .recover_with(via_parser(skip_member(member_start)));
+
+    just(Token::Entity)
+        .ignore_then(name())
+        .then(kw("in").ignore_then(name()).or_not())
+        .then(size_hint().or_not())
+        .then(braced(member.repeated().collect::<Vec<_>>(), "entity"))
+        .map_with(|(((name, table), size), members), e| {
+            let mut entity = Entity {
+                span: span(e.span()),
+                docs: None,
+                name,
+                table,
+                size,
+                attributes: Vec::new(),
+                keys: Vec::new(),
+                items: Vec::new(),
+            };
+            for member in members.into_iter().flatten() {
+                match member {
+                    Member::Attribute(a) => entity.attributes.push(a),
+                    Member::Key(k) => entity.keys.push(k),
+                    Member::Item(i) => entity.items.push(i),
+                }
+            }
+            entity
+        })
+}

@@ -1,0 +1,161 @@
+//! The parser (chumsky over the logos tokens) with error recovery: the
+//! result is always a syntax tree, possibly partial, plus diagnostics.
+//! Recovery happens at three levels: a broken member of a `{}` body skips to
+//! the next member, a broken `()` list is skipped as a whole, and a broken
+//! item skips to the next `table`, `entity` or `pattern` keyword.
+
+mod atoms;
+mod entity;
+mod pattern;
+mod table;
+
+use chumsky::error::{RichPattern, RichReason};
+use chumsky::prelude::*;
+
+use super::Span;
+use super::ast::{Docs, Item, SourceFile};
+use super::lexer::{self, Token};
+use crate::diagnostic::{Code, Diagnostic};
+use atoms::{Extra, Tokens};
+
+/// The result of parsing one file.
+#[derive(Clone, Debug, Default)]
+pub struct Parse {
+    pub file: SourceFile,
+    /// Lexical and syntax errors, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub fn parse(text: &str) -> Parse {
+    let (tokens, mut diagnostics) = lexer::lex(text);
+    // Comments are trivia and unknown bytes were reported by the lexer:
+    // neither reaches the parser.
+    let significant: Vec<(Token<'_>, SimpleSpan)> = tokens
+        .iter()
+        .filter(|(t, _)| !t.is_trivia() && !matches!(t, Token::Error(_)))
+        .map(|&(t, s)| (t, SimpleSpan::from(s.range())))
+        .collect();
+    let eoi = SimpleSpan::from(text.len()..text.len());
+    let (items, errors) = file_parser()
+        .parse(significant.as_slice().split_token_span(eoi))
+        .into_output_errors();
+    diagnostics.extend(errors.iter().map(to_diagnostic));
+    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+
+    let mut file = SourceFile {
+        items: items.unwrap_or_default().into_iter().flatten().collect(),
+    };
+    attach_docs(&mut file, &tokens);
+    Parse { file, diagnostics }
+}
+
+fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, Vec<Option<Item>>, Extra<'t, 'src>> {
+    let item_start = one_of([Token::Table, Token::Entity, Token::Pattern]).ignored();
+    let item = choice((
+        table::table().map(Item::Table).boxed(),
+        entity::entity().map(Item::Entity).boxed(),
+        pattern::pattern().map(Item::Pattern).boxed(),
+    ))
+    .map(Some)
+    .labelled("`table`, `entity` or `pattern`");
+    item.recover_with(via_parser(
+        any()
+            .then(any().and_is(item_start.not()).repeated())
+            .map(|_| None),
+    ))
+    .repeated()
+    .collect()
+    .then_ignore(end())
+}
+
+fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
+    let at = Span::new(error.span().start, error.span().end);
+    match error.reason() {
+        RichReason::Custom(message) => {
+            let (code, message) = message
+                .split_once('|')
+                .and_then(|(code, message)| Some((Code::from_str(code)?, message)))
+                .unwrap_or((Code::UnexpectedToken, message.as_str()));
+            Diagnostic::new(code, at, message)
+        }
+        RichReason::ExpectedFound { expected, found } => {
+            let mut wanted: Vec<String> = Vec::new();
+            for pattern in expected {
+                let text = match pattern {
+                    RichPattern::Token(token) => token.describe(),
+                    RichPattern::Label(label) => label.to_string(),
+                    RichPattern::Identifier(word) => format!("`{word}`"),
+                    RichPattern::EndOfInput => "end of file".to_string(),
+                    RichPattern::Any => "more input".to_string(),
+                    _ => continue,
+                };
+                if !wanted.contains(&text) {
+                    wanted.push(text);
+                }
+            }
+            let found = found
+                .as_deref()
+                .map_or("end of file".to_string(), |t| t.describe());
+            let message = match wanted.as_slice() {
+                [] => format!("unexpected {found}"),
+                [one] => format!("expected {one}, found {found}"),
+                [init @ .., last] => {
+                    format!("expected {} or {last}, found {found}", init.join(", "))
+                }
+            };
+            Diagnostic::new(Code::UnexpectedToken, at, message)
+        }
+    }
+}
+
+/// Gives every item and member the `///` lines directly above it.
+fn attach_docs(file: &mut SourceFile, tokens: &[(Token<'_>, Span)]) {
+    let docs_before = |start: usize| -> Option<Docs> {
+        let index = tokens.partition_point(|(_, s)| s.start < start);
+        let first = tokens[..index]
+            .iter()
+            .rposition(|(t, _)| !matches!(t, Token::DocComment(_)))
+            .map_or(0, |i| i + 1);
+        let lines = &tokens[first..index];
+        let (_, first_span) = lines.first()?;
+        let text = lines
+            .iter()
+            .map(|(t, _)| match t {
+                Token::DocComment(line) => {
+                    line[3..].strip_prefix(' ').unwrap_or(&line[3..]).trim_end()
+                }
+                _ => "",
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        Some(Docs {
+            text,
+            span: first_span.cover(lines.last()?.1),
+        })
+    };
+    for item in &mut file.items {
+        match item {
+            Item::Table(table) => {
+                table.docs = docs_before(table.span.start);
+                for index in &mut table.indexes {
+                    index.docs = docs_before(index.span.start);
+                }
+            }
+            Item::Entity(entity) => {
+                entity.docs = docs_before(entity.span.start);
+                for attribute in &mut entity.attributes {
+                    attribute.docs = docs_before(attribute.span.start);
+                }
+                for key in entity
+                    .keys
+                    .iter_mut()
+                    .chain(entity.items.iter_mut().flat_map(|i| i.keys.iter_mut()))
+                {
+                    key.docs = docs_before(key.span.start);
+                }
+            }
+            Item::Pattern(pattern) => pattern.docs = docs_before(pattern.span.start),
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! `pattern name(known values) -> Returns[] [by attr desc] [consistent]
+//!  [limit N] [= query Table.index where ...]`
+
+use chumsky::prelude::*;
+
+use super::atoms::{
+    Extra, Tokens, coded, count, kw, name, number_text, paren_list, size_hint, span, string,
+};
+use crate::diagnostic::Code;
+use crate::syntax::ast::{
+    CompareOp, Condition, ConditionKind, Known, KnownKind, Literal, Modifier, Operand, Pattern,
+    Query, Returned,
+};
+use crate::syntax::lexer::Token;
+
+fn compare_op<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, CompareOp, Extra<'t, 'src>> + Clone {
+    select! {
+        Token::Lt => CompareOp::Lt,
+        Token::Le => CompareOp::Le,
+        Token::Gt => CompareOp::Gt,
+        Token::Ge => CompareOp::Ge,
+    }
+}
+
+fn literal<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, Literal, Extra<'t, 'src>> + Clone {
+    choice((
+        string().map(Literal::Str),
+        number_text().map(|(text, at)| Literal::Number(text.to_string(), at)),
+        kw("true").map(|at| Literal::Bool(true, at)),
+        kw("false").map(|at| Literal::Bool(false, at)),
+    ))
+    .labelled("a value")
+}
+
+fn known<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Known, Extra<'t, 'src>> + Clone
+{
+    let kind = choice((
+        just(Token::Eq).ignore_then(literal()).map(KnownKind::Fixed),
+        compare_op()
+            .then(name())
+            .map(|(op, bound)| KnownKind::Compare(op, bound)),
+        kw("between")
+            .ignore_then(name())
+            .then_ignore(kw("and"))
+            .then(name())
+            .map(|(low, high)| KnownKind::Between(low, high)),
+        kw("begins_with")
+            .ignore_then(name())
+            .map(KnownKind::BeginsWith),
+    ));
+    name()
+        .then(kind.or_not())
+        .map_with(|(attr, kind), e| Known {
+            span: span(e.span()),
+            attr,
+            kind: kind.unwrap_or(KnownKind::Equal),
+        })
+}
+
+fn returned<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, Returned, Extra<'t, 'src>> + Clone {
+    name()
+        .then(just(Token::LBracket).then(just(Token::RBracket)).or_not())
+        .then(size_hint().or_not())
+        .map_with(|((entity, many), count), e| Returned {
+            span: span(e.span()),
+            entity,
+            many: many.is_some(),
+            count,
+        })
+        .labelled("an entity name")
+}
+
+fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, Modifier, Extra<'t, 'src>> + Clone {
+    let direction = choice((kw("asc").to(false), kw("desc").to(true)));
+    choice((
+        kw("by")
+            .ignore_then(name())
+            .then(direction.or_not())
+            .map_with(|(attr, descending), e| Modifier::OrderBy {
+                span: span(e.span()),
+                attr,
+                descending: descending.unwrap_or(false),
+            }),
+        kw("consistent").map(Modifier::Consistent),
+        kw("limit")
+            .ignore_then(count())
+            .map_with(|(count, _), e| Modifier::Limit {
+                span: span(e.span()),
+                count,
+            }),
+    ))
+}
+
+fn query<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Query, Extra<'t, 'src>> + Clone
+{
+    let operand = choice((
+        string().map(Operand::Str),
+        number_text().map(|(text, at)| Operand::Number(text.to_string(), at)),
+        name().map(Operand::Param),
+    ))
+    .labelled("a value");
+
+    let begins_with = kw("begins_with")
+        .ignore_then(
+            name()
+                .then_ignore(just(Token::Comma))
+                .then(operand.clone())
+                .delimited_by(just(Token::LParen), just(Token::RParen)),
+        )
+        .map(|(key, prefix)| (key, ConditionKind::BeginsWith(prefix)));
+    let between = name()
+        .then_ignore(kw("between"))
+        .then(operand.clone())
+        .then_ignore(kw("and"))
+        .then(operand.clone())
+        .map(|((key, low), high)| (key, ConditionKind::Between(low, high)));
+    let compare = name()
+        .then(just(Token::Eq).to(CompareOp::Eq).or(compare_op()))
+        .then(operand)
+        .map(|((key, op), value)| (key, ConditionKind::Compare(op, value)));
+    let condition = choice((begins_with, between, compare))
+        .map_with(|(key, kind), e| Condition {
+            span: span(e.span()),
+            key,
+            kind,
+        })
+        .labelled("a key condition");
+
+    kw("query")
+        .ignore_then(name())
+        .then(just(Token::Dot).ignore_then(name()).or_not())
+        .then_ignore(kw("where"))
+        .then(
+            condition
+                .separated_by(kw("and"))
+                .at_least(1)
+                .collect::<Vec<_>>(),
+        )
+        .map_with(|((table, index), conditions), e| Query {
+            span: span(e.span()),
+            table,
+            index,
+            conditions,
+        })
+}
+
+pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, Pattern, Extra<'t, 'src>> + Clone {
+    let item_start = one_of([Token::Table, Token::Entity, Token::Pattern]).ignored();
+
+    // `-> A, B[]`; a half-typed `->` keeps the pattern, with an error.
+    let returns = just(Token::Arrow)
+        .ignore_then(
+            returned()
+                .separated_by(just(Token::Comma))
+                .collect::<Vec<_>>(),
+        )
+        .validate(|returns, e, emitter| {
+            if returns.is_empty() {
+                emitter.emit(coded(
+                    Code::UnexpectedToken,
+                    e.span(),
+                    "expected the returned entities after `->`",
+                ));
+            }
+            returns
+        });
+    let returns = returns.or_not().validate(|returns, e, emitter| {
+        returns.unwrap_or_else(|| {
+            emitter.emit(coded(
+                Code::UnexpectedToken,
+                e.span(),
+                "expected `->` and the entities this pattern returns",
+            ));
+            Vec::new()
+        })
+    });
+
+    // A broken pinned query is skipped up to the next item and read as none,
+    // so the pattern itself survives while it is being typed.
+    let pinned = just(Token::Eq).ignore_then(query().map(Some).recover_with(via_parser(
+        any().and_is(item_start.not()).repeated().map(|_| None),
+    )));
+
+    just(Token::Pattern)
+        .ignore_then(name())
+        .then(paren_list(known()))
+        .then(returns)
+        .then(modifier().repeated().collect::<Vec<_>>())
+        .then(pinned.or_not())
+        .map_with(
+            |((((name, known), returns), modifiers), query), e| Pattern {
+                span: span(e.span()),
+                docs: None,
+                name,
+                known,
+                returns,
+                modifiers,
+                query: query.flatten(),
+            },
+        )
+}

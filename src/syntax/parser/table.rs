@@ -1,0 +1,120 @@
+//! `table Name { key ...  [local] index ...  delimiter "..." }`
+
+use chumsky::prelude::*;
+
+use super::atoms::{Extra, Tokens, braced, coded, kw, name, paren_list, skip_member, span, string};
+use crate::diagnostic::Code;
+use crate::syntax::ast::{DelimiterDecl, IndexDecl, KeyAttr, KeyDecl, KeyType, Projection, Table};
+use crate::syntax::lexer::Token;
+
+enum Member {
+    Key(KeyDecl),
+    Index(IndexDecl),
+    Delimiter(DelimiterDecl),
+}
+
+/// `pk` or `pk: number`
+fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, KeyAttr, Extra<'t, 'src>> + Clone {
+    name()
+        .then(just(Token::Colon).ignore_then(name()).or_not())
+        .validate(|(name, ty), _, emitter| {
+            let ty = ty.map(|word| match KeyType::from_word(&word.text) {
+                Some(ty) => (ty, word.span),
+                None => {
+                    emitter.emit(coded(
+                        Code::UnknownKeyType,
+                        (word.span.start..word.span.end).into(),
+                        format!(
+                            "unknown key type `{}`: use string, number or binary",
+                            word.text
+                        ),
+                    ));
+                    (KeyType::String, word.span)
+                }
+            });
+            KeyAttr { name, ty }
+        })
+}
+
+fn projection<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, Projection, Extra<'t, 'src>> + Clone {
+    choice((
+        kw("all").map(Projection::All),
+        kw("keys_only").map(Projection::KeysOnly),
+        kw("include")
+            .then(paren_list(name()))
+            .map_with(|(_, names), e| Projection::Include(span(e.span()), names)),
+    ))
+}
+
+pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>>()
+-> impl Parser<'t, I, Table, Extra<'t, 'src>> + Clone {
+    let key_decl = kw("key")
+        .ignore_then(key_attr())
+        .then(just(Token::Comma).ignore_then(key_attr()).or_not())
+        .map_with(|(partition, sort), e| {
+            Member::Key(KeyDecl {
+                span: span(e.span()),
+                partition,
+                sort,
+            })
+        });
+
+    let index_keys = key_attr()
+        .then(just(Token::Comma).ignore_then(key_attr()).or_not())
+        .delimited_by(just(Token::LParen), just(Token::RParen));
+    let index_decl = kw("local")
+        .or_not()
+        .then_ignore(kw("index"))
+        .then(name())
+        .then(index_keys)
+        .then(projection().or_not())
+        .map_with(|(((local, name), (partition, sort)), projection), e| {
+            Member::Index(IndexDecl {
+                span: span(e.span()),
+                docs: None,
+                local: local.is_some(),
+                name,
+                partition,
+                sort,
+                projection: projection.unwrap_or_default(),
+            })
+        });
+
+    let delimiter_decl = kw("delimiter").ignore_then(string()).map_with(|value, e| {
+        Member::Delimiter(DelimiterDecl {
+            span: span(e.span()),
+            value,
+        })
+    });
+
+    let member_start = select! {
+        Token::Ident("key" | "index" | "local" | "delimiter") => (),
+    };
+    let member = choice((key_decl, index_decl, delimiter_decl))
+        .map(Some)
+        .recover_with(via_parser(skip_member(member_start)));
+
+    just(Token::Table)
+        .ignore_then(name())
+        .then(braced(member.repeated().collect::<Vec<_>>(), "table"))
+        .map_with(|(name, members), e| {
+            let mut table = Table {
+                span: span(e.span()),
+                docs: None,
+                name,
+                keys: Vec::new(),
+                indexes: Vec::new(),
+                delimiters: Vec::new(),
+            };
+            for member in members.into_iter().flatten() {
+                match member {
+                    Member::Key(k) => table.keys.push(k),
+                    Member::Index(i) => table.indexes.push(i),
+                    Member::Delimiter(d) => table.delimiters.push(d),
+                }
+            }
+            table
+        })
+}
