@@ -32,10 +32,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         match input::read(path) {
             Ok(source) => {
                 if source.text.trim().is_empty() {
-                    eprintln!(
-                        "warning: `{}` is empty: nothing to check",
-                        source.display_path()
-                    );
+                    eprintln!("warning: `{}` is empty: nothing to check", source.display_path());
                 }
                 let diagnostics = analyse(&source.text);
                 checked.push((source, diagnostics));
@@ -48,9 +45,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     }
 
     let deny_warnings = args.deny.contains(&Deny::Warnings);
-    let failing = |d: &Diagnostic| {
-        d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning)
-    };
+    let failing = |d: &Diagnostic| d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning);
     let has_errors = checked.iter().any(|(_, ds)| ds.iter().any(failing));
 
     match args.format {

@@ -2,8 +2,8 @@
 //! prints. Exit codes: 0 no errors, 1 errors found, 2 usage or I/O problem.
 
 mod check;
-mod input;
-mod render;
+pub mod input;
+pub mod render;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -44,11 +44,7 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(error) => {
             let _ = error.print();
-            return if error.use_stderr() {
-                EXIT_USAGE
-            } else {
-                EXIT_OK
-            };
+            return if error.use_stderr() { EXIT_USAGE } else { EXIT_OK };
         }
     };
     match cli.command {

@@ -57,14 +57,7 @@ pub fn text(source: &SourceText, diagnostic: &Diagnostic) -> String {
             at.line + 1,
             source.lines.char_col(&source.text, at)
         ));
-        snippet(
-            &mut out,
-            source,
-            related.span,
-            '-',
-            Some(&related.message),
-            gutter,
-        );
+        snippet(&mut out, source, related.span, '-', Some(&related.message), gutter);
     }
     if let Some(help) = &diagnostic.help {
         out.push_str(&format!("{pad} = help: {help}\n"));
@@ -75,33 +68,16 @@ pub fn text(source: &SourceText, diagnostic: &Diagnostic) -> String {
 
 /// One source line and a marker under the span (to the end of that line
 /// when the span runs on).
-fn snippet(
-    out: &mut String,
-    source: &SourceText,
-    span: Span,
-    mark: char,
-    label: Option<&str>,
-    gutter: usize,
-) {
+fn snippet(out: &mut String, source: &SourceText, span: Span, mark: char, label: Option<&str>, gutter: usize) {
     let at = source.lines.line_col(span.start);
     let line = source.lines.line_text(&source.text, at.line);
     let before = &line[..at.col.min(line.len())];
-    let end_col = (at.col + span.len())
-        .min(line.len())
-        .max(at.col.min(line.len()));
+    let end_col = (at.col + span.len()).min(line.len()).max(at.col.min(line.len()));
     let marked = &line[at.col.min(line.len())..end_col];
-    let width = |s: &str| {
-        s.chars()
-            .map(|c| if c == '\t' { TAB.len() } else { 1 })
-            .sum::<usize>()
-    };
+    let width = |s: &str| s.chars().map(|c| if c == '\t' { TAB.len() } else { 1 }).sum::<usize>();
     let markers = mark.to_string().repeat(width(marked).max(1));
     let label = label.map(|l| format!(" {l}")).unwrap_or_default();
-    out.push_str(&format!(
-        "{:>gutter$} | {}\n",
-        at.line + 1,
-        line.replace('\t', TAB)
-    ));
+    out.push_str(&format!("{:>gutter$} | {}\n", at.line + 1, line.replace('\t', TAB)));
     out.push_str(&format!(
         "{:gutter$} | {}{markers}{label}\n",
         "",
@@ -110,12 +86,7 @@ fn snippet(
 }
 
 pub fn summary(source: &SourceText, diagnostics: &[Diagnostic]) -> String {
-    let count = |severity| {
-        diagnostics
-            .iter()
-            .filter(|d| d.severity == severity)
-            .count()
-    };
+    let count = |severity| diagnostics.iter().filter(|d| d.severity == severity).count();
     let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
     if errors == 0 && warnings == 0 {
         return format!("{}: ok\n", source.display_path());

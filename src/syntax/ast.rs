@@ -359,6 +359,8 @@ pub enum Literal {
     Str(StringLit),
     Number(String, Span),
     Bool(bool, Span),
+    /// A bare word (an enum value).
+    Word(Name),
 }
 
 impl Literal {
@@ -366,6 +368,7 @@ impl Literal {
         match self {
             Literal::Str(s) => s.span,
             Literal::Number(_, span) | Literal::Bool(_, span) => *span,
+            Literal::Word(name) => name.span,
         }
     }
 }
@@ -383,11 +386,7 @@ pub struct Returned {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Modifier {
     /// `by at desc`
-    OrderBy {
-        span: Span,
-        attr: Name,
-        descending: bool,
-    },
+    OrderBy { span: Span, attr: Name, descending: bool },
     /// `consistent`
     Consistent(Span),
     /// `limit 10`
@@ -397,9 +396,7 @@ pub enum Modifier {
 impl Modifier {
     pub fn span(&self) -> Span {
         match self {
-            Modifier::OrderBy { span, .. }
-            | Modifier::Consistent(span)
-            | Modifier::Limit { span, .. } => *span,
+            Modifier::OrderBy { span, .. } | Modifier::Consistent(span) | Modifier::Limit { span, .. } => *span,
         }
     }
 }

@@ -20,7 +20,7 @@ pub enum Token<'src> {
 
     /// Every other word; contextual keywords (`key`, `index`, `by`, …) are
     /// identifiers that the parser recognises by their text.
-    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    #[regex(r"[\p{L}_][\p{L}\p{N}_]*")]
     Ident(&'src str),
     /// Digits with an optional fraction and an optional unit suffix (`2KB`);
     /// the parser decides which suffixes are allowed where.
@@ -152,12 +152,8 @@ pub fn lex(text: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
     for &(token, span) in &tokens {
         match token {
             Token::Error(s) => diagnostics.push(
-                Diagnostic::new(
-                    Code::UnknownCharacter,
-                    span,
-                    format!("unknown character `{s}`"),
-                )
-                .with_label("not part of any token"),
+                Diagnostic::new(Code::UnknownCharacter, span, format!("unknown character `{s}`"))
+                    .with_label("not part of any token"),
             ),
             Token::UnterminatedStr(raw) => {
                 diagnostics.push(

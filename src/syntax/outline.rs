@@ -41,11 +41,7 @@ fn keys(partition: &KeyAttr, sort: &Option<KeyAttr>) -> String {
 
 fn table(out: &mut String, t: &Table) {
     docs(out, "", &t.docs);
-    let _ = writeln!(
-        out,
-        "table {} @{}..{}",
-        t.name.text, t.span.start, t.span.end
-    );
+    let _ = writeln!(out, "table {} @{}..{}", t.name.text, t.span.start, t.span.end);
     for k in &t.keys {
         let _ = writeln!(out, "  key {}", keys(&k.partition, &k.sort));
     }
@@ -58,11 +54,7 @@ fn table(out: &mut String, t: &Table) {
             Projection::Include(_, names) => {
                 format!(
                     " include({})",
-                    names
-                        .iter()
-                        .map(|n| n.text.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    names.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join(", ")
                 )
             }
         };
@@ -123,11 +115,7 @@ fn template(k: &KeyTemplate) -> String {
 
 fn entity(out: &mut String, e: &Entity) {
     docs(out, "", &e.docs);
-    let table = e
-        .table
-        .as_ref()
-        .map(|t| format!(" in {}", t.text))
-        .unwrap_or_default();
+    let table = e.table.as_ref().map(|t| format!(" in {}", t.text)).unwrap_or_default();
     let _ = writeln!(
         out,
         "entity {}{table}{} @{}..{}",
@@ -157,6 +145,7 @@ fn literal(l: &Literal) -> String {
         Literal::Str(s) => format!("{:?}", s.display()),
         Literal::Number(n, _) => n.clone(),
         Literal::Bool(b, _) => b.to_string(),
+        Literal::Word(w) => w.text.clone(),
     }
 }
 
@@ -187,14 +176,7 @@ fn pattern(out: &mut String, p: &Pattern) {
     let returns: Vec<String> = p
         .returns
         .iter()
-        .map(|r| {
-            format!(
-                "{}{}{}",
-                r.entity.text,
-                if r.many { "[]" } else { "" },
-                size(&r.count)
-            )
-        })
+        .map(|r| format!("{}{}{}", r.entity.text, if r.many { "[]" } else { "" }, size(&r.count)))
         .collect();
     let _ = write!(
         out,
@@ -205,15 +187,8 @@ fn pattern(out: &mut String, p: &Pattern) {
     );
     for m in &p.modifiers {
         let _ = match m {
-            Modifier::OrderBy {
-                attr, descending, ..
-            } => {
-                write!(
-                    out,
-                    " by {}{}",
-                    attr.text,
-                    if *descending { " desc" } else { "" }
-                )
+            Modifier::OrderBy { attr, descending, .. } => {
+                write!(out, " by {}{}", attr.text, if *descending { " desc" } else { "" })
             }
             Modifier::Consistent(_) => write!(out, " consistent"),
             Modifier::Limit { count, .. } => write!(out, " limit {count}"),
@@ -221,11 +196,7 @@ fn pattern(out: &mut String, p: &Pattern) {
     }
     let _ = writeln!(out, " @{}..{}", p.span.start, p.span.end);
     if let Some(q) = &p.query {
-        let index = q
-            .index
-            .as_ref()
-            .map(|i| format!(".{}", i.text))
-            .unwrap_or_default();
+        let index = q.index.as_ref().map(|i| format!(".{}", i.text)).unwrap_or_default();
         let conditions: Vec<String> = q
             .conditions
             .iter()

@@ -17,7 +17,7 @@ impl Span {
     }
 
     pub fn len(self) -> usize {
-        self.end - self.start
+        self.end.saturating_sub(self.start)
     }
 
     pub fn is_empty(self) -> bool {

@@ -10,12 +10,11 @@ use crate::diagnostic::{Code, Diagnostic};
 /// may be missing); `offset` is where it starts in the file.
 pub fn split(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> Vec<Segment> {
     let body_start = 1;
-    let body_end =
-        if raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1]) {
-            raw.len() - 1
-        } else {
-            raw.len()
-        };
+    let body_end = if raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1]) {
+        raw.len() - 1
+    } else {
+        raw.len()
+    };
     let mut segments = Vec::new();
     let mut literal = String::new();
     let mut literal_start = offset + body_start;
@@ -64,10 +63,9 @@ pub fn split(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> Vec
                             } else {
                                 format!("`{name_text}` is not an attribute name")
                             };
-                            diagnostics.push(
-                                Diagnostic::new(Code::InvalidHole, hole_span, message)
-                                    .with_help("a hole names one attribute: \"USER#{userId}\"; write \\{ for a literal brace"),
-                            );
+                            diagnostics.push(Diagnostic::new(Code::InvalidHole, hole_span, message).with_help(
+                                "a hole names one attribute: \"USER#{userId}\"; write \\{ for a literal brace",
+                            ));
                         }
                         segments.push(Segment::Hole {
                             name: Name::new(name_text.trim(), name_span),
@@ -82,15 +80,9 @@ pub fn split(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> Vec
                     _ => {
                         let end = close.map_or(offset + body_end, |k| offset + k);
                         diagnostics.push(
-                            Diagnostic::new(
-                                Code::UnclosedHole,
-                                Span::new(at, end),
-                                "unclosed `{` in key template",
-                            )
-                            .with_label("this hole has no closing `}`")
-                            .with_help(
-                                "close the hole (\"{userId}\") or write \\{ for a literal brace",
-                            ),
+                            Diagnostic::new(Code::UnclosedHole, Span::new(at, end), "unclosed `{` in key template")
+                                .with_label("this hole has no closing `}`")
+                                .with_help("close the hole (\"{userId}\") or write \\{ for a literal brace"),
                         );
                         literal.push('{');
                     }
@@ -110,12 +102,7 @@ pub fn split(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> Vec
             c => literal.push(c),
         }
     }
-    flush(
-        &mut literal,
-        literal_start,
-        offset + body_end,
-        &mut segments,
-    );
+    flush(&mut literal, literal_start, offset + body_end, &mut segments);
     segments
 }
 
@@ -123,10 +110,8 @@ fn ends_with_escape(s: &str) -> bool {
     s.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1
 }
 
+/// The same words the lexer reads as identifiers.
 pub fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_') && chars.all(|c| c.is_alphanumeric() || c == '_')
 }

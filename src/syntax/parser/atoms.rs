@@ -14,44 +14,40 @@ pub type Extra<'t, 'src> = extra::Err<Rich<'t, Token<'src>, SimpleSpan>>;
 
 /// The token stream the parsers read: trivia already removed.
 pub trait Tokens<'t, 'src: 't>: ValueInput<'t, Token = Token<'src>, Span = SimpleSpan> {}
-impl<'t, 'src: 't, I: ValueInput<'t, Token = Token<'src>, Span = SimpleSpan>> Tokens<'t, 'src>
-    for I
-{
-}
+impl<'t, 'src: 't, I: ValueInput<'t, Token = Token<'src>, Span = SimpleSpan>> Tokens<'t, 'src> for I {}
 
+/// chumsky gives a zero-width parse (a missing piece) the span from the
+/// next token's start back to the previous token's end; such an inverted
+/// span becomes an empty span right after the previous token.
 pub fn span(s: SimpleSpan) -> Span {
-    Span::new(s.start, s.end)
+    if s.start > s.end {
+        Span::empty(s.end)
+    } else {
+        Span::new(s.start, s.end)
+    }
 }
 
 /// A custom parse error with its diagnostic code, decoded again in
 /// `parser::to_diagnostic`.
-pub fn coded<'t, 'src>(
-    code: Code,
-    at: SimpleSpan,
-    message: impl std::fmt::Display,
-) -> Rich<'t, Token<'src>> {
+pub fn coded<'t, 'src>(code: Code, at: SimpleSpan, message: impl std::fmt::Display) -> Rich<'t, Token<'src>> {
     Rich::custom(at, format!("{}|{message}", code.as_str()))
 }
 
-pub fn name<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Name, Extra<'t, 'src>> + Clone
-{
+pub fn name<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Name, Extra<'t, 'src>> + Clone {
     select! { Token::Ident(text) => text }
         .map_with(|text, e| Name::new(text, span(e.span())))
         .labelled("a name")
 }
 
 /// A contextual keyword: an identifier with this exact text.
-pub fn kw<'t, 'src: 't, I: Tokens<'t, 'src>>(
-    word: &'static str,
-) -> impl Parser<'t, I, Span, Extra<'t, 'src>> + Clone {
+pub fn kw<'t, 'src: 't, I: Tokens<'t, 'src>>(word: &'static str) -> impl Parser<'t, I, Span, Extra<'t, 'src>> + Clone {
     just(Token::Ident(word)).map_with(|_, e| span(e.span()))
 }
 
 /// A string literal, split into literal text and holes. An unterminated
 /// string is accepted here (the lexer has reported it) so that the rest of
 /// the line still parses.
-pub fn string<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, StringLit, Extra<'t, 'src>> + Clone {
+pub fn string<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, StringLit, Extra<'t, 'src>> + Clone {
     select! { Token::Str(raw) => raw, Token::UnterminatedStr(raw) => raw }
         .map_with(|raw, e| {
             let at = span(e.span());
@@ -63,16 +59,15 @@ pub fn string<'t, 'src: 't, I: Tokens<'t, 'src>>()
 }
 
 /// The raw text of a number token.
-pub fn number_text<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, (&'src str, Span), Extra<'t, 'src>> + Clone {
+pub fn number_text<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, (&'src str, Span), Extra<'t, 'src>> + Clone
+{
     select! { Token::Number(text) => text }
         .map_with(|text, e| (text, span(e.span())))
         .labelled("a number")
 }
 
 /// A whole number without unit (`pad 6`, `limit 10`).
-pub fn count<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, (u64, Span), Extra<'t, 'src>> + Clone {
+pub fn count<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, (u64, Span), Extra<'t, 'src>> + Clone {
     number_text().validate(|(text, at), e, emitter| match text.parse::<u64>() {
         Ok(n) => (n, at),
         Err(_) => {
@@ -87,8 +82,7 @@ pub fn count<'t, 'src: 't, I: Tokens<'t, 'src>>()
 }
 
 /// `~2KB`, `~1500`, `~200`.
-pub fn size_hint<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, SizeHint, Extra<'t, 'src>> + Clone {
+pub fn size_hint<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, SizeHint, Extra<'t, 'src>> + Clone {
     just(Token::Tilde)
         .ignore_then(number_text())
         .validate(|(text, _), e, emitter| {
@@ -122,9 +116,7 @@ pub fn size_hint<'t, 'src: 't, I: Tokens<'t, 'src>>()
 /// Recovery for one member of a `{ ... }` body: skip the broken member's
 /// tokens up to the next token that starts a member (`member_start`) or ends
 /// the body (`}` or an item keyword). The parse error itself is kept.
-pub fn skip_member<'t, 'src: 't, I, S, O>(
-    member_start: S,
-) -> impl Parser<'t, I, Option<O>, Extra<'t, 'src>> + Clone
+pub fn skip_member<'t, 'src: 't, I, S, O>(member_start: S) -> impl Parser<'t, I, Option<O>, Extra<'t, 'src>> + Clone
 where
     I: Tokens<'t, 'src>,
     S: Parser<'t, I, (), Extra<'t, 'src>> + Clone,
@@ -132,22 +124,14 @@ where
     let stop = one_of([Token::RBrace, Token::Table, Token::Entity, Token::Pattern]).ignored();
     any()
         .and_is(stop.clone().not())
-        .then(
-            any()
-                .and_is(stop.not())
-                .and_is(member_start.not())
-                .repeated(),
-        )
+        .then(any().and_is(stop.not()).and_is(member_start.not()).repeated())
         .map(|_| None)
 }
 
 /// `{ members }`. When the `}` is missing the body still counts (its
 /// members were read up to the next item keyword), and the error points at
 /// the `{` that was never closed.
-pub fn braced<'t, 'src: 't, I, P, O>(
-    members: P,
-    what: &'static str,
-) -> impl Parser<'t, I, O, Extra<'t, 'src>> + Clone
+pub fn braced<'t, 'src: 't, I, P, O>(members: P, what: &'static str) -> impl Parser<'t, I, O, Extra<'t, 'src>> + Clone
 where
     I: Tokens<'t, 'src>,
     P: Parser<'t, I, O, Extra<'t, 'src>> + Clone,
@@ -170,9 +154,7 @@ where
 
 /// A parenthesised, comma-separated list; a broken list is skipped as a
 /// whole (respecting nesting) and reads as empty.
-pub fn paren_list<'t, 'src: 't, I, P, O>(
-    element: P,
-) -> impl Parser<'t, I, Vec<O>, Extra<'t, 'src>> + Clone
+pub fn paren_list<'t, 'src: 't, I, P, O>(element: P) -> impl Parser<'t, I, Vec<O>, Extra<'t, 'src>> + Clone
 where
     I: Tokens<'t, 'src>,
     P: Parser<'t, I, O, Extra<'t, 'src>> + Clone,

@@ -2,9 +2,8 @@
 
 use chumsky::prelude::*;
 
-use super::atoms::{
-    Extra, Tokens, braced, count, kw, name, paren_list, size_hint, skip_member, span, string,
-};
+use super::atoms::{Extra, Tokens, braced, coded, count, kw, name, paren_list, size_hint, skip_member, span, string};
+use crate::diagnostic::Code;
 use crate::syntax::ast::{Attribute, Entity, ItemShape, KeyTemplate, TypeArg, TypeRef};
 use crate::syntax::lexer::Token;
 
@@ -14,32 +13,36 @@ enum Member {
     Item(ItemShape),
 }
 
-fn type_ref<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, TypeRef, Extra<'t, 'src>> + Clone {
+fn type_ref<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, TypeRef, Extra<'t, 'src>> + Clone {
     let arg = choice((
-        kw("pad")
-            .ignore_then(count())
-            .map_with(|(width, _), e| TypeArg::Pad {
-                span: span(e.span()),
-                width: width.min(u32::MAX as u64) as u32,
-            }),
+        kw("pad").ignore_then(count()).map_with(|(width, _), e| TypeArg::Pad {
+            span: span(e.span()),
+            width: width.min(u32::MAX as u64) as u32,
+        }),
         size_hint().map(TypeArg::Size),
         name().map(TypeArg::Word),
         string().map(TypeArg::Str),
     ));
-    name()
+    // A type is never followed by `:` or `=`: a name that is must be the
+    // next member, and the type is missing (a half-typed `email:` line).
+    let type_name = name()
+        .labelled("a type")
+        .then(one_of([Token::Colon, Token::Eq]).rewind().or_not())
+        .try_map(|(name, next), at| match next {
+            None => Ok(name),
+            Some(_) => Err(coded(Code::UnexpectedToken, at, format!("expected a type, found `{}`", name.text))),
+        });
+    type_name
         .then(paren_list(arg).or_not())
         .map_with(|(name, args), e| TypeRef {
             span: span(e.span()),
             name,
             args: args.unwrap_or_default(),
         })
-        .labelled("a type")
 }
 
 /// `pk = "USER#{userId}"`
-pub fn key_template<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, KeyTemplate, Extra<'t, 'src>> + Clone {
+pub fn key_template<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, KeyTemplate, Extra<'t, 'src>> + Clone {
     name()
         .then_ignore(just(Token::Eq))
         .then(string())
@@ -51,8 +54,7 @@ pub fn key_template<'t, 'src: 't, I: Tokens<'t, 'src>>()
         })
 }
 
-pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, Entity, Extra<'t, 'src>> + Clone {
+pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Entity, Extra<'t, 'src>> + Clone {
     let attribute = name()
         .then_ignore(just(Token::Colon))
         .then(type_ref())

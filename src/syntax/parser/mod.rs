@@ -35,11 +35,20 @@ pub fn parse(text: &str) -> Parse {
         .filter(|(t, _)| !t.is_trivia() && !matches!(t, Token::Error(_)))
         .map(|&(t, s)| (t, SimpleSpan::from(s.range())))
         .collect();
-    let eoi = SimpleSpan::from(text.len()..text.len());
+    // "Found end of file" points just after the last token, not at a blank
+    // last line.
+    let end = significant.last().map_or(0, |(_, s)| s.end);
+    let eoi = SimpleSpan::from(end..end);
     let (items, errors) = file_parser()
         .parse(significant.as_slice().split_token_span(eoi))
         .into_output_errors();
-    diagnostics.extend(errors.iter().map(to_diagnostic));
+    diagnostics.extend(errors.iter().map(|error| {
+        let mut diagnostic = to_diagnostic(error);
+        if diagnostic.code == Code::UnexpectedToken {
+            diagnostic.span = at_line_end_if_next_line(text, &significant, diagnostic.span);
+        }
+        diagnostic
+    }));
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
 
     let mut file = SourceFile {
@@ -49,8 +58,7 @@ pub fn parse(text: &str) -> Parse {
     Parse { file, diagnostics }
 }
 
-fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, Vec<Option<Item>>, Extra<'t, 'src>> {
+fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Vec<Option<Item>>, Extra<'t, 'src>> {
     let item_start = one_of([Token::Table, Token::Entity, Token::Pattern]).ignored();
     let item = choice((
         table::table().map(Item::Table).boxed(),
@@ -60,17 +68,25 @@ fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>>()
     .map(Some)
     .labelled("`table`, `entity` or `pattern`");
     item.recover_with(via_parser(
-        any()
-            .then(any().and_is(item_start.not()).repeated())
-            .map(|_| None),
+        any().then(any().and_is(item_start.not()).repeated()).map(|_| None),
     ))
     .repeated()
     .collect()
     .then_ignore(end())
 }
 
+/// When the unexpected token starts a new line, the mistake is at the end
+/// of the previous one (`email:` with nothing after it), so point there.
+fn at_line_end_if_next_line(text: &str, tokens: &[(Token<'_>, SimpleSpan)], at: Span) -> Span {
+    let index = tokens.partition_point(|(_, s)| s.start < at.start);
+    match index.checked_sub(1).map(|i| tokens[i].1.end) {
+        Some(previous_end) if text[previous_end..at.start].contains('\n') => Span::empty(previous_end),
+        _ => at,
+    }
+}
+
 fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
-    let at = Span::new(error.span().start, error.span().end);
+    let at = atoms::span(*error.span());
     match error.reason() {
         RichReason::Custom(message) => {
             let (code, message) = message
@@ -94,9 +110,7 @@ fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
                     wanted.push(text);
                 }
             }
-            let found = found
-                .as_deref()
-                .map_or("end of file".to_string(), |t| t.describe());
+            let found = found.as_deref().map_or("end of file".to_string(), |t| t.describe());
             let message = match wanted.as_slice() {
                 [] => format!("unexpected {found}"),
                 [one] => format!("expected {one}, found {found}"),
@@ -122,9 +136,7 @@ fn attach_docs(file: &mut SourceFile, tokens: &[(Token<'_>, Span)]) {
         let text = lines
             .iter()
             .map(|(t, _)| match t {
-                Token::DocComment(line) => {
-                    line[3..].strip_prefix(' ').unwrap_or(&line[3..]).trim_end()
-                }
+                Token::DocComment(line) => line[3..].strip_prefix(' ').unwrap_or(&line[3..]).trim_end(),
                 _ => "",
             })
             .collect::<Vec<_>>()

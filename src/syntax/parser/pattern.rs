@@ -3,18 +3,14 @@
 
 use chumsky::prelude::*;
 
-use super::atoms::{
-    Extra, Tokens, coded, count, kw, name, number_text, paren_list, size_hint, span, string,
-};
+use super::atoms::{Extra, Tokens, coded, count, kw, name, number_text, paren_list, size_hint, span, string};
 use crate::diagnostic::Code;
 use crate::syntax::ast::{
-    CompareOp, Condition, ConditionKind, Known, KnownKind, Literal, Modifier, Operand, Pattern,
-    Query, Returned,
+    CompareOp, Condition, ConditionKind, Known, KnownKind, Literal, Modifier, Operand, Pattern, Query, Returned,
 };
 use crate::syntax::lexer::Token;
 
-fn compare_op<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, CompareOp, Extra<'t, 'src>> + Clone {
+fn compare_op<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, CompareOp, Extra<'t, 'src>> + Clone {
     select! {
         Token::Lt => CompareOp::Lt,
         Token::Le => CompareOp::Le,
@@ -23,19 +19,19 @@ fn compare_op<'t, 'src: 't, I: Tokens<'t, 'src>>()
     }
 }
 
-fn literal<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, Literal, Extra<'t, 'src>> + Clone {
+fn literal<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Literal, Extra<'t, 'src>> + Clone {
     choice((
         string().map(Literal::Str),
         number_text().map(|(text, at)| Literal::Number(text.to_string(), at)),
         kw("true").map(|at| Literal::Bool(true, at)),
         kw("false").map(|at| Literal::Bool(false, at)),
+        // A bare word, as enum values are declared: `status = open`.
+        name().map(Literal::Word),
     ))
     .labelled("a value")
 }
 
-fn known<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Known, Extra<'t, 'src>> + Clone
-{
+fn known<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Known, Extra<'t, 'src>> + Clone {
     let kind = choice((
         just(Token::Eq).ignore_then(literal()).map(KnownKind::Fixed),
         compare_op()
@@ -46,21 +42,16 @@ fn known<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Known, Extra
             .then_ignore(kw("and"))
             .then(name())
             .map(|(low, high)| KnownKind::Between(low, high)),
-        kw("begins_with")
-            .ignore_then(name())
-            .map(KnownKind::BeginsWith),
+        kw("begins_with").ignore_then(name()).map(KnownKind::BeginsWith),
     ));
-    name()
-        .then(kind.or_not())
-        .map_with(|(attr, kind), e| Known {
-            span: span(e.span()),
-            attr,
-            kind: kind.unwrap_or(KnownKind::Equal),
-        })
+    name().then(kind.or_not()).map_with(|(attr, kind), e| Known {
+        span: span(e.span()),
+        attr,
+        kind: kind.unwrap_or(KnownKind::Equal),
+    })
 }
 
-fn returned<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, Returned, Extra<'t, 'src>> + Clone {
+fn returned<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Returned, Extra<'t, 'src>> + Clone {
     name()
         .then(just(Token::LBracket).then(just(Token::RBracket)).or_not())
         .then(size_hint().or_not())
@@ -73,8 +64,7 @@ fn returned<'t, 'src: 't, I: Tokens<'t, 'src>>()
         .labelled("an entity name")
 }
 
-fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, Modifier, Extra<'t, 'src>> + Clone {
+fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Modifier, Extra<'t, 'src>> + Clone {
     let direction = choice((kw("asc").to(false), kw("desc").to(true)));
     choice((
         kw("by")
@@ -95,8 +85,7 @@ fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>>()
     ))
 }
 
-fn query<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Query, Extra<'t, 'src>> + Clone
-{
+fn query<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Query, Extra<'t, 'src>> + Clone {
     let operand = choice((
         string().map(Operand::Str),
         number_text().map(|(text, at)| Operand::Number(text.to_string(), at)),
@@ -134,12 +123,7 @@ fn query<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Query, Extra
         .ignore_then(name())
         .then(just(Token::Dot).ignore_then(name()).or_not())
         .then_ignore(kw("where"))
-        .then(
-            condition
-                .separated_by(kw("and"))
-                .at_least(1)
-                .collect::<Vec<_>>(),
-        )
+        .then(condition.separated_by(kw("and")).at_least(1).collect::<Vec<_>>())
         .map_with(|((table, index), conditions), e| Query {
             span: span(e.span()),
             table,
@@ -148,17 +132,12 @@ fn query<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Query, Extra
         })
 }
 
-pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, Pattern, Extra<'t, 'src>> + Clone {
+pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Pattern, Extra<'t, 'src>> + Clone {
     let item_start = one_of([Token::Table, Token::Entity, Token::Pattern]).ignored();
 
     // `-> A, B[]`; a half-typed `->` keeps the pattern, with an error.
     let returns = just(Token::Arrow)
-        .ignore_then(
-            returned()
-                .separated_by(just(Token::Comma))
-                .collect::<Vec<_>>(),
-        )
+        .ignore_then(returned().separated_by(just(Token::Comma)).collect::<Vec<_>>())
         .validate(|returns, e, emitter| {
             if returns.is_empty() {
                 emitter.emit(coded(
@@ -182,9 +161,11 @@ pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>>()
 
     // A broken pinned query is skipped up to the next item and read as none,
     // so the pattern itself survives while it is being typed.
-    let pinned = just(Token::Eq).ignore_then(query().map(Some).recover_with(via_parser(
-        any().and_is(item_start.not()).repeated().map(|_| None),
-    )));
+    let pinned = just(Token::Eq).ignore_then(
+        query()
+            .map(Some)
+            .recover_with(via_parser(any().and_is(item_start.not()).repeated().map(|_| None))),
+    );
 
     just(Token::Pattern)
         .ignore_then(name())
@@ -192,15 +173,13 @@ pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>>()
         .then(returns)
         .then(modifier().repeated().collect::<Vec<_>>())
         .then(pinned.or_not())
-        .map_with(
-            |((((name, known), returns), modifiers), query), e| Pattern {
-                span: span(e.span()),
-                docs: None,
-                name,
-                known,
-                returns,
-                modifiers,
-                query: query.flatten(),
-            },
-        )
+        .map_with(|((((name, known), returns), modifiers), query), e| Pattern {
+            span: span(e.span()),
+            docs: None,
+            name,
+            known,
+            returns,
+            modifiers,
+            query: query.flatten(),
+        })
 }

@@ -14,8 +14,7 @@ enum Member {
 }
 
 /// `pk` or `pk: number`
-fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, KeyAttr, Extra<'t, 'src>> + Clone {
+fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, KeyAttr, Extra<'t, 'src>> + Clone {
     name()
         .then(just(Token::Colon).ignore_then(name()).or_not())
         .validate(|(name, ty), _, emitter| {
@@ -25,10 +24,7 @@ fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>>()
                     emitter.emit(coded(
                         Code::UnknownKeyType,
                         (word.span.start..word.span.end).into(),
-                        format!(
-                            "unknown key type `{}`: use string, number or binary",
-                            word.text
-                        ),
+                        format!("unknown key type `{}`: use string, number or binary", word.text),
                     ));
                     (KeyType::String, word.span)
                 }
@@ -37,8 +33,7 @@ fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>>()
         })
 }
 
-fn projection<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, Projection, Extra<'t, 'src>> + Clone {
+fn projection<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Projection, Extra<'t, 'src>> + Clone {
     choice((
         kw("all").map(Projection::All),
         kw("keys_only").map(Projection::KeysOnly),
@@ -48,8 +43,7 @@ fn projection<'t, 'src: 't, I: Tokens<'t, 'src>>()
     ))
 }
 
-pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>>()
--> impl Parser<'t, I, Table, Extra<'t, 'src>> + Clone {
+pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Table, Extra<'t, 'src>> + Clone {
     let key_decl = kw("key")
         .ignore_then(key_attr())
         .then(just(Token::Comma).ignore_then(key_attr()).or_not())

@@ -1,0 +1,57 @@
+//! Data-driven tests: every `NAME.dyno` fixture sits beside `NAME.expected`.
+//! Run with `UPDATE_EXPECT=1` to rewrite the expected files after a
+//! deliberate change, then review the diff.
+
+use std::path::{Path, PathBuf};
+
+use dyno::cli::input::SourceText;
+
+pub fn fixtures(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "dyno"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A source with a path relative to the crate root, so rendered output is
+/// the same on every machine.
+pub fn load(path: &Path) -> SourceText {
+    let text = std::fs::read_to_string(path).unwrap();
+    let relative = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path);
+    SourceText::new(relative.to_path_buf(), text)
+}
+
+/// Compares `actual(fixture)` with each fixture's `.expected` file and
+/// reports every mismatch at once.
+pub fn check_fixtures(dir: &str, actual: impl Fn(&SourceText) -> String) {
+    let update = std::env::var_os("UPDATE_EXPECT").is_some();
+    let mut failures = Vec::new();
+    let files = fixtures(dir);
+    assert!(!files.is_empty(), "no fixtures in {dir}");
+    for path in files {
+        let source = load(&path);
+        let got = actual(&source);
+        let expected_path = path.with_extension("expected");
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if got != expected {
+            if update {
+                std::fs::write(&expected_path, &got).unwrap();
+            } else {
+                failures.push(format!(
+                    "--- {} (expected)\n{expected}\n--- actual\n{got}",
+                    expected_path.display()
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) differ (rerun with UPDATE_EXPECT=1 to accept):\n\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
