@@ -44,7 +44,7 @@ macro_rules! codes {
                 match self { $(Code::$variant => $title,)* }
             }
 
-            pub fn from_str(code: &str) -> Option<Code> {
+            pub fn parse(code: &str) -> Option<Code> {
                 match code { $($code => Some(Code::$variant),)* _ => None }
             }
         }

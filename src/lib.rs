@@ -5,6 +5,7 @@
 //! → `ide` (editor features as pure functions) → `lsp` (the only code that
 //! speaks the protocol); `cli` is a thin shell over them.
 
+pub mod check;
 pub mod cli;
 pub mod diagnostic;
 pub mod syntax;

@@ -34,7 +34,7 @@ pub fn run(args: &CheckArgs) -> i32 {
                 if source.text.trim().is_empty() {
                     eprintln!("warning: `{}` is empty: nothing to check", source.display_path());
                 }
-                let diagnostics = analyse(&source.text);
+                let diagnostics = crate::check::analyze(&source.text).diagnostics;
                 checked.push((source, diagnostics));
             }
             Err(message) => {
@@ -69,9 +69,4 @@ pub fn run(args: &CheckArgs) -> i32 {
     } else {
         EXIT_OK
     }
-}
-
-/// Everything `dyno check` reports for one file.
-pub fn analyse(text: &str) -> Vec<Diagnostic> {
-    crate::syntax::parse(text).diagnostics
 }

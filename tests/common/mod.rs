@@ -1,6 +1,10 @@
+#![allow(dead_code)] // each test binary uses a different part of these helpers
+
 //! Data-driven tests: every `NAME.dyno` fixture sits beside `NAME.expected`.
 //! Run with `UPDATE_EXPECT=1` to rewrite the expected files after a
 //! deliberate change, then review the diff.
+
+pub mod markdown;
 
 use std::path::{Path, PathBuf};
 

@@ -123,7 +123,7 @@ where
 {
     let stop = one_of([Token::RBrace, Token::Table, Token::Entity, Token::Pattern]).ignored();
     any()
-        .and_is(stop.clone().not())
+        .and_is(stop.not())
         .then(any().and_is(stop.not()).and_is(member_start.not()).repeated())
         .map(|_| None)
 }

@@ -30,7 +30,11 @@ fn type_ref<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, TypeRef, 
         .then(one_of([Token::Colon, Token::Eq]).rewind().or_not())
         .try_map(|(name, next), at| match next {
             None => Ok(name),
-            Some(_) => Err(coded(Code::UnexpectedToken, at, format!("expected a type, found `{}`", name.text))),
+            Some(_) => Err(coded(
+                Code::UnexpectedToken,
+                at,
+                format!("expected a type, found `{}`", name.text),
+            )),
         });
     type_name
         .then(paren_list(arg).or_not())

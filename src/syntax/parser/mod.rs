@@ -91,7 +91,7 @@ fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
         RichReason::Custom(message) => {
             let (code, message) = message
                 .split_once('|')
-                .and_then(|(code, message)| Some((Code::from_str(code)?, message)))
+                .and_then(|(code, message)| Some((Code::parse(code)?, message)))
                 .unwrap_or((Code::UnexpectedToken, message.as_str()));
             Diagnostic::new(code, at, message)
         }

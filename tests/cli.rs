@@ -1,0 +1,143 @@
+//! `dyno check` as a user runs it: the built binary, real files, exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn dyno(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dyno"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run dyno")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// A scratch file unique to this test process.
+fn scratch(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dyno-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn bundled_examples_check_clean() {
+    for example in ["examples/billing.dyno", "examples/shop.dyno", "examples/teams.dyno"] {
+        let output = dyno(&["check", example]);
+        assert_eq!(output.status.code(), Some(0), "{example}: {}", stdout(&output));
+        assert_eq!(stdout(&output), format!("{example}: ok\n"));
+    }
+}
+
+#[test]
+fn three_syntax_errors_are_each_reported_at_their_line_and_column() {
+    let output = dyno(&["check", "tests/fixtures/syntax/three_errors.dyno"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    for at in [
+        "three_errors.dyno:3:10",
+        "three_errors.dyno:8:9",
+        "three_errors.dyno:12:47",
+    ] {
+        assert!(text.contains(at), "missing {at} in:\n{text}");
+    }
+    assert!(
+        text.ends_with("tests/fixtures/syntax/three_errors.dyno: 3 errors, 0 warnings\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_output_has_the_documented_fields() {
+    let output = dyno(&["check", "--format", "json", "tests/fixtures/syntax/three_errors.dyno"]);
+    assert_eq!(output.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("one JSON document");
+    assert_eq!(json["version"], 1);
+    assert_eq!(json["summary"]["errors"], 3);
+    let first = &json["diagnostics"][0];
+    assert_eq!(first["file"], "tests/fixtures/syntax/three_errors.dyno");
+    assert_eq!(first["severity"], "error");
+    assert_eq!(first["code"], "E010");
+    assert_eq!(first["range"]["start"]["line"], 3);
+    assert_eq!(first["range"]["start"]["column"], 10);
+    let offset = first["range"]["start"]["offset"].as_u64().unwrap() as usize;
+    let source =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/syntax/three_errors.dyno"))
+            .unwrap();
+    assert!(
+        source[offset..].starts_with("sk"),
+        "offset {offset} should point at `sk`"
+    );
+    assert!(first["message"].as_str().unwrap().contains("found `sk`"));
+    assert!(first["related"].is_array());
+}
+
+#[test]
+fn missing_file_is_a_one_line_usage_error() {
+    let output = dyno(&["check", "no/such/schema.dyno"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stderr(&output), "error: `no/such/schema.dyno` does not exist\n");
+}
+
+#[test]
+fn directory_is_a_one_line_usage_error() {
+    let output = dyno(&["check", "examples"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stderr(&output), "error: `examples` is a directory, not a .dyno file\n");
+}
+
+#[test]
+fn non_utf8_file_is_a_one_line_usage_error() {
+    let path = scratch("latin1.dyno", b"entity Caf\xe9 {}\n");
+    let output = dyno(&["check", path_str(&path)]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("is not UTF-8 text (invalid byte at offset 10)"),
+        "{message}"
+    );
+    assert_eq!(message.lines().count(), 1);
+}
+
+#[test]
+fn empty_file_is_reported_but_not_an_error() {
+    let path = scratch("empty.dyno", b"");
+    let output = dyno(&["check", path_str(&path)]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stderr(&output).contains("is empty: nothing to check"));
+}
+
+#[test]
+fn unreadable_input_wins_over_errors_in_other_files() {
+    let output = dyno(&["check", "tests/fixtures/syntax/three_errors.dyno", "missing.dyno"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stdout(&output).contains("3 errors"),
+        "the readable file is still checked"
+    );
+}
+
+#[test]
+fn usage_errors_exit_with_two() {
+    assert_eq!(dyno(&[]).status.code(), Some(2));
+    assert_eq!(dyno(&["check"]).status.code(), Some(2));
+    assert_eq!(
+        dyno(&["check", "--format", "xml", "examples/billing.dyno"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(dyno(&["--version"]).status.code(), Some(0));
+}

@@ -1,0 +1,155 @@
+//! The documentation cannot drift from the implementation: every bundled
+//! schema and every ```dyno block in the docs is checked, and every
+//! diagnostic code has a documented failing example and fix.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::markdown;
+use dyno::check::analyze;
+use dyno::diagnostic::{Code, Severity};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn files_with_extension(dir: &Path, extension: &str, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files_with_extension(&path, extension, out);
+        } else if path.extension().is_some_and(|e| e == extension) {
+            out.push(path);
+        }
+    }
+}
+
+fn describe(text: &str) -> String {
+    analyze(text)
+        .diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "  {} {} at {}..{}: {}",
+                d.severity.as_str(),
+                d.code.as_str(),
+                d.span.start,
+                d.span.end,
+                d.message
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn bundled_examples_have_no_diagnostics() {
+    let mut files = Vec::new();
+    files_with_extension(&root().join("examples"), "dyno", &mut files);
+    files_with_extension(&root().join("docs"), "dyno", &mut files);
+    assert!(files.len() >= 3, "expected the bundled examples, found {files:?}");
+    let mut failures = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if !analyze(&text).diagnostics.is_empty() {
+            failures.push(format!("{}:\n{}", path.display(), describe(&text)));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every ```dyno block in the docs and README is a complete schema without
+/// errors. Blocks that show a mistake on purpose are fenced ```dyno fails.
+#[test]
+fn documentation_examples_have_no_errors() {
+    let mut files = vec![root().join("README.md")];
+    files_with_extension(&root().join("docs"), "md", &mut files);
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for path in files {
+        let markdown = std::fs::read_to_string(&path).unwrap();
+        for block in markdown::blocks(&markdown).into_iter().filter(|b| b.info == "dyno") {
+            checked += 1;
+            let errors = analyze(&block.code)
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count();
+            if errors > 0 {
+                failures.push(format!("{}:{}:\n{}", path.display(), block.line, describe(&block.code)));
+            }
+        }
+    }
+    assert!(checked > 0, "no ```dyno blocks found in the docs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Each code's section in docs/diagnostics.md: the heading starts with the
+/// code, a ```dyno fails block that must report it, and a ```dyno block with
+/// the fix that must not report it and must have no errors at all.
+fn check_documented_code(code: Code) {
+    let markdown = std::fs::read_to_string(root().join("docs/diagnostics.md")).unwrap();
+    let blocks: Vec<_> = markdown::blocks(&markdown)
+        .into_iter()
+        .filter(|b| b.heading.split_whitespace().next() == Some(code.as_str()))
+        .collect();
+    let failing = blocks.iter().find(|b| b.info == "dyno fails");
+    let fixed = blocks.iter().find(|b| b.info == "dyno");
+    let (Some(failing), Some(fixed)) = (failing, fixed) else {
+        panic!(
+            "docs/diagnostics.md needs a `## {}` section with a ```dyno fails and a ```dyno block",
+            code.as_str()
+        );
+    };
+    let reported = analyze(&failing.code).diagnostics;
+    assert!(
+        reported.iter().any(|d| d.code == code),
+        "the failing example of {} (line {}) does not report it:\n{}",
+        code.as_str(),
+        failing.line,
+        describe(&failing.code)
+    );
+    let after_fix = analyze(&fixed.code).diagnostics;
+    assert!(
+        !after_fix
+            .iter()
+            .any(|d| d.code == code || d.severity == Severity::Error),
+        "the fixed example of {} (line {}) still reports problems:\n{}",
+        code.as_str(),
+        fixed.line,
+        describe(&fixed.code)
+    );
+}
+
+/// One test per diagnostic code; `every_code_has_a_test` keeps this list
+/// complete.
+macro_rules! code_tests {
+    ($($test:ident => $code:ident,)*) => {
+        $(#[test] fn $test() { check_documented_code(Code::$code); })*
+        const TESTED: &[Code] = &[$(Code::$code,)*];
+    };
+}
+
+code_tests! {
+    e001_unknown_character => UnknownCharacter,
+    e002_unterminated_string => UnterminatedString,
+    e003_unclosed_hole => UnclosedHole,
+    e004_unmatched_brace => UnmatchedBrace,
+    e005_invalid_hole => InvalidHole,
+    e006_invalid_escape => InvalidEscape,
+    e010_unexpected_token => UnexpectedToken,
+    e011_unclosed_delimiter => UnclosedDelimiter,
+    e012_invalid_number => InvalidNumber,
+    e013_unknown_key_type => UnknownKeyType,
+}
+
+#[test]
+fn every_code_has_a_test() {
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| !TESTED.contains(c))
+        .map(|c| c.as_str())
+        .collect();
+    assert!(missing.is_empty(), "add these codes to code_tests!: {missing:?}");
+}
