@@ -62,6 +62,21 @@ codes! {
     UnclosedDelimiter = "E011", Error, "unclosed delimiter";
     InvalidNumber = "E012", Error, "invalid number or size";
     UnknownKeyType = "E013", Error, "unknown key attribute type";
+    UnknownHoleAttribute = "E101", Error, "unknown attribute in a key template";
+    NotAKeyAttribute = "E102", Error, "template assigned to something that is not a key";
+    DuplicateName = "E103", Error, "duplicate name";
+    MissingPartitionKey = "E104", Error, "item without a partition key";
+    PartialIndexKey = "E105", Error, "index key written only partly";
+    UnknownEntity = "E106", Error, "unknown entity";
+    UnknownValue = "E107", Error, "unknown value in a pinned query";
+    UnknownTableOrIndex = "E108", Error, "unknown table or index";
+    UnknownType = "E109", Error, "unknown attribute type";
+    NoTable = "E110", Error, "entity without a table";
+    InvalidTypeArguments = "E111", Error, "invalid type arguments";
+    UnknownPatternAttribute = "E112", Error, "known value that no returned entity has";
+    InvalidTable = "E113", Error, "invalid table declaration";
+    UnkeyableHole = "E114", Error, "attribute type that cannot be part of a key";
+    NumberKeyTemplate = "E115", Error, "template for a number key";
 }
 
 /// A secondary location that explains a diagnostic ("collides with ...").

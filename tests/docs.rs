@@ -142,6 +142,21 @@ code_tests! {
     e011_unclosed_delimiter => UnclosedDelimiter,
     e012_invalid_number => InvalidNumber,
     e013_unknown_key_type => UnknownKeyType,
+    e101_unknown_hole_attribute => UnknownHoleAttribute,
+    e102_not_a_key_attribute => NotAKeyAttribute,
+    e103_duplicate_name => DuplicateName,
+    e104_missing_partition_key => MissingPartitionKey,
+    e105_partial_index_key => PartialIndexKey,
+    e106_unknown_entity => UnknownEntity,
+    e107_unknown_value => UnknownValue,
+    e108_unknown_table_or_index => UnknownTableOrIndex,
+    e109_unknown_type => UnknownType,
+    e110_no_table => NoTable,
+    e111_invalid_type_arguments => InvalidTypeArguments,
+    e112_unknown_pattern_attribute => UnknownPatternAttribute,
+    e113_invalid_table => InvalidTable,
+    e114_unkeyable_hole => UnkeyableHole,
+    e115_number_key_template => NumberKeyTemplate,
 }
 
 #[test]

@@ -1,6 +1,11 @@
 //! The checker: semantics over the (possibly partial) syntax tree. It knows
 //! nothing of editors or the protocol.
 
+pub mod lang;
+mod lower;
+pub mod model;
+mod suggest;
+pub mod value;
 
 use crate::diagnostic::Diagnostic;
 use crate::syntax::{self, Parse};
@@ -10,12 +15,19 @@ use crate::syntax::{self, Parse};
 #[derive(Clone, Debug, Default)]
 pub struct Analysis {
     pub parse: Parse,
+    pub model: model::Model,
     /// Syntax and semantic diagnostics, in source order.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 pub fn analyze(text: &str) -> Analysis {
     let parse = syntax::parse(text);
-    let diagnostics = parse.diagnostics.clone();
-    Analysis { parse, diagnostics }
+    let mut diagnostics = parse.diagnostics.clone();
+    let model = lower::lower(&parse.file, &mut diagnostics);
+    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+    Analysis {
+        parse,
+        model,
+        diagnostics,
+    }
 }

@@ -1,0 +1,773 @@
+//! Lowering: syntax tree → model, reporting names that do not resolve,
+//! duplicates, and keys that are not keys. Runs on partial trees: whatever
+//! is missing is skipped, everything present is still checked.
+
+use std::collections::HashMap;
+
+use super::lang;
+use super::model::*;
+use super::suggest::did_you_mean;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::syntax::Span;
+use crate::syntax::ast::{self, KeyType, Name, Segment, TypeArg};
+
+pub fn lower(file: &ast::SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Model {
+    let mut model = Model::default();
+    let mut names = Names::default();
+    for item in &file.items {
+        if let ast::Item::Table(table) = item
+            && names.declare("table", &table.name, diagnostics)
+        {
+            model.tables.push(lower_table(table, diagnostics));
+        }
+    }
+    for item in &file.items {
+        if let ast::Item::Entity(entity) = item
+            && names.declare("entity", &entity.name, diagnostics)
+        {
+            let lowered = lower_entity(entity, &model.tables, diagnostics);
+            model.entities.push(lowered);
+        }
+    }
+    let entity_ids: HashMap<&str, EntityId> = model
+        .entities
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.name.text.as_str(), i))
+        .collect();
+    for item in &file.items {
+        if let ast::Item::Pattern(pattern) = item
+            && names.declare("pattern", &pattern.name, diagnostics)
+        {
+            let lowered = lower_pattern(pattern, &model, &entity_ids, diagnostics);
+            model.patterns.push(lowered);
+        }
+    }
+    model
+}
+
+/// First declarations by name, per kind, to report duplicates.
+#[derive(Default)]
+struct Names {
+    seen: HashMap<(&'static str, String), Span>,
+}
+
+impl Names {
+    /// False (with an error) when the name is already taken.
+    fn declare(&mut self, kind: &'static str, name: &Name, diagnostics: &mut Vec<Diagnostic>) -> bool {
+        if let Some(&first) = self.seen.get(&(kind, name.text.clone())) {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::DuplicateName,
+                    name.span,
+                    format!("{kind} `{}` is declared twice", name.text),
+                )
+                .with_related(first, "first declared here"),
+            );
+            return false;
+        }
+        self.seen.insert((kind, name.text.clone()), name.span);
+        true
+    }
+}
+
+fn key_attr(attr: &ast::KeyAttr) -> KeyAttr {
+    KeyAttr {
+        name: attr.name.text.clone(),
+        span: attr.name.span,
+        ty: attr.ty.map_or(KeyType::String, |(t, _)| t),
+    }
+}
+
+fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
+    let mut access = Vec::new();
+    match table.keys.as_slice() {
+        [] => diagnostics.push(
+            Diagnostic::new(
+                Code::InvalidTable,
+                table.name.span,
+                format!("table `{}` declares no key", table.name.text),
+            )
+            .with_help("add `key pk, sk` (partition key, optional sort key)"),
+        ),
+        [key, rest @ ..] => {
+            for extra in rest {
+                diagnostics.push(
+                    Diagnostic::new(Code::InvalidTable, extra.span, "a table has one `key` line")
+                        .with_related(key.span, "the key is declared here"),
+                );
+            }
+            access.push(KeySchema {
+                kind: AccessKind::Base,
+                name: table.name.clone(),
+                span: key.span,
+                pk: key_attr(&key.partition),
+                sk: key.sort.as_ref().map(key_attr),
+                projection: Projection::All,
+            });
+        }
+    }
+    let mut index_names: HashMap<&str, Span> = HashMap::new();
+    for index in &table.indexes {
+        if let Some(&first) = index_names.get(index.name.text.as_str()) {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::DuplicateName,
+                    index.name.span,
+                    format!("index `{}` is declared twice", index.name.text),
+                )
+                .with_related(first, "first declared here"),
+            );
+            continue;
+        }
+        index_names.insert(&index.name.text, index.name.span);
+        let pk = key_attr(&index.partition);
+        if index.local {
+            let table_pk = access.first().map(|base: &KeySchema| base.pk.name.clone());
+            if let Some(table_pk) = table_pk.filter(|t| *t != pk.name) {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::InvalidTable,
+                        index.partition.name.span,
+                        format!(
+                            "a local index shares the table's partition key `{table_pk}`, not `{}`",
+                            pk.name
+                        ),
+                    )
+                    .with_help(format!(
+                        "write `local index {} ({table_pk}, ...)`, or drop `local` for a global index",
+                        index.name.text
+                    )),
+                );
+            }
+            if index.sort.is_none() {
+                diagnostics.push(Diagnostic::new(
+                    Code::InvalidTable,
+                    index.span,
+                    "a local index needs a sort key: it only adds another sort order to the table's partitions",
+                ));
+            }
+        }
+        let projection = match &index.projection {
+            ast::Projection::Default | ast::Projection::All(_) => Projection::All,
+            ast::Projection::KeysOnly(_) => Projection::KeysOnly,
+            ast::Projection::Include(_, names) => Projection::Include(names.iter().map(|n| n.text.clone()).collect()),
+        };
+        access.push(KeySchema {
+            kind: if index.local { AccessKind::Lsi } else { AccessKind::Gsi },
+            name: index.name.clone(),
+            span: index.span,
+            pk,
+            sk: index.sort.as_ref().map(key_attr),
+            projection,
+        });
+    }
+    let lsi_count = access.iter().filter(|a| a.kind == AccessKind::Lsi).count();
+    if lsi_count > 5 {
+        diagnostics.push(Diagnostic::new(
+            Code::InvalidTable,
+            table.name.span,
+            format!(
+                "table `{}` has {lsi_count} local indexes; DynamoDB allows at most 5",
+                table.name.text
+            ),
+        ));
+    }
+    let delimiter = match table.delimiters.as_slice() {
+        [] => "#".to_string(),
+        [first, rest @ ..] => {
+            for extra in rest {
+                diagnostics.push(
+                    Diagnostic::new(Code::InvalidTable, extra.span, "a table has one `delimiter`")
+                        .with_related(first.span, "the delimiter is declared here"),
+                );
+            }
+            match first.value.constant() {
+                Some(value) if !value.is_empty() => value,
+                _ => {
+                    diagnostics.push(Diagnostic::new(
+                        Code::InvalidTable,
+                        first.value.span,
+                        "the delimiter is a non-empty plain string, such as \"#\"",
+                    ));
+                    "#".to_string()
+                }
+            }
+        }
+    };
+    Table {
+        name: table.name.clone(),
+        span: table.span,
+        access,
+        delimiter,
+    }
+}
+
+fn lower_type(ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>) -> (AttrType, Option<f64>) {
+    let mut size_hint = None;
+    let mut pad = None;
+    let mut words = Vec::new();
+    let invalid = |span: Span, message: String, diagnostics: &mut Vec<Diagnostic>| {
+        diagnostics.push(Diagnostic::new(Code::InvalidTypeArguments, span, message));
+    };
+    let name = ty.name.text.as_str();
+    // An unknown type's arguments mean nothing: report the type alone.
+    let args = if AttrType::NAMES.contains(&name) {
+        ty.args.as_slice()
+    } else {
+        &[]
+    };
+    for arg in args {
+        match arg {
+            TypeArg::Size(hint) => size_hint = Some(hint.bytes()),
+            TypeArg::Pad { span, width } if name == "int" => {
+                if !(1..=38).contains(width) {
+                    invalid(
+                        *span,
+                        format!("`pad {width}`: a number has 1 to 38 digits"),
+                        diagnostics,
+                    );
+                }
+                pad = Some(*width);
+            }
+            TypeArg::Word(word) if name == "enum" => words.push((word.text.clone(), word.span)),
+            TypeArg::Str(s) if name == "enum" => words.push((s.display(), s.span)),
+            other => {
+                let span = match other {
+                    TypeArg::Pad { span, .. } => *span,
+                    TypeArg::Size(h) => h.span,
+                    TypeArg::Word(w) => w.span,
+                    TypeArg::Str(s) => s.span,
+                };
+                invalid(span, format!("`{name}` takes no such argument"), diagnostics);
+            }
+        }
+    }
+    let ty = match name {
+        "string" => AttrType::String,
+        "id" => AttrType::Id,
+        "int" => AttrType::Int { pad },
+        "decimal" => AttrType::Decimal,
+        "bool" => AttrType::Bool,
+        "date" => AttrType::Date,
+        "datetime" => AttrType::DateTime,
+        "uuid" => AttrType::Uuid,
+        "ulid" => AttrType::Ulid,
+        "binary" => AttrType::Binary,
+        "list" => AttrType::List,
+        "map" => AttrType::Map,
+        "enum" => {
+            let mut values: Vec<String> = Vec::new();
+            for (value, span) in words {
+                if values.contains(&value) {
+                    invalid(span, format!("`{value}` is listed twice"), diagnostics);
+                } else if value.is_empty() {
+                    invalid(span, "an enum value cannot be empty".into(), diagnostics);
+                } else {
+                    values.push(value);
+                }
+            }
+            if values.is_empty() {
+                invalid(
+                    ty.span,
+                    "an enum lists its values: `enum(open, paid)`".into(),
+                    diagnostics,
+                );
+            }
+            AttrType::Enum(values)
+        }
+        other => {
+            diagnostics.push(Diagnostic::new(
+                Code::UnknownType,
+                ty.name.span,
+                format!(
+                    "unknown type `{other}`{}",
+                    did_you_mean(other, AttrType::NAMES.iter().copied())
+                ),
+            ));
+            AttrType::String
+        }
+    };
+    (ty, size_hint)
+}
+
+fn lower_entity(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<Diagnostic>) -> Entity {
+    let table = resolve_table(entity, tables, diagnostics);
+    let mut attributes: Vec<Attribute> = Vec::new();
+    for attribute in &entity.attributes {
+        if let Some(first) = attributes.iter().find(|a| a.name.text == attribute.name.text) {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::DuplicateName,
+                    attribute.name.span,
+                    format!("attribute `{}` is declared twice", attribute.name.text),
+                )
+                .with_related(first.name.span, "first declared here"),
+            );
+            continue;
+        }
+        let (ty, size_hint) = lower_type(&attribute.ty, diagnostics);
+        attributes.push(Attribute {
+            name: attribute.name.clone(),
+            span: attribute.span,
+            ty,
+            optional: attribute.optional,
+            size_hint,
+        });
+    }
+    let mut lowered = Entity {
+        name: entity.name.clone(),
+        span: entity.span,
+        docs: entity.docs.as_ref().map(|d| d.text.clone()),
+        table,
+        attributes,
+        items: Vec::new(),
+        size_hint: entity.size.as_ref().map(|s| s.bytes()),
+    };
+    let shapes: Vec<(Span, Vec<&ast::KeyTemplate>)> = if entity.items.is_empty() {
+        vec![(entity.name.span, entity.keys.iter().collect())]
+    } else {
+        // Keys written beside `item { }` blocks are shared by every item.
+        entity
+            .items
+            .iter()
+            .map(|i| (i.span, entity.keys.iter().chain(&i.keys).collect()))
+            .collect()
+    };
+    let table = table.map(|t| &tables[t]);
+    for (span, keys) in shapes {
+        let item = lower_item(&lowered, table, span, &keys, diagnostics);
+        lowered.items.push(item);
+    }
+    lowered
+}
+
+fn resolve_table(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<Diagnostic>) -> Option<TableId> {
+    if let Some(name) = &entity.table {
+        let found = tables.iter().position(|t| t.name.text == name.text);
+        if found.is_none() {
+            diagnostics.push(Diagnostic::new(
+                Code::NoTable,
+                name.span,
+                format!(
+                    "unknown table `{}`{}",
+                    name.text,
+                    did_you_mean(&name.text, tables.iter().map(|t| t.name.text.as_str()))
+                ),
+            ));
+        }
+        return found;
+    }
+    match tables.len() {
+        1 => Some(0),
+        0 => {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::NoTable,
+                    entity.name.span,
+                    format!("entity `{}` has no table", entity.name.text),
+                )
+                .with_help("declare one: `table App { key pk, sk }`"),
+            );
+            None
+        }
+        _ => {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::NoTable,
+                    entity.name.span,
+                    format!(
+                        "entity `{}` could belong to any of {} tables",
+                        entity.name.text,
+                        tables.len()
+                    ),
+                )
+                .with_help(format!(
+                    "say which: `entity {} in {}`",
+                    entity.name.text, tables[0].name.text
+                )),
+            );
+            None
+        }
+    }
+}
+
+fn lower_item(
+    entity: &Entity,
+    table: Option<&Table>,
+    span: Span,
+    keys: &[&ast::KeyTemplate],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> ItemShape {
+    let delimiter = table.map_or("#", |t| t.delimiter.as_str());
+    let mut item = ItemShape { span, keys: Vec::new() };
+    for key in keys {
+        if let Some(first) = item.key(&key.key.text) {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::DuplicateName,
+                    key.key.span,
+                    format!("`{}` is assigned twice in one item", key.key.text),
+                )
+                .with_related(first.span, "first assigned here"),
+            );
+            continue;
+        }
+        let key_type = table
+            .and_then(|t| t.key_attributes().find(|k| k.name == key.key.text))
+            .map(|k| k.ty);
+        if let Some(table) = table
+            && key_type.is_none()
+        {
+            let names: Vec<&str> = table.key_attributes().map(|k| k.name.as_str()).collect();
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::NotAKeyAttribute,
+                    key.key.span,
+                    format!(
+                        "`{}` is not a key of table `{}` or its indexes{}",
+                        key.key.text,
+                        table.name.text,
+                        did_you_mean(&key.key.text, names.iter().copied())
+                    ),
+                )
+                .with_help(format!("the key attributes are: {}", names.join(", "))),
+            );
+        }
+        let template = lower_template(entity, &key.template, delimiter, diagnostics);
+        if key_type == Some(KeyType::Number) {
+            check_number_key(entity, key, &template, diagnostics);
+        }
+        item.keys.push(KeyValue {
+            attr: key.key.text.clone(),
+            span: key.span,
+            template,
+            implicit: false,
+        });
+    }
+    let Some(table) = table else { return item };
+    // An index keyed on a plain attribute: the attribute is the key value.
+    for key in table.key_attributes() {
+        if item.key(&key.name).is_none()
+            && let Some(index) = entity.attributes.iter().position(|a| a.name.text == key.name)
+        {
+            let attribute = &entity.attributes[index];
+            let shape = attribute.ty.shape(delimiter).unwrap_or(lang::Shape::String);
+            let template = Template {
+                span: attribute.span,
+                parts: vec![Part::Hole {
+                    name: attribute.name.clone(),
+                    span: attribute.span,
+                    attr: Some(index),
+                }],
+                lang: lang::Template::new(vec![lang::Part::Hole(shape)]),
+            };
+            item.keys.push(KeyValue {
+                attr: key.name.clone(),
+                span: attribute.span,
+                template,
+                implicit: true,
+            });
+        }
+    }
+    check_item_keys(entity, table, &item, diagnostics);
+    item
+}
+
+/// The base keys must be written; an index key must be written whole.
+fn check_item_keys(entity: &Entity, table: &Table, item: &ItemShape, diagnostics: &mut Vec<Diagnostic>) {
+    let Some(base) = table.access.first() else { return };
+    for key in std::iter::once(&base.pk).chain(base.sk.as_ref()) {
+        if item.key(&key.name).is_none() {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::MissingPartitionKey,
+                    item.span,
+                    format!(
+                        "`{}` writes no `{}`: every item needs the table's keys",
+                        entity.name.text, key.name
+                    ),
+                )
+                .with_help(format!("add `{} = \"...\"`", key.name)),
+            );
+        }
+    }
+    for index in table.access.iter().filter(|a| a.kind == AccessKind::Gsi) {
+        let Some(sk) = &index.sk else { continue };
+        let (pk_value, sk_value) = (item.key(&index.pk.name), item.key(&sk.name));
+        let (written, missing) = match (pk_value, sk_value) {
+            (Some(written), None) => (written, &sk.name),
+            (None, Some(written)) => (written, &index.pk.name),
+            _ => continue,
+        };
+        diagnostics.push(
+            Diagnostic::new(
+                Code::PartialIndexKey,
+                written.span,
+                format!(
+                    "`{}` writes `{}` but not `{missing}`: the item is in no index",
+                    entity.name.text, written.attr
+                ),
+            )
+            .with_related(index.name.span, format!("index `{}` needs both keys", index.name.text))
+            .with_help(format!("add `{missing} = \"...\"`, or remove `{}`", written.attr)),
+        );
+    }
+}
+
+fn lower_template(
+    entity: &Entity,
+    string: &ast::StringLit,
+    delimiter: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Template {
+    let mut parts = Vec::new();
+    let mut lang_parts = Vec::new();
+    for segment in &string.segments {
+        match segment {
+            Segment::Literal { text, span } => {
+                parts.push(Part::Literal {
+                    text: text.clone(),
+                    span: *span,
+                });
+                lang_parts.push(lang::Part::Literal(text.clone()));
+            }
+            Segment::Hole { name, span } => {
+                let attr = entity.attributes.iter().position(|a| a.name.text == name.text);
+                let shape = match attr.map(|i| &entity.attributes[i]) {
+                    None => {
+                        if !name.text.is_empty() {
+                            let names = entity.attributes.iter().map(|a| a.name.text.as_str());
+                            diagnostics.push(Diagnostic::new(
+                                Code::UnknownHoleAttribute,
+                                name.span,
+                                format!(
+                                    "`{}` has no attribute `{}`{}",
+                                    entity.name.text,
+                                    name.text,
+                                    did_you_mean(&name.text, names)
+                                ),
+                            ));
+                        }
+                        lang::Shape::String
+                    }
+                    Some(attribute) => attribute.ty.shape(delimiter).unwrap_or_else(|| {
+                        diagnostics.push(
+                            Diagnostic::new(
+                                Code::UnkeyableHole,
+                                name.span,
+                                format!(
+                                    "`{}` is a `{}` and cannot be part of a key",
+                                    name.text,
+                                    attribute.ty.name()
+                                ),
+                            )
+                            .with_related(attribute.span, "declared here")
+                            .with_help("keys are strings, numbers or binary; use a scalar attribute"),
+                        );
+                        lang::Shape::String
+                    }),
+                };
+                parts.push(Part::Hole {
+                    name: name.clone(),
+                    span: *span,
+                    attr,
+                });
+                lang_parts.push(lang::Part::Hole(shape));
+            }
+        }
+    }
+    Template {
+        span: string.span,
+        parts,
+        lang: lang::Template::new(lang_parts),
+    }
+}
+
+/// A `number` key holds a number, not text: its template is one numeric hole.
+fn check_number_key(entity: &Entity, key: &ast::KeyTemplate, template: &Template, diagnostics: &mut Vec<Diagnostic>) {
+    let single_numeric = match template.parts.as_slice() {
+        [Part::Hole { attr: Some(i), .. }] => entity.attributes[*i].ty.is_numeric(),
+        [Part::Hole { attr: None, .. }] => true, // already reported
+        _ => false,
+    };
+    if !single_numeric {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::NumberKeyTemplate,
+                template.span,
+                format!(
+                    "`{}` is a number key: its value is one `int` or `decimal` attribute",
+                    key.key.text
+                ),
+            )
+            .with_help(format!(
+                "write `{} = \"{{version}}\"` with `version: int`, or make the key a string",
+                key.key.text
+            )),
+        );
+    }
+}
+
+fn lower_pattern(
+    pattern: &ast::Pattern,
+    model: &Model,
+    entity_ids: &HashMap<&str, EntityId>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Pattern {
+    let mut returns = Vec::new();
+    for returned in &pattern.returns {
+        let entity = entity_ids.get(returned.entity.text.as_str()).copied();
+        if entity.is_none() {
+            diagnostics.push(Diagnostic::new(
+                Code::UnknownEntity,
+                returned.entity.span,
+                format!(
+                    "unknown entity `{}`{}",
+                    returned.entity.text,
+                    did_you_mean(&returned.entity.text, entity_ids.keys().copied())
+                ),
+            ));
+        }
+        returns.push(Return {
+            name: returned.entity.clone(),
+            span: returned.span,
+            entity,
+            many: returned.many,
+            count: returned.count.as_ref().map(|c| c.amount),
+        });
+    }
+    let returned: Vec<&Entity> = returns
+        .iter()
+        .filter_map(|r| r.entity.map(|e| &model.entities[e]))
+        .collect();
+    let mut check_attr = |name: &Name, what: &str| {
+        if !returned.is_empty() && !returned.iter().any(|e| e.attribute(&name.text).is_some()) {
+            let names = returned
+                .iter()
+                .flat_map(|e| e.attributes.iter().map(|a| a.name.text.as_str()));
+            diagnostics.push(Diagnostic::new(
+                Code::UnknownPatternAttribute,
+                name.span,
+                format!(
+                    "{what} `{}` is not an attribute of the returned entities{}",
+                    name.text,
+                    did_you_mean(&name.text, names)
+                ),
+            ));
+        }
+    };
+    for known in &pattern.known {
+        check_attr(&known.attr, "known value");
+    }
+    let mut order = None;
+    let mut consistent = None;
+    let mut limit = None;
+    for modifier in &pattern.modifiers {
+        match modifier {
+            ast::Modifier::OrderBy { span, attr, descending } => {
+                check_attr(attr, "order");
+                order = Some(Order {
+                    attr: attr.clone(),
+                    span: *span,
+                    descending: *descending,
+                });
+            }
+            ast::Modifier::Consistent(span) => consistent = Some(*span),
+            ast::Modifier::Limit { count, .. } => limit = Some(*count),
+        }
+    }
+    if let Some(query) = &pattern.query {
+        check_query_names(pattern, query, model, diagnostics);
+    }
+    Pattern {
+        name: pattern.name.clone(),
+        span: pattern.span,
+        docs: pattern.docs.as_ref().map(|d| d.text.clone()),
+        known: pattern.known.clone(),
+        returns,
+        order,
+        consistent,
+        limit,
+        query: pattern.query.clone(),
+    }
+}
+
+/// The names a pinned query may use for values: the known attributes and the
+/// names of range bounds.
+pub fn value_names(known: &[ast::Known]) -> Vec<&str> {
+    let mut names = Vec::new();
+    for k in known {
+        match &k.kind {
+            ast::KnownKind::Equal | ast::KnownKind::Fixed(_) => names.push(k.attr.text.as_str()),
+            ast::KnownKind::Compare(_, bound) | ast::KnownKind::BeginsWith(bound) => names.push(bound.text.as_str()),
+            ast::KnownKind::Between(low, high) => names.extend([low.text.as_str(), high.text.as_str()]),
+        }
+    }
+    names
+}
+
+fn check_query_names(pattern: &ast::Pattern, query: &ast::Query, model: &Model, diagnostics: &mut Vec<Diagnostic>) {
+    let values = value_names(&pattern.known);
+    let mut check_value = |name: &Name| {
+        if !values.contains(&name.text.as_str()) {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::UnknownValue,
+                    name.span,
+                    format!(
+                        "`{}` is not a value this pattern knows{}",
+                        name.text,
+                        did_you_mean(&name.text, values.iter().copied())
+                    ),
+                )
+                .with_help(format!(
+                    "add it to the pattern's known values: `pattern {}(..., {})`",
+                    pattern.name.text, name.text
+                )),
+            );
+        }
+    };
+    for condition in &query.conditions {
+        let operands: Vec<&ast::Operand> = match &condition.kind {
+            ast::ConditionKind::Compare(_, o) | ast::ConditionKind::BeginsWith(o) => vec![o],
+            ast::ConditionKind::Between(a, b) => vec![a, b],
+        };
+        for operand in operands {
+            match operand {
+                ast::Operand::Param(name) => check_value(name),
+                ast::Operand::Str(s) => s.holes().for_each(&mut check_value),
+                ast::Operand::Number(..) => {}
+            }
+        }
+    }
+    let Some(table) = model.table(&query.table.text) else {
+        let names = model.tables.iter().map(|t| t.name.text.as_str());
+        diagnostics.push(Diagnostic::new(
+            Code::UnknownTableOrIndex,
+            query.table.span,
+            format!(
+                "unknown table `{}`{}",
+                query.table.text,
+                did_you_mean(&query.table.text, names)
+            ),
+        ));
+        return;
+    };
+    if let Some(index) = &query.index {
+        let table = &model.tables[table];
+        if !table.access.iter().skip(1).any(|a| a.name.text == index.text) {
+            let names = table.access.iter().skip(1).map(|a| a.name.text.as_str());
+            diagnostics.push(Diagnostic::new(
+                Code::UnknownTableOrIndex,
+                index.span,
+                format!(
+                    "table `{}` has no index `{}`{}",
+                    table.name.text,
+                    index.text,
+                    did_you_mean(&index.text, names)
+                ),
+            ));
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! The resolved model of one schema: tables with their key schemas and
+//! indexes, entities with typed attributes and item shapes, and patterns.
+//! Built by `lower` from a possibly partial syntax tree; names that do not
+//! resolve are `None`, never a panic.
+
+use crate::syntax::Span;
+use crate::syntax::ast::{self, KeyType, Name};
+
+use super::lang;
+
+pub type TableId = usize;
+pub type EntityId = usize;
+
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    pub tables: Vec<Table>,
+    pub entities: Vec<Entity>,
+    pub patterns: Vec<Pattern>,
+}
+
+impl Model {
+    pub fn table(&self, name: &str) -> Option<TableId> {
+        self.tables.iter().position(|t| t.name.text == name)
+    }
+
+    pub fn entity(&self, name: &str) -> Option<EntityId> {
+        self.entities.iter().position(|e| e.name.text == name)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub name: Name,
+    pub span: Span,
+    /// Base table first, then each index, in declaration order.
+    pub access: Vec<KeySchema>,
+    pub delimiter: String,
+}
+
+impl Table {
+    /// `None` only for a table that declares no key (already reported).
+    pub fn base(&self) -> Option<&KeySchema> {
+        self.access.first()
+    }
+
+    /// Every key attribute name of the table and its indexes.
+    pub fn key_attributes(&self) -> impl Iterator<Item = &KeyAttr> {
+        self.access
+            .iter()
+            .flat_map(|a| std::iter::once(&a.pk).chain(a.sk.as_ref()))
+    }
+
+    pub fn is_key_attribute(&self, name: &str) -> bool {
+        self.key_attributes().any(|k| k.name == name)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Base,
+    Gsi,
+    Lsi,
+}
+
+/// The base table or one index: the key schema a Query can use.
+#[derive(Clone, Debug)]
+pub struct KeySchema {
+    pub kind: AccessKind,
+    /// The index name; the table name for the base table.
+    pub name: Name,
+    pub span: Span,
+    pub pk: KeyAttr,
+    pub sk: Option<KeyAttr>,
+    pub projection: Projection,
+}
+
+impl KeySchema {
+    pub fn is_index(&self) -> bool {
+        self.kind != AccessKind::Base
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyAttr {
+    pub name: String,
+    pub span: Span,
+    pub ty: KeyType,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Projection {
+    All,
+    KeysOnly,
+    Include(Vec<String>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Entity {
+    pub name: Name,
+    pub span: Span,
+    pub docs: Option<String>,
+    pub table: Option<TableId>,
+    pub attributes: Vec<Attribute>,
+    /// The items the entity writes: one, or several `item { }` shapes.
+    pub items: Vec<ItemShape>,
+    /// `entity X ~2KB`: the typical item size in bytes.
+    pub size_hint: Option<f64>,
+}
+
+impl Entity {
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| a.name.text == name)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Attribute {
+    pub name: Name,
+    pub span: Span,
+    pub ty: AttrType,
+    pub optional: bool,
+    /// `string(~1500)`: the typical value size in bytes.
+    pub size_hint: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttrType {
+    String,
+    Id,
+    Int { pad: Option<u32> },
+    Decimal,
+    Bool,
+    Date,
+    DateTime,
+    Uuid,
+    Ulid,
+    Enum(Vec<String>),
+    Binary,
+    List,
+    Map,
+}
+
+impl AttrType {
+    pub const NAMES: &'static [&'static str] = &[
+        "string", "id", "int", "decimal", "bool", "date", "datetime", "uuid", "ulid", "enum", "binary", "list", "map",
+    ];
+
+    /// The shape of the values this type puts into a key, or `None` for
+    /// types that cannot be part of a key.
+    pub fn shape(&self, delimiter: &str) -> Option<lang::Shape> {
+        Some(match self {
+            AttrType::String => lang::Shape::String,
+            AttrType::Id => lang::Shape::Id {
+                delimiter: delimiter.to_string(),
+            },
+            AttrType::Int { pad } => lang::Shape::Int { pad: *pad },
+            AttrType::Decimal => lang::Shape::Decimal,
+            AttrType::Bool => lang::Shape::Bool,
+            AttrType::Date => lang::Shape::Date,
+            AttrType::DateTime => lang::Shape::DateTime,
+            AttrType::Uuid => lang::Shape::Uuid,
+            AttrType::Ulid => lang::Shape::Ulid,
+            AttrType::Enum(values) => lang::Shape::Enum(values.clone()),
+            AttrType::Binary | AttrType::List | AttrType::Map => return None,
+        })
+    }
+
+    /// The type as written in a schema (without arguments).
+    pub fn name(&self) -> &'static str {
+        match self {
+            AttrType::String => "string",
+            AttrType::Id => "id",
+            AttrType::Int { .. } => "int",
+            AttrType::Decimal => "decimal",
+            AttrType::Bool => "bool",
+            AttrType::Date => "date",
+            AttrType::DateTime => "datetime",
+            AttrType::Uuid => "uuid",
+            AttrType::Ulid => "ulid",
+            AttrType::Enum(_) => "enum",
+            AttrType::Binary => "binary",
+            AttrType::List => "list",
+            AttrType::Map => "map",
+        }
+    }
+
+    pub fn is_numeric(&self) -> bool {
+        matches!(self, AttrType::Int { .. } | AttrType::Decimal)
+    }
+}
+
+/// One item an entity writes: a template per key attribute.
+#[derive(Clone, Debug)]
+pub struct ItemShape {
+    pub span: Span,
+    pub keys: Vec<KeyValue>,
+}
+
+impl ItemShape {
+    pub fn key(&self, attr: &str) -> Option<&KeyValue> {
+        self.keys.iter().find(|k| k.attr == attr)
+    }
+}
+
+/// `pk = "USER#{userId}"`, or an attribute used directly as an index key.
+#[derive(Clone, Debug)]
+pub struct KeyValue {
+    /// The key attribute it is assigned to (`pk`).
+    pub attr: String,
+    /// The whole `pk = "..."` line (the attribute declaration when implicit).
+    pub span: Span,
+    pub template: Template,
+    /// True for an index keyed on a plain attribute (no template written).
+    pub implicit: bool,
+}
+
+/// A key template with its holes resolved to the entity's attributes.
+#[derive(Clone, Debug)]
+pub struct Template {
+    /// The string literal (quotes included).
+    pub span: Span,
+    pub parts: Vec<Part>,
+    /// The exact language of values it produces.
+    pub lang: lang::Template,
+}
+
+#[derive(Clone, Debug)]
+pub enum Part {
+    Literal {
+        text: String,
+        span: Span,
+    },
+    /// `{name}`; `attr` is the attribute's index in the entity, `None` when
+    /// the name resolves to nothing (already reported).
+    Hole {
+        name: Name,
+        span: Span,
+        attr: Option<usize>,
+    },
+}
+
+impl Template {
+    /// The literal text before the first hole.
+    pub fn literal_prefix(&self) -> String {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                Part::Literal { text, .. } => out.push_str(text),
+                Part::Hole { .. } => break,
+            }
+        }
+        out
+    }
+
+    pub fn holes(&self) -> impl Iterator<Item = (&Name, Option<usize>)> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::Hole { name, attr, .. } => Some((name, *attr)),
+            Part::Literal { .. } => None,
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    pub name: Name,
+    pub span: Span,
+    pub docs: Option<String>,
+    pub known: Vec<ast::Known>,
+    pub returns: Vec<Return>,
+    pub order: Option<Order>,
+    pub consistent: Option<Span>,
+    pub limit: Option<u64>,
+    pub query: Option<ast::Query>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Return {
+    pub name: Name,
+    pub span: Span,
+    pub entity: Option<EntityId>,
+    pub many: bool,
+    /// `~200`: the expected number of items.
+    pub count: Option<f64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Order {
+    pub attr: Name,
+    pub span: Span,
+    pub descending: bool,
+}

@@ -1,0 +1,136 @@
+//! Key-condition values: literal text and the caller's parameters, e.g.
+//! `TENANT#{tenantId}`. Each parameter has the shape of the attribute it
+//! stands for, so a value has an exact language like a key template.
+
+use super::lang;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValuePart {
+    Literal(String),
+    /// A value the caller passes, by name, with the shape of its attribute.
+    Param {
+        name: String,
+        shape: lang::Shape,
+    },
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Value {
+    pub parts: Vec<ValuePart>,
+}
+
+impl Value {
+    pub fn literal(text: &str) -> Value {
+        let mut value = Value::default();
+        value.push_literal(text);
+        value
+    }
+
+    /// Appends text, merging it with a literal before it, so that equal
+    /// values compare equal.
+    pub fn push_literal(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if let Some(ValuePart::Literal(last)) = self.parts.last_mut() {
+            last.push_str(text);
+        } else {
+            self.parts.push(ValuePart::Literal(text.to_string()));
+        }
+    }
+
+    pub fn push_param(&mut self, name: &str, shape: lang::Shape) {
+        self.parts.push(ValuePart::Param {
+            name: name.to_string(),
+            shape,
+        });
+    }
+
+    pub fn extend(&mut self, other: &Value) {
+        for part in &other.parts {
+            match part {
+                ValuePart::Literal(text) => self.push_literal(text),
+                ValuePart::Param { .. } => self.parts.push(part.clone()),
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    /// The literal text before the first parameter.
+    pub fn literal_head(&self) -> &str {
+        match self.parts.first() {
+            Some(ValuePart::Literal(text)) => text,
+            _ => "",
+        }
+    }
+
+    /// The whole value when it has no parameters.
+    pub fn constant(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [] => Some(""),
+            [ValuePart::Literal(text)] => Some(text),
+            _ => None,
+        }
+    }
+
+    pub fn params(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().filter_map(|p| match p {
+            ValuePart::Param { name, .. } => Some(name.as_str()),
+            ValuePart::Literal(_) => None,
+        })
+    }
+
+    /// The exact set of strings this value can be.
+    pub fn lang(&self) -> lang::Template {
+        lang::Template::new(
+            self.parts
+                .iter()
+                .map(|p| match p {
+                    ValuePart::Literal(text) => lang::Part::Literal(text.clone()),
+                    ValuePart::Param { shape, .. } => lang::Part::Hole(shape.clone()),
+                })
+                .collect(),
+        )
+    }
+
+    /// The set of strings that begin with this value.
+    pub fn prefix_lang(&self) -> lang::Template {
+        let mut parts = self.lang().parts;
+        parts.push(lang::Part::Hole(lang::Shape::String));
+        lang::Template::new(parts)
+    }
+}
+
+impl std::fmt::Display for Value {
+    /// `TENANT#{tenantId}`: parameters in braces, as in templates.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for part in &self.parts {
+            match part {
+                ValuePart::Literal(text) => f.write_str(text)?,
+                ValuePart::Param { name, .. } => write!(f, "{{{name}}}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Can a key with this language begin with `value` (for some values of its
+/// parameters)? A witness string when it can.
+pub fn can_begin_with(template: &lang::Template, value: &Value) -> Option<String> {
+    match value.constant() {
+        Some(text) => template.can_begin_with(text),
+        None => template
+            .overlap(&value.lang())
+            .or_else(|| template.overlap(&value.prefix_lang())),
+    }
+}
+
+pub fn can_equal(template: &lang::Template, value: &Value) -> Option<String> {
+    match value.constant() {
+        Some(text) => template.can_equal(text).then(|| text.to_string()),
+        None => template.overlap(&value.lang()),
+    }
+}
