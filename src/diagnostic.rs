@@ -77,6 +77,16 @@ codes! {
     InvalidTable = "E113", Error, "invalid table declaration";
     UnkeyableHole = "E114", Error, "attribute type that cannot be part of a key";
     NumberKeyTemplate = "E115", Error, "template for a number key";
+    NoSingleQuery = "E201", Error, "no single Query serves the pattern";
+    ExtraEntities = "E202", Error, "key condition also matches undeclared entities";
+    UnmatchedValue = "E203", Error, "key condition value that no item can have";
+    KeyConditionRule = "E204", Error, "key condition DynamoDB rejects";
+    ConsistentGsi = "E205", Error, "strongly consistent read on a global index";
+    MissingEntities = "E206", Error, "pinned query that misses a declared entity";
+    MixedTables = "E207", Error, "pattern over several tables";
+    TooManyRanges = "E208", Error, "more than one range";
+    InvalidFixedValue = "E209", Error, "fixed value outside the attribute's type";
+    PrefixEndsInHole = "W201", Warning, "begins_with prefix ends inside a variable-length value";
 }
 
 /// A secondary location that explains a diagnostic ("collides with ...").

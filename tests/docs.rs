@@ -157,6 +157,16 @@ code_tests! {
     e113_invalid_table => InvalidTable,
     e114_unkeyable_hole => UnkeyableHole,
     e115_number_key_template => NumberKeyTemplate,
+    e201_no_single_query => NoSingleQuery,
+    e202_extra_entities => ExtraEntities,
+    e203_unmatched_value => UnmatchedValue,
+    e204_key_condition_rule => KeyConditionRule,
+    e205_consistent_gsi => ConsistentGsi,
+    e206_missing_entities => MissingEntities,
+    e207_mixed_tables => MixedTables,
+    e208_too_many_ranges => TooManyRanges,
+    e209_invalid_fixed_value => InvalidFixedValue,
+    w201_prefix_ends_in_hole => PrefixEndsInHole,
 }
 
 #[test]

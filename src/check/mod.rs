@@ -1,9 +1,11 @@
 //! The checker: semantics over the (possibly partial) syntax tree. It knows
 //! nothing of editors or the protocol.
 
+pub mod cost;
 pub mod lang;
 mod lower;
 pub mod model;
+pub mod resolve;
 mod suggest;
 pub mod value;
 
@@ -16,6 +18,9 @@ use crate::syntax::{self, Parse};
 pub struct Analysis {
     pub parse: Parse,
     pub model: model::Model,
+    pub registry: resolve::registry::Registry,
+    /// Per pattern (in model order): its Query, when one was found.
+    pub resolutions: Vec<Option<resolve::Resolution>>,
     /// Syntax and semantic diagnostics, in source order.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -24,10 +29,14 @@ pub fn analyze(text: &str) -> Analysis {
     let parse = syntax::parse(text);
     let mut diagnostics = parse.diagnostics.clone();
     let model = lower::lower(&parse.file, &mut diagnostics);
+    let registry = resolve::registry::Registry::new(&model);
+    let resolutions = resolve::resolve_all(&model, &registry, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
     Analysis {
         parse,
         model,
+        registry,
+        resolutions,
         diagnostics,
     }
 }

@@ -289,3 +289,16 @@ pub struct Order {
     pub span: Span,
     pub descending: bool,
 }
+
+impl Template {
+    /// The template as written, holes in braces.
+    pub fn lang_display(&self) -> String {
+        self.parts
+            .iter()
+            .map(|p| match p {
+                Part::Literal { text, .. } => text.clone(),
+                Part::Hole { name, .. } => format!("{{{}}}", name.text),
+            })
+            .collect()
+    }
+}

@@ -2,6 +2,7 @@
 //! prints. Exit codes: 0 no errors, 1 errors found, 2 usage or I/O problem.
 
 mod check;
+mod explain;
 pub mod input;
 pub mod render;
 
@@ -22,6 +23,8 @@ struct Cli {
 enum Command {
     /// Check schemas and report problems like a compiler.
     Check(check::CheckArgs),
+    /// Print each pattern's resolved Query as the low-level request JSON.
+    Explain(explain::ExplainArgs),
     /// Print the syntax tree outline of a file (for debugging the parser).
     #[command(hide = true)]
     Syntax { file: std::path::PathBuf },
@@ -49,6 +52,7 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Explain(args) => explain::run(&args),
         Command::Syntax { file } => match input::read(&file) {
             Ok(source) => {
                 print!(

@@ -57,6 +57,7 @@ pub fn text(source: &SourceText, diagnostic: &Diagnostic) -> String {
             at.line + 1,
             source.lines.char_col(&source.text, at)
         ));
+        out.push_str(&format!("{pad} |\n"));
         snippet(&mut out, source, related.span, '-', Some(&related.message), gutter);
     }
     if let Some(help) = &diagnostic.help {

@@ -1,0 +1,177 @@
+//! `dyno explain FILE [PATTERN]`: each pattern's Query as the low-level
+//! request JSON, ready for an SDK or `aws dynamodb query --cli-input-json`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::json;
+
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, input, render};
+use crate::check::cost::{self, ReadCost, format_bytes};
+use crate::check::resolve::request::query_request;
+use crate::check::{Analysis, analyze};
+use crate::diagnostic::Severity;
+
+#[derive(Args)]
+pub struct ExplainArgs {
+    /// The schema.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Only this pattern.
+    #[arg(value_name = "PATTERN")]
+    pattern: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+pub fn run(args: &ExplainArgs) -> i32 {
+    let source = match input::read(&args.file) {
+        Ok(source) => source,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return EXIT_USAGE;
+        }
+    };
+    let analysis = analyze(&source.text);
+    let selected: Vec<usize> = (0..analysis.model.patterns.len())
+        .filter(|&i| {
+            args.pattern
+                .as_ref()
+                .is_none_or(|p| analysis.model.patterns[i].name.text == *p)
+        })
+        .collect();
+    if let Some(name) = &args.pattern
+        && selected.is_empty()
+    {
+        eprintln!("error: `{}` has no pattern `{name}`", source.display_path());
+        return EXIT_USAGE;
+    }
+    let unresolved = selected.iter().filter(|&&i| analysis.resolutions[i].is_none()).count();
+    match args.format {
+        Format::Json => {
+            let patterns: Vec<_> = selected.iter().map(|&i| pattern_json(&analysis, i)).collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&json!({ "version": 1, "patterns": patterns })).unwrap()
+            );
+        }
+        Format::Text => {
+            for &i in &selected {
+                print!("{}", pattern_text(&analysis, i));
+            }
+            if unresolved > 0 {
+                // Say why, with the same diagnostics `dyno check` prints.
+                for d in analysis.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+                    print!("{}", render::text(&source, d));
+                }
+            }
+        }
+    }
+    if unresolved > 0 { EXIT_ERRORS } else { EXIT_OK }
+}
+
+fn pattern_json(analysis: &Analysis, index: usize) -> serde_json::Value {
+    let pattern = &analysis.model.patterns[index];
+    match &analysis.resolutions[index] {
+        Some(resolution) => {
+            let access = &analysis.model.tables[resolution.table].access[resolution.access];
+            json!({
+                "pattern": pattern.name.text,
+                "resolved": true,
+                "pinned": resolution.pinned,
+                "index": access.is_index().then(|| access.name.text.clone()),
+                "returns": resolution.returns.iter().map(|&e| analysis.model.entities[e].name.text.clone()).collect::<Vec<_>>(),
+                "request": query_request(&analysis.model, resolution),
+                "cost": cost_json(&cost::read_cost(&analysis.model, &analysis.registry, pattern, resolution)),
+            })
+        }
+        None => json!({ "pattern": pattern.name.text, "resolved": false }),
+    }
+}
+
+fn pattern_text(analysis: &Analysis, index: usize) -> String {
+    let pattern = &analysis.model.patterns[index];
+    let mut out = format!("pattern {}", pattern.name.text);
+    if let Some(docs) = &pattern.docs {
+        out.push_str(&format!("  // {}", docs.lines().next().unwrap_or_default()));
+    }
+    out.push('\n');
+    match &analysis.resolutions[index] {
+        Some(resolution) => {
+            let access = &analysis.model.tables[resolution.table].access[resolution.access];
+            let via = if access.is_index() {
+                format!("index {}", access.name.text)
+            } else {
+                "the table".into()
+            };
+            let how = if resolution.pinned {
+                "pinned Query, verified"
+            } else {
+                "one Query"
+            };
+            out.push_str(&format!("  {how} on {via}\n"));
+            let request = serde_json::to_string_pretty(&query_request(&analysis.model, resolution)).unwrap();
+            for line in request.lines() {
+                out.push_str(&format!("  {line}\n"));
+            }
+            let cost = cost::read_cost(&analysis.model, &analysis.registry, pattern, resolution);
+            out.push_str(&format!("  cost: {}\n", cost_text(&cost)));
+        }
+        None => out.push_str("  no single Query (see the errors below)\n"),
+    }
+    out.push('\n');
+    out
+}
+
+fn cost_json(cost: &ReadCost) -> serde_json::Value {
+    json!({
+        "items": whole(cost.items),
+        "bytes": cost.bytes.ceil() as u64,
+        "rcu": cost.rcu,
+        "consistent": cost.consistent,
+        "estimated": cost.estimated,
+        "default_count": cost.default_count,
+        "pages": cost.pages,
+    })
+}
+
+/// `~200 items × 2.0 KB = 400 KB → 50 RCU (eventually consistent)`
+fn cost_text(cost: &ReadCost) -> String {
+    let items = whole(cost.items);
+    let noun = if cost.items == 1.0 { "item" } else { "items" };
+    let each = if cost.items > 0.0 { cost.bytes / cost.items } else { 0.0 };
+    let mut out = format!(
+        "~{items} {noun} × {} = {}",
+        format_bytes(each),
+        format_bytes(cost.bytes)
+    );
+    if cost.billed_bytes != cost.bytes {
+        out.push_str(&format!(", read as {} KB", cost.billed_bytes / cost::KB));
+    }
+    out.push_str(&format!(" → {} RCU", whole(cost.rcu)));
+    let mut notes = vec![if cost.consistent {
+        "strongly consistent".to_string()
+    } else {
+        "eventually consistent".to_string()
+    }];
+    if cost.pages > 1 {
+        notes.push(format!("{} pages of 1 MB", cost.pages));
+    }
+    if cost.estimated {
+        notes.push("sizes estimated from type defaults".into());
+    }
+    if cost.default_count {
+        notes.push(format!("{} items per `E[]` without `~N`", cost::DEFAULT_MANY));
+    }
+    out.push_str(&format!(" ({})", notes.join("; ")));
+    out
+}
+
+/// `200` rather than `200.0`; fractions keep up to two decimals.
+fn whole(n: f64) -> serde_json::Value {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        json!(n as i64)
+    } else {
+        json!((n * 100.0).round() / 100.0)
+    }
+}
