@@ -8,4 +8,6 @@
 pub mod check;
 pub mod cli;
 pub mod diagnostic;
+pub mod ide;
+pub mod lsp;
 pub mod syntax;

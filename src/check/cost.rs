@@ -285,6 +285,50 @@ pub fn entry_size(model: &Model, entity: EntityId, item: usize, access: &KeySche
 /// the item shapes the Query actually matches (a many-to-many edge written
 /// twice is read once). Then rules 3.5 and 3.6: sum, round up once to 4 KB,
 /// at least one unit; eventually consistent costs half (rule 3.1).
+impl ReadCost {
+    /// One line: `~200 items × 2.0 KB = 400 KB → 50 RCU (eventually consistent)`.
+    pub fn describe(&self) -> String {
+        let whole = |n: f64| {
+            if n.fract() == 0.0 {
+                format!("{}", n as i64)
+            } else {
+                format!("{}", (n * 100.0).round() / 100.0)
+            }
+        };
+        let noun = if self.items == 1.0 { "item" } else { "items" };
+        let each = if self.items > 0.0 { self.bytes / self.items } else { 0.0 };
+        let mut out = format!(
+            "~{} {noun} × {} = {}",
+            whole(self.items),
+            format_bytes(each),
+            format_bytes(self.bytes)
+        );
+        if self.billed_bytes != self.bytes {
+            out.push_str(&format!(", read as {} KB", whole(self.billed_bytes / KB)));
+        }
+        out.push_str(&format!(" → {} RCU", whole(self.rcu)));
+        let mut notes = vec![
+            if self.consistent {
+                "strongly consistent"
+            } else {
+                "eventually consistent"
+            }
+            .to_string(),
+        ];
+        if self.pages > 1 {
+            notes.push(format!("{} pages of 1 MB", self.pages));
+        }
+        if self.estimated {
+            notes.push("sizes estimated from type defaults".into());
+        }
+        if self.default_count {
+            notes.push(format!("{DEFAULT_MANY} items per `E[]` without `~N`"));
+        }
+        out.push_str(&format!(" ({})", notes.join("; ")));
+        out
+    }
+}
+
 pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resolution: &Resolution) -> ReadCost {
     let table = &model.tables[resolution.table];
     let access = &table.access[resolution.access];

@@ -7,7 +7,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, input, render};
-use crate::check::cost::{self, ReadCost, format_bytes};
+use crate::check::cost::{self, ReadCost};
 use crate::check::resolve::request::query_request;
 use crate::check::{Analysis, analyze};
 use crate::diagnostic::Severity;
@@ -115,7 +115,7 @@ fn pattern_text(analysis: &Analysis, index: usize) -> String {
                 out.push_str(&format!("  {line}\n"));
             }
             let cost = cost::read_cost(&analysis.model, &analysis.registry, pattern, resolution);
-            out.push_str(&format!("  cost: {}\n", cost_text(&cost)));
+            out.push_str(&format!("  cost: {}\n", cost.describe()));
         }
         None => out.push_str("  no single Query (see the errors below)\n"),
     }
@@ -133,38 +133,6 @@ fn cost_json(cost: &ReadCost) -> serde_json::Value {
         "default_count": cost.default_count,
         "pages": cost.pages,
     })
-}
-
-/// `~200 items × 2.0 KB = 400 KB → 50 RCU (eventually consistent)`
-fn cost_text(cost: &ReadCost) -> String {
-    let items = whole(cost.items);
-    let noun = if cost.items == 1.0 { "item" } else { "items" };
-    let each = if cost.items > 0.0 { cost.bytes / cost.items } else { 0.0 };
-    let mut out = format!(
-        "~{items} {noun} × {} = {}",
-        format_bytes(each),
-        format_bytes(cost.bytes)
-    );
-    if cost.billed_bytes != cost.bytes {
-        out.push_str(&format!(", read as {} KB", cost.billed_bytes / cost::KB));
-    }
-    out.push_str(&format!(" → {} RCU", whole(cost.rcu)));
-    let mut notes = vec![if cost.consistent {
-        "strongly consistent".to_string()
-    } else {
-        "eventually consistent".to_string()
-    }];
-    if cost.pages > 1 {
-        notes.push(format!("{} pages of 1 MB", cost.pages));
-    }
-    if cost.estimated {
-        notes.push("sizes estimated from type defaults".into());
-    }
-    if cost.default_count {
-        notes.push(format!("{} items per `E[]` without `~N`", cost::DEFAULT_MANY));
-    }
-    out.push_str(&format!(" ({})", notes.join("; ")));
-    out
 }
 
 /// `200` rather than `200.0`; fractions keep up to two decimals.

@@ -3,6 +3,7 @@
 
 mod check;
 mod explain;
+mod fmt;
 pub mod input;
 pub mod render;
 
@@ -23,8 +24,12 @@ struct Cli {
 enum Command {
     /// Check schemas and report problems like a compiler.
     Check(check::CheckArgs),
+    /// Run the language server on stdin/stdout.
+    Lsp,
     /// Print each pattern's resolved Query as the low-level request JSON.
     Explain(explain::ExplainArgs),
+    /// Format schemas in place in the canonical style (`--check`: list the files that are not).
+    Fmt(fmt::FmtArgs),
     /// Print the syntax tree outline of a file (for debugging the parser).
     #[command(hide = true)]
     Syntax { file: std::path::PathBuf },
@@ -53,6 +58,8 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Explain(args) => explain::run(&args),
+        Command::Lsp => crate::lsp::run(),
+        Command::Fmt(args) => fmt::run(&args),
         Command::Syntax { file } => match input::read(&file) {
             Ok(source) => {
                 print!(

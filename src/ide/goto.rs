@@ -1,0 +1,101 @@
+//! Go to definition. Inside a pattern, everything leads to what its Query
+//! relies on: the pattern's name to every key template and the index it
+//! uses, a returned entity to that entity's key templates, a parameter to
+//! the key templates built from it, a key or literal of a pinned query to
+//! the templates it matches. Anywhere else, a reference leads to its
+//! declaration.
+
+use super::File;
+use super::locate::{self, Occurrence, Symbol};
+use crate::check::model::Model;
+use crate::check::resolve::Resolution;
+use crate::syntax::Span;
+
+pub fn definition(file: &File, offset: usize) -> Vec<Span> {
+    let Some(occurrence) = locate::at(file.occurrences(), offset) else {
+        return Vec::new();
+    };
+    let model = &file.analysis.model;
+    if let Some(resolution) = enclosing_resolution(file, occurrence.span.start) {
+        let relied = relied_on(model, resolution, occurrence);
+        if !relied.is_empty() {
+            return relied;
+        }
+    }
+    declaration(file.occurrences(), &occurrence.symbol)
+        .into_iter()
+        .collect()
+}
+
+/// The first declaring occurrence of a symbol.
+pub fn declaration(occurrences: &[Occurrence], symbol: &Symbol) -> Option<Span> {
+    occurrences
+        .iter()
+        .find(|o| o.declaration && o.symbol == *symbol)
+        .map(|o| o.span)
+}
+
+/// The resolved pattern whose text contains `offset`.
+fn enclosing_resolution(file: &File, offset: usize) -> Option<&Resolution> {
+    let model = &file.analysis.model;
+    let index = model.patterns.iter().position(|p| p.span.contains(offset))?;
+    file.analysis.resolutions.get(index)?.as_ref()
+}
+
+fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) -> Vec<Span> {
+    let table = &model.tables[resolution.table];
+    let access_span = table.access[resolution.access].span;
+    // The key lines the Query uses, with their entity.
+    let key_lines: Vec<(usize, &crate::check::model::KeyValue)> = resolution
+        .returns
+        .iter()
+        .flat_map(|&e| {
+            model.entities[e]
+                .items
+                .iter()
+                .flat_map(move |i| i.keys.iter().map(move |k| (e, k)))
+        })
+        .filter(|(_, k)| resolution.relies_on.contains(&k.span))
+        .collect();
+    match &occurrence.symbol {
+        Symbol::Pattern(_) => resolution.relies_on.clone(),
+        Symbol::Entity(e) => key_lines
+            .iter()
+            .filter(|(owner, _)| owner == e)
+            .map(|(_, k)| k.span)
+            .collect(),
+        Symbol::Attribute { .. } | Symbol::Value { .. } => {
+            let text = occurrence_text(model, occurrence);
+            key_lines
+                .iter()
+                .filter(|(_, k)| k.template.holes().any(|(n, _)| n.text == text))
+                .map(|(_, k)| k.span)
+                .collect()
+        }
+        Symbol::Key { name, .. } => {
+            let mut spans = vec![access_span];
+            spans.extend(key_lines.iter().filter(|(_, k)| k.attr == *name).map(|(_, k)| k.span));
+            spans
+        }
+        Symbol::Table(_) | Symbol::Index { .. } => vec![access_span],
+        Symbol::Tag { text, .. } => key_lines
+            .iter()
+            .filter(|(_, k)| {
+                k.template
+                    .literal_prefix()
+                    .split(table.delimiter.as_str())
+                    .any(|w| w == text)
+            })
+            .map(|(_, k)| k.span)
+            .collect(),
+    }
+}
+
+/// The name an attribute or value occurrence stands for.
+fn occurrence_text(model: &Model, occurrence: &Occurrence) -> String {
+    match &occurrence.symbol {
+        Symbol::Attribute { entity, attr } => model.entities[*entity].attributes[*attr].name.text.clone(),
+        Symbol::Value { name, .. } => name.clone(),
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,265 @@
+//! Hover: what a name means here, in Markdown. On a pattern, its Query
+//! (ready to paste) and cost; on an entity, its keys, an example item and
+//! its size; on a type tag, the entities that use it; on an index, who
+//! writes it; on an attribute, its type and the keys it appears in.
+
+use std::fmt::Write;
+
+use super::File;
+use super::locate::{self, Symbol};
+use super::sample;
+use crate::check::cost;
+use crate::check::model::{AccessKind, EntityId, Model, Projection, TableId};
+use crate::check::resolve::request::query_request;
+use crate::syntax::Span;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoverResult {
+    pub span: Span,
+    pub markdown: String,
+}
+
+pub fn hover(file: &File, offset: usize) -> Option<HoverResult> {
+    let occurrence = locate::at(file.occurrences(), offset)?;
+    let model = &file.analysis.model;
+    let markdown = match &occurrence.symbol {
+        Symbol::Pattern(p) => pattern(file, *p),
+        Symbol::Entity(e) => entity(model, *e),
+        Symbol::Table(t) => table(model, *t),
+        Symbol::Index { table, access } => index(model, *table, *access),
+        Symbol::Key { table, name } => key(model, *table, name),
+        Symbol::Attribute { entity, attr } => attribute(model, *entity, *attr),
+        Symbol::Tag { table, text } => tag(file, *table, text),
+        Symbol::Value { pattern, name } => value(model, *pattern, name),
+    };
+    Some(HoverResult {
+        span: occurrence.span,
+        markdown,
+    })
+}
+
+fn docs(out: &mut String, docs: &Option<String>) {
+    if let Some(docs) = docs {
+        let _ = write!(out, "\n\n{docs}");
+    }
+}
+
+fn pattern(file: &File, index: usize) -> String {
+    let analysis = &file.analysis;
+    let pattern = &analysis.model.patterns[index];
+    let mut out = format!("**pattern** `{}`", pattern.name.text);
+    docs(&mut out, &pattern.docs);
+    match analysis.resolutions.get(index).and_then(Option::as_ref) {
+        Some(resolution) => {
+            let access = &analysis.model.tables[resolution.table].access[resolution.access];
+            let via = if access.is_index() {
+                format!("index `{}`", access.name.text)
+            } else {
+                "the table".into()
+            };
+            let how = if resolution.pinned {
+                "Pinned Query, verified"
+            } else {
+                "One Query"
+            };
+            let request = serde_json::to_string_pretty(&query_request(&analysis.model, resolution)).unwrap_or_default();
+            let cost = cost::read_cost(&analysis.model, &analysis.registry, pattern, resolution);
+            let _ = write!(
+                out,
+                "\n\n{how} on {via}:\n\n```json\n{request}\n```\n\nCost: {}",
+                cost.describe()
+            );
+        }
+        None => out.push_str("\n\nNo single Query serves this pattern yet: see its diagnostics."),
+    }
+    out
+}
+
+fn entity(model: &Model, id: EntityId) -> String {
+    let entity = &model.entities[id];
+    let table = entity
+        .table
+        .map(|t| format!(" in `{}`", model.tables[t].name.text))
+        .unwrap_or_default();
+    let mut out = format!("**entity** `{}`{table}", entity.name.text);
+    docs(&mut out, &entity.docs);
+    for (i, item) in entity.items.iter().enumerate() {
+        let written: Vec<String> = item
+            .keys
+            .iter()
+            .filter(|k| !k.implicit)
+            .map(|k| format!("{} = \"{}\"", k.attr, k.template.lang_display()))
+            .collect();
+        if entity.items.len() > 1 {
+            let _ = write!(out, "\n\nItem {}:", i + 1);
+        } else {
+            out.push_str("\n\nKeys:");
+        }
+        let _ = write!(out, "\n\n```dyno\n{}\n```", written.join("\n"));
+        let example = serde_json::to_string_pretty(&sample::item(entity, item)).unwrap_or_default();
+        let size = cost::item_size(model, id, i);
+        let estimated = if size.size.estimated {
+            ", estimated from type defaults"
+        } else {
+            ""
+        };
+        let _ = write!(
+            out,
+            "\n\nExample item ({}{estimated}):\n\n```json\n{example}\n```",
+            cost::format_bytes(size.size.bytes)
+        );
+    }
+    out
+}
+
+fn table(model: &Model, id: TableId) -> String {
+    let table = &model.tables[id];
+    let mut out = format!("**table** `{}`", table.name.text);
+    for access in &table.access {
+        let keys = std::iter::once(access.pk.name.as_str()).chain(access.sk.as_ref().map(|k| k.name.as_str()));
+        let keys = keys.collect::<Vec<_>>().join(", ");
+        let _ = match access.kind {
+            AccessKind::Base => write!(out, "\n\n- key ({keys})"),
+            AccessKind::Gsi => write!(out, "\n- global index `{}` ({keys})", access.name.text),
+            AccessKind::Lsi => write!(out, "\n- local index `{}` ({keys})", access.name.text),
+        };
+    }
+    let entities = model.entities.iter().filter(|e| e.table == Some(id)).count();
+    let _ = write!(out, "\n\nDelimiter `{}`; {entities} entities.", table.delimiter);
+    out
+}
+
+fn index(model: &Model, table: TableId, access_id: usize) -> String {
+    let access = &model.tables[table].access[access_id];
+    let kind = if access.kind == AccessKind::Lsi {
+        "local index"
+    } else {
+        "global index"
+    };
+    let mut out = format!("**{kind}** `{}`", access.name.text);
+    let projection = match &access.projection {
+        Projection::All => "all attributes".to_string(),
+        Projection::KeysOnly => "keys only".to_string(),
+        Projection::Include(names) => format!("keys and {}", names.join(", ")),
+    };
+    let _ = write!(out, "\n\nProjection: {projection}.");
+    if access.kind == AccessKind::Gsi {
+        out.push_str(" Eventually consistent reads only.");
+    }
+    let writers: Vec<String> = model
+        .entities
+        .iter()
+        .filter(|e| e.table == Some(table))
+        .filter(|e| {
+            e.items.iter().any(|i| {
+                i.key(&access.pk.name).is_some() && access.sk.as_ref().is_none_or(|s| i.key(&s.name).is_some())
+            })
+        })
+        .map(|e| format!("`{}`", e.name.text))
+        .collect();
+    if writers.is_empty() {
+        out.push_str("\n\nNo entity writes this index's keys yet.");
+    } else {
+        let _ = write!(
+            out,
+            "\n\nWritten by {} (sparse: entities that do not write its keys are not in it).",
+            writers.join(", ")
+        );
+    }
+    out
+}
+
+fn key(model: &Model, table: TableId, name: &str) -> String {
+    let table = &model.tables[table];
+    let owner = table
+        .access
+        .iter()
+        .find(|a| a.pk.name == name || a.sk.as_ref().is_some_and(|s| s.name == name))
+        .map(|a| {
+            let role = if a.pk.name == name { "partition key" } else { "sort key" };
+            if a.is_index() {
+                format!("{role} of index `{}`", a.name.text)
+            } else {
+                format!("{role} of table `{}`", table.name.text)
+            }
+        })
+        .unwrap_or_else(|| "not a key of this table".into());
+    let ty = table
+        .key_attributes()
+        .find(|k| k.name == name)
+        .map(|k| format!("{:?}", k.ty).to_lowercase())
+        .unwrap_or_default();
+    format!("**key** `{name}`: {ty} {owner}")
+}
+
+fn attribute(model: &Model, entity_id: EntityId, attr: usize) -> String {
+    let entity = &model.entities[entity_id];
+    let attribute = &entity.attributes[attr];
+    let optional = if attribute.optional { "?" } else { "" };
+    let mut out = format!(
+        "**attribute** `{}.{}`: `{}{optional}`",
+        entity.name.text,
+        attribute.name.text,
+        attribute.ty.name()
+    );
+    if let crate::check::model::AttrType::Enum(values) = &attribute.ty {
+        let _ = write!(out, " ({})", values.join(" | "));
+    }
+    let uses: Vec<String> = entity
+        .items
+        .iter()
+        .flat_map(|i| &i.keys)
+        .filter(|k| k.template.holes().any(|(_, a)| a == Some(attr)))
+        .map(|k| format!("`{} = \"{}\"`", k.attr, k.template.lang_display()))
+        .collect();
+    if uses.is_empty() {
+        out.push_str("\n\nNot part of any key.");
+    } else {
+        let _ = write!(out, "\n\nIn keys: {}", uses.join(", "));
+    }
+    out
+}
+
+fn tag(file: &File, table: TableId, text: &str) -> String {
+    let model = &file.analysis.model;
+    let mut users: Vec<String> = Vec::new();
+    for occurrence in file.occurrences() {
+        if occurrence.symbol
+            != (Symbol::Tag {
+                table,
+                text: text.to_string(),
+            })
+        {
+            continue;
+        }
+        if let Some((entity, key)) = key_line_at(model, occurrence.span.start) {
+            let line = format!("`{}`: `{} = \"{}\"`", model.entities[entity].name.text, key.0, key.1);
+            if !users.contains(&line) {
+                users.push(line);
+            }
+        }
+    }
+    let mut out = format!("**type tag** `{text}`");
+    if users.is_empty() {
+        out.push_str("\n\nNo key template writes this tag.");
+    } else {
+        let _ = write!(out, "\n\nWritten by:\n- {}", users.join("\n- "));
+    }
+    out
+}
+
+/// The entity and `(key, template)` whose template contains `offset`.
+fn key_line_at(model: &Model, offset: usize) -> Option<(EntityId, (String, String))> {
+    model.entities.iter().enumerate().find_map(|(id, e)| {
+        e.items
+            .iter()
+            .flat_map(|i| &i.keys)
+            .find(|k| !k.implicit && k.template.span.contains(offset))
+            .map(|k| (id, (k.attr.clone(), k.template.lang_display())))
+    })
+}
+
+fn value(model: &Model, pattern: usize, name: &str) -> String {
+    let pattern = &model.patterns[pattern];
+    format!("**value** `{name}`: passed by the caller of `{}`", pattern.name.text)
+}

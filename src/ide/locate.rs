@@ -1,0 +1,334 @@
+//! What every name in a file refers to. One pass over the syntax tree
+//! yields each occurrence (declaration or reference) with its symbol;
+//! hover, definition, references and rename all look things up here.
+
+use crate::check::Analysis;
+use crate::check::model::{EntityId, Model, TableId};
+use crate::syntax::Span;
+use crate::syntax::ast::{self, Item, KnownKind, Name, Operand, Segment, StringLit};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Symbol {
+    Table(TableId),
+    /// An index; `access` indexes `Table::access` (never 0).
+    Index {
+        table: TableId,
+        access: usize,
+    },
+    /// A key attribute name (`pk`, `gsi1sk`) of a table.
+    Key {
+        table: TableId,
+        name: String,
+    },
+    Entity(EntityId),
+    Attribute {
+        entity: EntityId,
+        attr: usize,
+    },
+    /// A pattern, by its index in `Model::patterns`.
+    Pattern(usize),
+    /// A value a pattern's caller passes that is not an attribute (a range
+    /// bound such as `since`).
+    Value {
+        pattern: usize,
+        name: String,
+    },
+    /// A type tag: one delimiter-separated word of literal key text
+    /// (`USER` in `"USER#{userId}"`), per table.
+    Tag {
+        table: TableId,
+        text: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Occurrence {
+    pub span: Span,
+    pub symbol: Symbol,
+    pub declaration: bool,
+}
+
+/// The occurrence under the cursor (a cursor right after a name counts).
+pub fn at(occurrences: &[Occurrence], offset: usize) -> Option<&Occurrence> {
+    // Prefer an occurrence that contains the offset over one that ends there.
+    occurrences
+        .iter()
+        .find(|o| o.span.contains(offset))
+        .or_else(|| occurrences.iter().find(|o| o.span.touches(offset)))
+}
+
+pub fn occurrences(analysis: &Analysis) -> Vec<Occurrence> {
+    let mut walk = Walk {
+        model: &analysis.model,
+        out: Vec::new(),
+    };
+    for item in &analysis.parse.file.items {
+        match item {
+            Item::Table(t) => walk.table(t),
+            Item::Entity(e) => walk.entity(e),
+            Item::Pattern(p) => walk.pattern(p),
+        }
+    }
+    walk.out.sort_by_key(|o| (o.span.start, o.span.end));
+    walk.out
+}
+
+struct Walk<'m> {
+    model: &'m Model,
+    out: Vec<Occurrence>,
+}
+
+impl Walk<'_> {
+    fn push(&mut self, span: Span, symbol: Symbol, declaration: bool) {
+        self.out.push(Occurrence {
+            span,
+            symbol,
+            declaration,
+        });
+    }
+
+    fn table(&mut self, table: &ast::Table) {
+        let Some(id) = self.model.table(&table.name.text) else {
+            return;
+        };
+        self.push(table.name.span, Symbol::Table(id), true);
+        for key in &table.keys {
+            for attr in std::iter::once(&key.partition).chain(&key.sort) {
+                self.push(
+                    attr.name.span,
+                    Symbol::Key {
+                        table: id,
+                        name: attr.name.text.clone(),
+                    },
+                    true,
+                );
+            }
+        }
+        for index in &table.indexes {
+            let access = self.model.tables[id]
+                .access
+                .iter()
+                .position(|a| a.is_index() && a.name.text == index.name.text);
+            if let Some(access) = access {
+                self.push(index.name.span, Symbol::Index { table: id, access }, true);
+            }
+            for attr in std::iter::once(&index.partition).chain(&index.sort) {
+                self.push(
+                    attr.name.span,
+                    Symbol::Key {
+                        table: id,
+                        name: attr.name.text.clone(),
+                    },
+                    true,
+                );
+            }
+        }
+    }
+
+    fn entity(&mut self, entity: &ast::Entity) {
+        let Some(id) = self.model.entity(&entity.name.text) else {
+            return;
+        };
+        let model_entity = &self.model.entities[id];
+        self.push(entity.name.span, Symbol::Entity(id), true);
+        let table = model_entity.table;
+        if let (Some(name), Some(table)) = (&entity.table, table) {
+            self.push(name.span, Symbol::Table(table), false);
+        }
+        for attribute in &entity.attributes {
+            if let Some(attr) = model_entity
+                .attributes
+                .iter()
+                .position(|a| a.name.text == attribute.name.text)
+            {
+                // A duplicate declaration points at the first one's symbol too.
+                self.push(attribute.name.span, Symbol::Attribute { entity: id, attr }, true);
+            }
+        }
+        for key in entity.keys.iter().chain(entity.items.iter().flat_map(|i| &i.keys)) {
+            if let Some(table) = table {
+                self.push(
+                    key.key.span,
+                    Symbol::Key {
+                        table,
+                        name: key.key.text.clone(),
+                    },
+                    false,
+                );
+            }
+            self.template(id, table, &key.template);
+        }
+    }
+
+    /// Holes refer to the entity's attributes; literal words are type tags.
+    fn template(&mut self, entity: EntityId, table: Option<TableId>, template: &StringLit) {
+        for segment in &template.segments {
+            match segment {
+                Segment::Hole { name, .. } => {
+                    if let Some(attr) = self.attribute(entity, &name.text) {
+                        self.push(name.span, attr, false);
+                    }
+                }
+                Segment::Literal { text, span } => {
+                    if let Some(table) = table {
+                        self.tags(table, text, *span);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each delimiter-separated word of a literal, when its source text is
+    /// exactly its value (no escapes), so the word's span is exact.
+    fn tags(&mut self, table: TableId, text: &str, span: Span) {
+        if span.len() != text.len() {
+            return;
+        }
+        let delimiter = self.model.tables[table].delimiter.as_str();
+        let mut at = 0;
+        for word in text.split(delimiter) {
+            if !word.is_empty() {
+                let start = span.start + at;
+                self.push(
+                    Span::new(start, start + word.len()),
+                    Symbol::Tag {
+                        table,
+                        text: word.to_string(),
+                    },
+                    false,
+                );
+            }
+            at += word.len() + delimiter.len();
+        }
+    }
+
+    fn attribute(&self, entity: EntityId, name: &str) -> Option<Symbol> {
+        let attr = self.model.entities[entity]
+            .attributes
+            .iter()
+            .position(|a| a.name.text == name)?;
+        Some(Symbol::Attribute { entity, attr })
+    }
+
+    /// An attribute of the pattern's returned entities (the first that has it).
+    fn returned_attribute(&self, pattern: usize, name: &str) -> Option<Symbol> {
+        self.model.patterns[pattern]
+            .returns
+            .iter()
+            .filter_map(|r| r.entity)
+            .find_map(|e| self.attribute(e, name))
+    }
+
+    fn pattern(&mut self, pattern: &ast::Pattern) {
+        let Some(id) = self
+            .model
+            .patterns
+            .iter()
+            .position(|p| p.name.text == pattern.name.text)
+        else {
+            return;
+        };
+        self.push(pattern.name.span, Symbol::Pattern(id), true);
+        for returned in &pattern.returns {
+            if let Some(entity) = self.model.entity(&returned.entity.text) {
+                self.push(returned.entity.span, Symbol::Entity(entity), false);
+            }
+        }
+        for known in &pattern.known {
+            if let Some(attr) = self.returned_attribute(id, &known.attr.text) {
+                self.push(known.attr.span, attr, false);
+            }
+            let bounds: Vec<&Name> = match &known.kind {
+                KnownKind::Compare(_, b) | KnownKind::BeginsWith(b) => vec![b],
+                KnownKind::Between(a, b) => vec![a, b],
+                KnownKind::Equal | KnownKind::Fixed(_) => vec![],
+            };
+            for bound in bounds {
+                self.push(
+                    bound.span,
+                    Symbol::Value {
+                        pattern: id,
+                        name: bound.text.clone(),
+                    },
+                    true,
+                );
+            }
+        }
+        for modifier in &pattern.modifiers {
+            if let ast::Modifier::OrderBy { attr, .. } = modifier
+                && let Some(symbol) = self.returned_attribute(id, &attr.text)
+            {
+                self.push(attr.span, symbol, false);
+            }
+        }
+        if let Some(query) = &pattern.query {
+            self.query(id, query);
+        }
+    }
+
+    fn query(&mut self, pattern: usize, query: &ast::Query) {
+        let Some(table) = self.model.table(&query.table.text) else {
+            return;
+        };
+        self.push(query.table.span, Symbol::Table(table), false);
+        if let Some(index) = &query.index {
+            let access = self.model.tables[table]
+                .access
+                .iter()
+                .position(|a| a.is_index() && a.name.text == index.text);
+            if let Some(access) = access {
+                self.push(index.span, Symbol::Index { table, access }, false);
+            }
+        }
+        for condition in &query.conditions {
+            self.push(
+                condition.key.span,
+                Symbol::Key {
+                    table,
+                    name: condition.key.text.clone(),
+                },
+                false,
+            );
+            let operands: Vec<&Operand> = match &condition.kind {
+                ast::ConditionKind::Compare(_, o) | ast::ConditionKind::BeginsWith(o) => vec![o],
+                ast::ConditionKind::Between(a, b) => vec![a, b],
+            };
+            for operand in operands {
+                match operand {
+                    Operand::Param(name) => self.value(pattern, name),
+                    Operand::Str(s) => {
+                        for segment in &s.segments {
+                            match segment {
+                                Segment::Hole { name, .. } => self.value(pattern, name),
+                                Segment::Literal { text, span } => self.tags(table, text, *span),
+                            }
+                        }
+                    }
+                    Operand::Number(..) => {}
+                }
+            }
+        }
+    }
+
+    /// A name standing for a value in a pinned query: a known attribute, or
+    /// a range bound.
+    fn value(&mut self, pattern: usize, name: &Name) {
+        let is_bound = self.model.patterns[pattern].known.iter().any(|k| match &k.kind {
+            KnownKind::Compare(_, b) | KnownKind::BeginsWith(b) => b.text == name.text,
+            KnownKind::Between(a, b) => a.text == name.text || b.text == name.text,
+            KnownKind::Equal | KnownKind::Fixed(_) => false,
+        });
+        if is_bound {
+            self.push(
+                name.span,
+                Symbol::Value {
+                    pattern,
+                    name: name.text.clone(),
+                },
+                false,
+            );
+        } else if let Some(attr) = self.returned_attribute(pattern, &name.text) {
+            self.push(name.span, attr, false);
+        }
+    }
+}

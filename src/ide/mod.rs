@@ -1,0 +1,44 @@
+//! Editor features as pure functions of a file's analysis and a byte
+//! offset, returning plain data. One file per feature; `src/lsp` turns the
+//! data into protocol types.
+
+pub mod folding;
+pub mod format;
+pub mod goto;
+pub mod hover;
+pub mod inlay;
+pub mod locate;
+pub mod references;
+pub mod rename;
+mod sample;
+pub mod semantic_tokens;
+pub mod symbols;
+
+use std::sync::OnceLock;
+
+use crate::check::{self, Analysis};
+use locate::Occurrence;
+
+/// One analysed file. Built once per document version; whatever an editor
+/// feature derives from it that is costly is computed at most once, here.
+pub struct File {
+    pub text: String,
+    pub analysis: Analysis,
+    occurrences: OnceLock<Vec<Occurrence>>,
+}
+
+impl File {
+    pub fn new(text: String) -> File {
+        let analysis = check::analyze(&text);
+        File {
+            text,
+            analysis,
+            occurrences: OnceLock::new(),
+        }
+    }
+
+    /// Every name in the file with what it refers to, in source order.
+    pub fn occurrences(&self) -> &[Occurrence] {
+        self.occurrences.get_or_init(|| locate::occurrences(&self.analysis))
+    }
+}

@@ -1,0 +1,229 @@
+//! Semantic tokens: what each piece of text is, beyond what a TextMate
+//! grammar can see — which words are contextual keywords, which names are
+//! entities, attributes, keys, patterns; in templates, literal text vs
+//! holes vs the delimiter.
+
+use super::File;
+use super::locate::Symbol;
+use crate::syntax::Span;
+use crate::syntax::ast::{self, Item, Segment};
+use crate::syntax::lexer::{Token, lex};
+use crate::syntax::template;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Keyword,
+    Type,
+    Table,
+    Index,
+    Key,
+    Entity,
+    Attribute,
+    Pattern,
+    Parameter,
+    TypeTag,
+    Delimiter,
+    String,
+    Number,
+    Comment,
+}
+
+impl Kind {
+    pub const ALL: &'static [Kind] = &[
+        Kind::Keyword,
+        Kind::Type,
+        Kind::Table,
+        Kind::Index,
+        Kind::Key,
+        Kind::Entity,
+        Kind::Attribute,
+        Kind::Pattern,
+        Kind::Parameter,
+        Kind::TypeTag,
+        Kind::Delimiter,
+        Kind::String,
+        Kind::Number,
+        Kind::Comment,
+    ];
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SemanticToken {
+    pub span: Span,
+    pub kind: Kind,
+    pub declaration: bool,
+    pub documentation: bool,
+}
+
+const CONTEXTUAL_KEYWORDS: &[&str] = &[
+    "key",
+    "index",
+    "local",
+    "delimiter",
+    "item",
+    "in",
+    "by",
+    "asc",
+    "desc",
+    "consistent",
+    "limit",
+    "query",
+    "where",
+    "and",
+    "between",
+    "begins_with",
+    "all",
+    "keys_only",
+    "include",
+    "pad",
+    "true",
+    "false",
+];
+
+/// Every token, in order, none overlapping.
+pub fn tokens(file: &File) -> Vec<SemanticToken> {
+    let token = |span, kind| SemanticToken {
+        span,
+        kind,
+        declaration: false,
+        documentation: false,
+    };
+    // What the analysis knows takes precedence over what the lexer sees.
+    let mut specific: Vec<SemanticToken> = file
+        .occurrences()
+        .iter()
+        .map(|o| SemanticToken {
+            span: o.span,
+            kind: match o.symbol {
+                Symbol::Table(_) => Kind::Table,
+                Symbol::Index { .. } => Kind::Index,
+                Symbol::Key { .. } => Kind::Key,
+                Symbol::Entity(_) => Kind::Entity,
+                Symbol::Attribute { .. } => Kind::Attribute,
+                Symbol::Pattern(_) => Kind::Pattern,
+                Symbol::Value { .. } => Kind::Parameter,
+                Symbol::Tag { .. } => Kind::TypeTag,
+            },
+            declaration: o.declaration,
+            documentation: false,
+        })
+        .collect();
+    for item in &file.analysis.parse.file.items {
+        if let Item::Entity(entity) = item {
+            specific.extend(entity.attributes.iter().map(|a| token(a.ty.name.span, Kind::Type)));
+        }
+        if let Item::Table(table) = item {
+            for attr in table
+                .keys
+                .iter()
+                .flat_map(|k| std::iter::once(&k.partition).chain(&k.sort))
+            {
+                specific.extend(attr.ty.map(|(_, span)| token(span, Kind::Type)));
+            }
+        }
+    }
+    specific.sort_by_key(|t| t.span.start);
+
+    let mut out = Vec::new();
+    let (lexed, _) = lex(&file.text);
+    let delimiters = delimiters(&file.analysis.parse.file);
+    let mut next_specific = 0;
+    for (lexed_token, span) in lexed {
+        // Emit the specific tokens that start before this one ends.
+        let covered: Vec<SemanticToken> = {
+            let start = next_specific;
+            while next_specific < specific.len() && specific[next_specific].span.start < span.end {
+                next_specific += 1;
+            }
+            specific[start..next_specific]
+                .iter()
+                .copied()
+                .filter(|t| t.span.end > span.start)
+                .collect()
+        };
+        match lexed_token {
+            Token::Str(raw) | Token::UnterminatedStr(raw) => {
+                string_pieces(raw, span, &covered, &delimiters, &mut out);
+                out.extend(covered);
+            }
+            _ if !covered.is_empty() => out.extend(covered),
+            Token::Table | Token::Entity | Token::Pattern => out.push(token(span, Kind::Keyword)),
+            Token::Ident(word) if CONTEXTUAL_KEYWORDS.contains(&word) => out.push(token(span, Kind::Keyword)),
+            Token::Number(_) => out.push(token(span, Kind::Number)),
+            Token::Comment(_) => out.push(token(span, Kind::Comment)),
+            Token::DocComment(_) => out.push(SemanticToken {
+                documentation: true,
+                ..token(span, Kind::Comment)
+            }),
+            _ => {}
+        }
+    }
+    out.sort_by_key(|t| t.span.start);
+    out.dedup_by(|b, a| b.span.start < a.span.end);
+    out
+}
+
+fn delimiters(file: &ast::SourceFile) -> Vec<String> {
+    let mut out: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Table(t) => t.delimiters.first().and_then(|d| d.value.constant()),
+            _ => None,
+        })
+        .collect();
+    if out.is_empty() {
+        out.push("#".into());
+    }
+    out
+}
+
+/// A string: holes' braces and delimiters inside literal text get their
+/// own tokens; the rest not already covered is string text.
+fn string_pieces(
+    raw: &str,
+    span: Span,
+    covered: &[SemanticToken],
+    delimiters: &[String],
+    out: &mut Vec<SemanticToken>,
+) {
+    let token = |span, kind| SemanticToken {
+        span,
+        kind,
+        declaration: false,
+        documentation: false,
+    };
+    let mut marks: Vec<SemanticToken> = covered.to_vec();
+    for segment in template::split(raw, span.start, &mut Vec::new()) {
+        match segment {
+            Segment::Hole { span: hole, name } => {
+                marks.push(token(Span::new(hole.start, hole.start + 1), Kind::Delimiter));
+                if !covered.iter().any(|c| c.span == name.span) && !name.span.is_empty() {
+                    marks.push(token(name.span, Kind::Attribute));
+                }
+                marks.push(token(Span::new(hole.end - 1, hole.end), Kind::Delimiter));
+            }
+            Segment::Literal { span: literal, .. } => {
+                let source = &raw[literal.start - span.start..literal.end - span.start];
+                for delimiter in delimiters {
+                    for (at, _) in source.match_indices(delimiter.as_str()) {
+                        let start = literal.start + at;
+                        marks.push(token(Span::new(start, start + delimiter.len()), Kind::Delimiter));
+                    }
+                }
+            }
+        }
+    }
+    marks.sort_by_key(|t| t.span.start);
+    let mut at = span.start;
+    for mark in &marks {
+        if mark.span.start > at {
+            out.push(token(Span::new(at, mark.span.start), Kind::String));
+        }
+        at = at.max(mark.span.end);
+    }
+    if at < span.end {
+        out.push(token(Span::new(at, span.end), Kind::String));
+    }
+    out.extend(marks.into_iter().filter(|m| !covered.contains(m)));
+}

@@ -1,0 +1,118 @@
+//! Document symbols (tables > indexes, entities > attributes, patterns)
+//! and the flat list workspace symbols search.
+
+use super::File;
+use crate::syntax::Span;
+use crate::syntax::ast::Item;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    Table,
+    Index,
+    Entity,
+    Attribute,
+    Pattern,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocumentSymbol {
+    pub name: String,
+    pub detail: Option<String>,
+    pub kind: SymbolKind,
+    /// The whole declaration.
+    pub span: Span,
+    /// The name.
+    pub selection: Span,
+    pub children: Vec<DocumentSymbol>,
+}
+
+pub fn document_symbols(file: &File) -> Vec<DocumentSymbol> {
+    let symbol = |name: &str, detail: Option<String>, kind, span, selection, children| DocumentSymbol {
+        name: name.to_string(),
+        detail,
+        kind,
+        span,
+        selection,
+        children,
+    };
+    file.analysis
+        .parse
+        .file
+        .items
+        .iter()
+        .map(|item| match item {
+            Item::Table(t) => {
+                let children = t
+                    .indexes
+                    .iter()
+                    .map(|i| {
+                        let detail = Some(if i.local { "local index" } else { "global index" }.to_string());
+                        symbol(&i.name.text, detail, SymbolKind::Index, i.span, i.name.span, Vec::new())
+                    })
+                    .collect();
+                symbol(
+                    &t.name.text,
+                    Some("table".into()),
+                    SymbolKind::Table,
+                    t.span,
+                    t.name.span,
+                    children,
+                )
+            }
+            Item::Entity(e) => {
+                let children = e
+                    .attributes
+                    .iter()
+                    .map(|a| {
+                        symbol(
+                            &a.name.text,
+                            Some(a.ty.name.text.clone()),
+                            SymbolKind::Attribute,
+                            a.span,
+                            a.name.span,
+                            Vec::new(),
+                        )
+                    })
+                    .collect();
+                symbol(
+                    &e.name.text,
+                    Some("entity".into()),
+                    SymbolKind::Entity,
+                    e.span,
+                    e.name.span,
+                    children,
+                )
+            }
+            Item::Pattern(p) => {
+                let returns = p
+                    .returns
+                    .iter()
+                    .map(|r| format!("{}{}", r.entity.text, if r.many { "[]" } else { "" }));
+                let detail = Some(format!("-> {}", returns.collect::<Vec<_>>().join(", ")));
+                symbol(
+                    &p.name.text,
+                    detail,
+                    SymbolKind::Pattern,
+                    p.span,
+                    p.name.span,
+                    Vec::new(),
+                )
+            }
+        })
+        .collect()
+}
+
+/// Every symbol, flattened, whose name contains `query` (case-insensitive).
+pub fn matching(file: &File, query: &str) -> Vec<DocumentSymbol> {
+    let query = query.to_lowercase();
+    let mut out = Vec::new();
+    let mut stack = document_symbols(file);
+    while let Some(mut symbol) = stack.pop() {
+        stack.append(&mut symbol.children);
+        if symbol.name.to_lowercase().contains(&query) {
+            out.push(symbol);
+        }
+    }
+    out.sort_by_key(|s| s.span.start);
+    out
+}

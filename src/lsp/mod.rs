@@ -1,0 +1,28 @@
+//! The language server over stdio. The only code that knows tower-lsp, LSP
+//! types or JSON-RPC.
+
+mod documents;
+mod handlers;
+pub mod position;
+mod server;
+mod state;
+mod transport;
+
+/// Serves LSP on stdin/stdout until the client says exit.
+pub fn run() -> i32 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the language server: {error}");
+            return 2;
+        }
+    };
+    runtime.block_on(transport::serve(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        |input, output| {
+            let (service, socket) = tower_lsp::LspService::new(server::Server::new);
+            tokio::spawn(tower_lsp::Server::new(input, output, socket).serve(service))
+        },
+    ))
+}

@@ -1,0 +1,274 @@
+//! The `LanguageServer` implementation: capabilities, document
+//! notifications, and every request routed to its handler — registered
+//! here, in one place. A panic inside a handler is caught, logged to the
+//! client and answered as an internal error; the server keeps serving.
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use tower_lsp::jsonrpc::{Error, Result};
+use tower_lsp::lsp_types::*;
+use tower_lsp::{Client, LanguageServer};
+
+use super::handlers;
+use super::position::Encoding;
+use super::state::State;
+
+pub struct Server {
+    client: Client,
+    state: Arc<State>,
+    /// Serialises publishing and remembers what was published, so an
+    /// older analysis can never overwrite a newer one.
+    published: tokio::sync::Mutex<HashMap<Url, i32>>,
+}
+
+impl Server {
+    pub fn new(client: Client) -> Server {
+        Server {
+            client,
+            state: Arc::new(State::default()),
+            published: tokio::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Runs a handler, turning a panic into a logged internal error.
+    fn request<T>(&self, method: &str, handler: impl FnOnce(&State) -> T) -> Result<T> {
+        match catch_unwind(AssertUnwindSafe(|| handler(&self.state))) {
+            Ok(value) => Ok(value),
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                let client = self.client.clone();
+                let message = format!("dyno: internal error in {method}: {what}");
+                tokio::spawn(async move { client.log_message(MessageType::ERROR, message).await });
+                Err(Error::internal_error())
+            }
+        }
+    }
+
+    /// Analyses the current version off the async threads and publishes
+    /// its diagnostics — unless a newer version arrived meanwhile (its own
+    /// refresh publishes then).
+    async fn refresh(&self, uri: Url) {
+        let state = self.state.clone();
+        let target = uri.clone();
+        let computed = tokio::task::spawn_blocking(move || {
+            catch_unwind(AssertUnwindSafe(|| {
+                let snapshot = state.snapshot(&target)?;
+                let diagnostics = handlers::diagnostics::to_lsp(&snapshot, state.encoding());
+                Some((snapshot.version, diagnostics))
+            }))
+        })
+        .await;
+        let Ok(Ok(Some((version, diagnostics)))) = computed else {
+            self.client
+                .log_message(MessageType::ERROR, format!("dyno: could not analyse {uri}"))
+                .await;
+            return;
+        };
+        let mut published = self.published.lock().await;
+        if self.state.documents.version(&uri) != Some(version) || published.get(&uri).is_some_and(|&v| v > version) {
+            return;
+        }
+        published.insert(uri.clone(), version);
+        self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+    }
+}
+
+fn negotiate_encoding(params: &InitializeParams) -> Encoding {
+    let offered = params
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref());
+    match offered {
+        Some(kinds) if kinds.contains(&PositionEncodingKind::UTF8) => Encoding::Utf8,
+        _ => Encoding::Utf16,
+    }
+}
+
+fn capabilities(encoding: Encoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(match encoding {
+            Encoding::Utf8 => PositionEncodingKind::UTF8,
+            Encoding::Utf16 => PositionEncodingKind::UTF16,
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            ..TextDocumentSyncOptions::default()
+        })),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(
+                ["{", "\"", "#", ".", ":", "(", " "]
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect(),
+            ),
+            ..CompletionOptions::default()
+        }),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: handlers::semantic_tokens::legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            },
+        )),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            ..CodeActionOptions::default()
+        })),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        ..ServerCapabilities::default()
+    }
+}
+
+#[tower_lsp::async_trait]
+impl LanguageServer for Server {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let encoding = negotiate_encoding(&params);
+        self.state.set_encoding(encoding);
+        let mut folders: Vec<_> = params
+            .workspace_folders
+            .iter()
+            .flatten()
+            .filter_map(|f| f.uri.to_file_path().ok())
+            .collect();
+        #[allow(deprecated)] // older clients send only rootUri
+        if folders.is_empty()
+            && let Some(root) = params.root_uri.as_ref().and_then(|u| u.to_file_path().ok())
+        {
+            folders.push(root);
+        }
+        if let Ok(mut current) = self.state.workspace_folders.lock() {
+            *current = folders;
+        }
+        Ok(InitializeResult {
+            capabilities: capabilities(encoding),
+            server_info: Some(ServerInfo {
+                name: "dyno".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+        })
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    // Document notifications apply their edit before any `.await`.
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        self.state.documents.open(doc.uri.clone(), &doc.text, doc.version);
+        self.refresh(doc.uri).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let applied = self.state.documents.change(
+            &uri,
+            params.text_document.version,
+            &params.content_changes,
+            self.state.encoding(),
+        );
+        if applied.is_some() {
+            self.refresh(uri).await;
+        }
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.state.documents.close(&uri);
+        self.published.lock().await.remove(&uri);
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        if let Ok(mut folders) = self.state.workspace_folders.lock() {
+            let removed: Vec<_> = params
+                .event
+                .removed
+                .iter()
+                .filter_map(|f| f.uri.to_file_path().ok())
+                .collect();
+            folders.retain(|f| !removed.contains(f));
+            folders.extend(params.event.added.iter().filter_map(|f| f.uri.to_file_path().ok()));
+        }
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        self.request("hover", |state| handlers::hover::handle(state, params))
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        self.request("definition", |state| handlers::definition::handle(state, params))
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        self.request("references", |state| handlers::references::handle(state, params))
+    }
+
+    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        self.request("prepareRename", |state| handlers::rename::prepare(state, params))
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        self.request("rename", |state| handlers::rename::handle(state, params))?
+            .map_err(Error::invalid_params)
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        self.request("completion", |state| handlers::completion::handle(state, params))
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        self.request("documentSymbol", |state| {
+            handlers::document_symbol::handle(state, params)
+        })
+    }
+
+    async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<Vec<SymbolInformation>>> {
+        self.request("workspace/symbol", |state| {
+            handlers::workspace_symbol::handle(state, params)
+        })
+    }
+
+    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+        self.request("semanticTokens/full", |state| {
+            handlers::semantic_tokens::handle(state, params)
+        })
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        self.request("foldingRange", |state| handlers::folding_range::handle(state, params))
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        self.request("formatting", |state| handlers::formatting::handle(state, params))
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        self.request("codeAction", |state| handlers::code_action::handle(state, params))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        self.request("inlayHint", |state| handlers::inlay_hint::handle(state, params))
+    }
+}

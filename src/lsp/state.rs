@@ -1,0 +1,40 @@
+//! What every handler can see: the documents, the negotiated position
+//! encoding and the workspace folders.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tower_lsp::lsp_types::Url;
+
+use super::documents::{Documents, Snapshot};
+use super::position::Encoding;
+
+#[derive(Default)]
+pub struct State {
+    pub documents: Documents,
+    utf8: AtomicBool,
+    pub workspace_folders: Mutex<Vec<PathBuf>>,
+}
+
+impl State {
+    pub fn encoding(&self) -> Encoding {
+        if self.utf8.load(Ordering::Relaxed) {
+            Encoding::Utf8
+        } else {
+            Encoding::Utf16
+        }
+    }
+
+    pub fn set_encoding(&self, encoding: Encoding) {
+        self.utf8.store(encoding == Encoding::Utf8, Ordering::Relaxed);
+    }
+
+    pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
+        self.documents.snapshot(uri)
+    }
+
+    pub fn folders(&self) -> Vec<PathBuf> {
+        self.workspace_folders.lock().map(|f| f.clone()).unwrap_or_default()
+    }
+}
