@@ -87,6 +87,36 @@ codes! {
     TooManyRanges = "E208", Error, "more than one range";
     InvalidFixedValue = "E209", Error, "fixed value outside the attribute's type";
     PrefixEndsInHole = "W201", Warning, "begins_with prefix ends inside a variable-length value";
+    Overwrite = "E301", Error, "two items can have the same primary key";
+    KeyTooLong = "E302", Error, "key value longer than DynamoDB allows";
+    TypeTagPrefix = "W301", Warning, "type tag that is a prefix of another";
+    MixedDelimiter = "W302", Warning, "delimiter other than the table's";
+    UnsortedSortValue = "W303", Warning, "sort key value that does not sort by value";
+    UnusedEntity = "H301", Hint, "entity no pattern returns";
+    UnusedIndex = "H302", Hint, "index no pattern uses";
+}
+
+/// One way to fix a diagnostic: text edits to the file it is in. Edits do
+/// not overlap; an empty span inserts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, as an editor shows it: "change to `userId`".
+    pub title: String,
+    pub edits: Vec<(Span, String)>,
+}
+
+impl Fix {
+    pub fn new(title: impl Into<String>, edits: Vec<(Span, String)>) -> Fix {
+        Fix {
+            title: title.into(),
+            edits,
+        }
+    }
+
+    /// One replacement.
+    pub fn replace(title: impl Into<String>, span: Span, text: impl Into<String>) -> Fix {
+        Fix::new(title, vec![(span, text.into())])
+    }
 }
 
 /// A secondary location that explains a diagnostic ("collides with ...").
@@ -107,6 +137,8 @@ pub struct Diagnostic {
     pub related: Vec<Related>,
     /// How to fix it, when there is something to say.
     pub help: Option<String>,
+    /// Fixes an editor can apply, when the checker knows them exactly.
+    pub fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -119,6 +151,7 @@ impl Diagnostic {
             label: None,
             related: Vec::new(),
             help: None,
+            fixes: Vec::new(),
         }
     }
 
@@ -137,6 +170,17 @@ impl Diagnostic {
 
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fixes.push(fix);
+        self
+    }
+
+    /// Every fix given; `None` (an `Option<Fix>`) adds nothing.
+    pub fn with_fixes(mut self, fixes: impl IntoIterator<Item = Fix>) -> Diagnostic {
+        self.fixes.extend(fixes);
         self
     }
 }

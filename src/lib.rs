@@ -8,8 +8,10 @@
 pub mod check;
 pub mod cli;
 pub mod diagnostic;
-#[doc(hidden)]
-pub mod synth;
 pub mod ide;
 pub mod lsp;
 pub mod syntax;
+#[doc(hidden)]
+pub mod synth;
+#[cfg(feature = "verify")]
+pub mod verify;

@@ -22,7 +22,8 @@ pub struct Config {
 impl Config {
     /// A schema of roughly `lines` lines.
     pub fn for_lines(lines: usize, seed: u64) -> Config {
-        let entities = (lines / 16).max(8);
+        // About 21 lines per entity with its two patterns.
+        let entities = (lines / 21).max(8);
         Config {
             entities,
             patterns: entities * 2,

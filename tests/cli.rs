@@ -85,6 +85,25 @@ fn json_output_has_the_documented_fields() {
 }
 
 #[test]
+fn fixes_are_printed_and_spelled_out_in_json() {
+    let path = "tests/fixtures/check/hazard_prefix_typo.dyno";
+    let text = stdout(&dyno(&["check", path]));
+    assert!(text.contains("= fix: change `USERS#` to `USER#`\n"), "{text}");
+    let output = dyno(&["check", "--format", "json", path]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("one JSON document");
+    let fix = &json["diagnostics"][0]["fixes"][0];
+    assert_eq!(fix["title"], "change `USERS#` to `USER#`");
+    assert_eq!(fix["edits"][0]["text"], "USER#");
+    let range = &fix["edits"][0]["range"];
+    let (start, end) = (
+        range["start"]["offset"].as_u64().unwrap(),
+        range["end"]["offset"].as_u64().unwrap(),
+    );
+    let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    assert_eq!(&source[start as usize..end as usize], "USERS#");
+}
+
+#[test]
 fn missing_file_is_a_one_line_usage_error() {
     let output = dyno(&["check", "no/such/schema.dyno"]);
     assert_eq!(output.status.code(), Some(2));

@@ -166,7 +166,14 @@ code_tests! {
     e207_mixed_tables => MixedTables,
     e208_too_many_ranges => TooManyRanges,
     e209_invalid_fixed_value => InvalidFixedValue,
+    e301_overwrite => Overwrite,
+    e302_key_too_long => KeyTooLong,
     w201_prefix_ends_in_hole => PrefixEndsInHole,
+    w301_type_tag_prefix => TypeTagPrefix,
+    w302_mixed_delimiter => MixedDelimiter,
+    w303_unsorted_sort_value => UnsortedSortValue,
+    h301_unused_entity => UnusedEntity,
+    h302_unused_index => UnusedIndex,
 }
 
 #[test]

@@ -6,13 +6,17 @@ use std::collections::HashMap;
 
 use super::lang;
 use super::model::*;
-use super::suggest::did_you_mean;
+use super::suggest::did_you_mean_fix;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::Span;
 use crate::syntax::ast::{self, KeyType, Name, Segment, TypeArg};
 
 pub fn lower(file: &ast::SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Model {
     let mut model = Model::default();
+    let count = |kind: fn(&ast::Item) -> bool| file.items.iter().filter(|i| kind(i)).count();
+    model.tables.reserve(count(|i| matches!(i, ast::Item::Table(_))));
+    model.entities.reserve(count(|i| matches!(i, ast::Item::Entity(_))));
+    model.patterns.reserve(count(|i| matches!(i, ast::Item::Pattern(_))));
     let mut names = Names::default();
     for item in &file.items {
         if let ast::Item::Table(table) = item
@@ -48,14 +52,14 @@ pub fn lower(file: &ast::SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Model
 
 /// First declarations by name, per kind, to report duplicates.
 #[derive(Default)]
-struct Names {
-    seen: HashMap<(&'static str, String), Span>,
+struct Names<'a> {
+    seen: HashMap<(&'static str, &'a str), Span>,
 }
 
-impl Names {
+impl<'a> Names<'a> {
     /// False (with an error) when the name is already taken.
-    fn declare(&mut self, kind: &'static str, name: &Name, diagnostics: &mut Vec<Diagnostic>) -> bool {
-        if let Some(&first) = self.seen.get(&(kind, name.text.clone())) {
+    fn declare(&mut self, kind: &'static str, name: &'a Name, diagnostics: &mut Vec<Diagnostic>) -> bool {
+        if let Some(&first) = self.seen.get(&(kind, name.text.as_str())) {
             diagnostics.push(
                 Diagnostic::new(
                     Code::DuplicateName,
@@ -66,7 +70,7 @@ impl Names {
             );
             return false;
         }
-        self.seen.insert((kind, name.text.clone()), name.span);
+        self.seen.insert((kind, name.text.as_str()), name.span);
         true
     }
 }
@@ -277,14 +281,11 @@ fn lower_type(ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>) -> (AttrType
             AttrType::Enum(values)
         }
         other => {
-            diagnostics.push(Diagnostic::new(
-                Code::UnknownType,
-                ty.name.span,
-                format!(
-                    "unknown type `{other}`{}",
-                    did_you_mean(other, AttrType::NAMES.iter().copied())
-                ),
-            ));
+            let (hint, fix) = did_you_mean_fix(other, ty.name.span, AttrType::NAMES.iter().copied());
+            diagnostics.push(
+                Diagnostic::new(Code::UnknownType, ty.name.span, format!("unknown type `{other}`{hint}"))
+                    .with_fixes(fix),
+            );
             AttrType::String
         }
     };
@@ -293,7 +294,7 @@ fn lower_type(ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>) -> (AttrType
 
 fn lower_entity(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<Diagnostic>) -> Entity {
     let table = resolve_table(entity, tables, diagnostics);
-    let mut attributes: Vec<Attribute> = Vec::new();
+    let mut attributes: Vec<Attribute> = Vec::with_capacity(entity.attributes.len());
     for attribute in &entity.attributes {
         if let Some(first) = attributes.iter().find(|a| a.name.text == attribute.name.text) {
             diagnostics.push(
@@ -310,6 +311,7 @@ fn lower_entity(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<Di
         attributes.push(Attribute {
             name: attribute.name.clone(),
             span: attribute.span,
+            ty_span: attribute.ty.span,
             ty,
             optional: attribute.optional,
             size_hint,
@@ -321,7 +323,7 @@ fn lower_entity(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<Di
         docs: entity.docs.as_ref().map(|d| d.text.clone()),
         table,
         attributes,
-        items: Vec::new(),
+        items: Vec::with_capacity(entity.items.len().max(1)),
         size_hint: entity.size.as_ref().map(|s| s.bytes()),
     };
     let shapes: Vec<(Span, Vec<&ast::KeyTemplate>)> = if entity.items.is_empty() {
@@ -346,15 +348,11 @@ fn resolve_table(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<D
     if let Some(name) = &entity.table {
         let found = tables.iter().position(|t| t.name.text == name.text);
         if found.is_none() {
-            diagnostics.push(Diagnostic::new(
-                Code::NoTable,
-                name.span,
-                format!(
-                    "unknown table `{}`{}",
-                    name.text,
-                    did_you_mean(&name.text, tables.iter().map(|t| t.name.text.as_str()))
-                ),
-            ));
+            let (hint, fix) = did_you_mean_fix(&name.text, name.span, tables.iter().map(|t| t.name.text.as_str()));
+            diagnostics.push(
+                Diagnostic::new(Code::NoTable, name.span, format!("unknown table `{}`{hint}", name.text))
+                    .with_fixes(fix),
+            );
         }
         return found;
     }
@@ -400,7 +398,10 @@ fn lower_item(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> ItemShape {
     let delimiter = table.map_or("#", |t| t.delimiter.as_str());
-    let mut item = ItemShape { span, keys: Vec::new() };
+    let mut item = ItemShape {
+        span,
+        keys: Vec::with_capacity(keys.len()),
+    };
     for key in keys {
         if let Some(first) = item.key(&key.key.text) {
             diagnostics.push(
@@ -420,18 +421,18 @@ fn lower_item(
             && key_type.is_none()
         {
             let names: Vec<&str> = table.key_attributes().map(|k| k.name.as_str()).collect();
+            let (hint, fix) = did_you_mean_fix(&key.key.text, key.key.span, names.iter().copied());
             diagnostics.push(
                 Diagnostic::new(
                     Code::NotAKeyAttribute,
                     key.key.span,
                     format!(
-                        "`{}` is not a key of table `{}` or its indexes{}",
-                        key.key.text,
-                        table.name.text,
-                        did_you_mean(&key.key.text, names.iter().copied())
+                        "`{}` is not a key of table `{}` or its indexes{hint}",
+                        key.key.text, table.name.text,
                     ),
                 )
-                .with_help(format!("the key attributes are: {}", names.join(", "))),
+                .with_help(format!("the key attributes are: {}", names.join(", ")))
+                .with_fixes(fix),
             );
         }
         let template = lower_template(entity, &key.template, delimiter, diagnostics);
@@ -521,8 +522,8 @@ fn lower_template(
     delimiter: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Template {
-    let mut parts = Vec::new();
-    let mut lang_parts = Vec::new();
+    let mut parts = Vec::with_capacity(string.segments.len());
+    let mut lang_parts = Vec::with_capacity(string.segments.len());
     for segment in &string.segments {
         match segment {
             Segment::Literal { text, span } => {
@@ -538,16 +539,15 @@ fn lower_template(
                     None => {
                         if !name.text.is_empty() {
                             let names = entity.attributes.iter().map(|a| a.name.text.as_str());
-                            diagnostics.push(Diagnostic::new(
-                                Code::UnknownHoleAttribute,
-                                name.span,
-                                format!(
-                                    "`{}` has no attribute `{}`{}",
-                                    entity.name.text,
-                                    name.text,
-                                    did_you_mean(&name.text, names)
-                                ),
-                            ));
+                            let (hint, fix) = did_you_mean_fix(&name.text, name.span, names);
+                            diagnostics.push(
+                                Diagnostic::new(
+                                    Code::UnknownHoleAttribute,
+                                    name.span,
+                                    format!("`{}` has no attribute `{}`{hint}", entity.name.text, name.text),
+                                )
+                                .with_fixes(fix),
+                            );
                         }
                         lang::Shape::String
                     }
@@ -615,19 +615,20 @@ fn lower_pattern(
     entity_ids: &HashMap<&str, EntityId>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Pattern {
-    let mut returns = Vec::new();
+    let mut returns = Vec::with_capacity(pattern.returns.len());
     for returned in &pattern.returns {
         let entity = entity_ids.get(returned.entity.text.as_str()).copied();
         if entity.is_none() {
-            diagnostics.push(Diagnostic::new(
-                Code::UnknownEntity,
-                returned.entity.span,
-                format!(
-                    "unknown entity `{}`{}",
-                    returned.entity.text,
-                    did_you_mean(&returned.entity.text, entity_ids.keys().copied())
-                ),
-            ));
+            let name = &returned.entity;
+            let (hint, fix) = did_you_mean_fix(&name.text, name.span, entity_ids.keys().copied());
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::UnknownEntity,
+                    name.span,
+                    format!("unknown entity `{}`{hint}", name.text),
+                )
+                .with_fixes(fix),
+            );
         }
         returns.push(Return {
             name: returned.entity.clone(),
@@ -646,15 +647,18 @@ fn lower_pattern(
             let names = returned
                 .iter()
                 .flat_map(|e| e.attributes.iter().map(|a| a.name.text.as_str()));
-            diagnostics.push(Diagnostic::new(
-                Code::UnknownPatternAttribute,
-                name.span,
-                format!(
-                    "{what} `{}` is not an attribute of the returned entities{}",
-                    name.text,
-                    did_you_mean(&name.text, names)
-                ),
-            ));
+            let (hint, fix) = did_you_mean_fix(&name.text, name.span, names);
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::UnknownPatternAttribute,
+                    name.span,
+                    format!(
+                        "{what} `{}` is not an attribute of the returned entities{hint}",
+                        name.text
+                    ),
+                )
+                .with_fixes(fix),
+            );
         }
     };
     for known in &pattern.known {
@@ -711,20 +715,18 @@ fn check_query_names(pattern: &ast::Pattern, query: &ast::Query, model: &Model, 
     let values = value_names(&pattern.known);
     let mut check_value = |name: &Name| {
         if !values.contains(&name.text.as_str()) {
+            let (hint, fix) = did_you_mean_fix(&name.text, name.span, values.iter().copied());
             diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownValue,
                     name.span,
-                    format!(
-                        "`{}` is not a value this pattern knows{}",
-                        name.text,
-                        did_you_mean(&name.text, values.iter().copied())
-                    ),
+                    format!("`{}` is not a value this pattern knows{hint}", name.text),
                 )
                 .with_help(format!(
                     "add it to the pattern's known values: `pattern {}(..., {})`",
                     pattern.name.text, name.text
-                )),
+                ))
+                .with_fixes(fix),
             );
         }
     };
@@ -743,31 +745,30 @@ fn check_query_names(pattern: &ast::Pattern, query: &ast::Query, model: &Model, 
     }
     let Some(table) = model.table(&query.table.text) else {
         let names = model.tables.iter().map(|t| t.name.text.as_str());
-        diagnostics.push(Diagnostic::new(
-            Code::UnknownTableOrIndex,
-            query.table.span,
-            format!(
-                "unknown table `{}`{}",
-                query.table.text,
-                did_you_mean(&query.table.text, names)
-            ),
-        ));
+        let (hint, fix) = did_you_mean_fix(&query.table.text, query.table.span, names);
+        diagnostics.push(
+            Diagnostic::new(
+                Code::UnknownTableOrIndex,
+                query.table.span,
+                format!("unknown table `{}`{hint}", query.table.text),
+            )
+            .with_fixes(fix),
+        );
         return;
     };
     if let Some(index) = &query.index {
         let table = &model.tables[table];
         if !table.access.iter().skip(1).any(|a| a.name.text == index.text) {
             let names = table.access.iter().skip(1).map(|a| a.name.text.as_str());
-            diagnostics.push(Diagnostic::new(
-                Code::UnknownTableOrIndex,
-                index.span,
-                format!(
-                    "table `{}` has no index `{}`{}",
-                    table.name.text,
-                    index.text,
-                    did_you_mean(&index.text, names)
-                ),
-            ));
+            let (hint, fix) = did_you_mean_fix(&index.text, index.span, names);
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::UnknownTableOrIndex,
+                    index.span,
+                    format!("table `{}` has no index `{}`{hint}", table.name.text, index.text),
+                )
+                .with_fixes(fix),
+            );
         }
     }
 }

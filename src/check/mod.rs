@@ -3,9 +3,11 @@
 
 pub mod cost;
 pub mod lang;
+pub mod lints;
 mod lower;
 pub mod model;
 pub mod resolve;
+pub mod sample;
 mod suggest;
 pub mod value;
 
@@ -30,7 +32,8 @@ pub fn analyze(text: &str) -> Analysis {
     let mut diagnostics = parse.diagnostics.clone();
     let model = lower::lower(&parse.file, &mut diagnostics);
     let registry = resolve::registry::Registry::new(&model);
-    let resolutions = resolve::resolve_all(&model, &registry, &mut diagnostics);
+    let resolutions = resolve::resolve_all(text, &model, &registry, &mut diagnostics);
+    lints::lint(&model, &registry, &resolutions, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
     Analysis {
         parse,

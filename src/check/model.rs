@@ -118,6 +118,8 @@ pub struct Attribute {
     pub name: Name,
     pub span: Span,
     pub ty: AttrType,
+    /// The type as written: `int`, `int(pad 6)`, `enum(open, paid)`.
+    pub ty_span: Span,
     pub optional: bool,
     /// `string(~1500)`: the typical value size in bytes.
     pub size_hint: Option<f64>,

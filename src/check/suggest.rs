@@ -1,5 +1,8 @@
 //! "Did you mean ...?" by edit distance.
 
+use crate::diagnostic::Fix;
+use crate::syntax::Span;
+
 /// The closest candidate within a distance that scales with the word, or
 /// `None` when nothing is close enough to be a likely typo.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
@@ -9,15 +12,38 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .filter(|c| *c != word)
         .map(|c| (distance(word, c), c))
         .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, c)| (d, c.len()))
+        // Among equally close words, the one that differs only in case.
+        .min_by_key(|&(d, c)| (d, distance(&word.to_lowercase(), &c.to_lowercase()), c.len()))
         .map(|(_, c)| c)
 }
 
-/// " (did you mean `x`?)" or nothing.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
-    closest(word, candidates)
-        .map(|c| format!("; did you mean `{c}`?"))
-        .unwrap_or_default()
+/// The did-you-mean suffix for a message about the name at `span`, and the
+/// fix that writes the suggestion over it: both or neither.
+pub fn did_you_mean_fix<'a>(
+    word: &str,
+    span: Span,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> (String, Option<Fix>) {
+    match closest(word, candidates) {
+        Some(c) => (
+            format!("; did you mean `{c}`?"),
+            Some(Fix::replace(format!("change to `{c}`"), span, c)),
+        ),
+        None => (String::new(), None),
+    }
+}
+
+/// Literal text as it is written inside a string: `"`, `\`, `{` and `}`
+/// escaped.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '"' | '\\' | '{' | '}') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Levenshtein distance over characters.
@@ -45,6 +71,12 @@ mod tests {
         assert_eq!(closest("Usr", ["User", "Tenant"]), Some("User"));
         assert_eq!(closest("tenantID", ["tenantId", "userId"]), Some("tenantId"));
         assert_eq!(closest("invoice", ["User", "Tenant"]), None);
+        assert_eq!(closest("gsi1Sk", ["gsi1pk", "gsi1sk"]), Some("gsi1sk"));
         assert_eq!(distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn escapes_what_a_string_cannot_hold_plainly() {
+        assert_eq!(escape(r#"A"B\C{D}#"#), r#"A\"B\\C\{D\}#"#);
     }
 }

@@ -128,6 +128,49 @@ pub fn can_begin_with(template: &lang::Template, value: &Value) -> Option<String
     }
 }
 
+/// A value with its languages compiled once, to ask the questions of
+/// [`can_equal`] and [`can_begin_with`] about many templates (without the
+/// witness).
+pub struct Prepared {
+    /// The whole value when it has no parameters.
+    constant: Option<String>,
+    /// The value's language, and every string beginning with a value (both
+    /// empty for a constant).
+    lang: lang::Template,
+    prefix_lang: lang::Template,
+}
+
+impl Prepared {
+    pub fn new(value: &Value) -> Prepared {
+        let constant = value.constant().map(str::to_string);
+        let (lang, prefix_lang) = match &constant {
+            Some(_) => (lang::Template::default(), lang::Template::default()),
+            None => (value.lang(), value.prefix_lang()),
+        };
+        Prepared {
+            constant,
+            lang,
+            prefix_lang,
+        }
+    }
+
+    /// [`can_equal`]`(template, value).is_some()`.
+    pub fn can_equal(&self, template: &lang::Template) -> bool {
+        match &self.constant {
+            Some(text) => template.can_equal(text),
+            None => template.overlaps(&self.lang),
+        }
+    }
+
+    /// [`can_begin_with`]`(template, value).is_some()`.
+    pub fn can_begin_with(&self, template: &lang::Template) -> bool {
+        match &self.constant {
+            Some(text) => template.may_begin_with(text),
+            None => template.overlaps(&self.lang) || template.overlaps(&self.prefix_lang),
+        }
+    }
+}
+
 pub fn can_equal(template: &lang::Template, value: &Value) -> Option<String> {
     match value.constant() {
         Some(text) => template.can_equal(text).then(|| text.to_string()),

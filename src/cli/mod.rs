@@ -3,9 +3,12 @@
 
 mod check;
 mod explain;
+mod export;
 mod fmt;
 pub mod input;
 pub mod render;
+mod sample;
+mod verify;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -30,6 +33,12 @@ enum Command {
     Explain(explain::ExplainArgs),
     /// Format schemas in place in the canonical style (`--check`: list the files that are not).
     Fmt(fmt::FmtArgs),
+    /// Print sample items for every entity (BatchWriteItem requests, one per line).
+    Sample(sample::SampleArgs),
+    /// Run every pattern's Query against a DynamoDB endpoint on sample items (docs/verify.md).
+    Verify(verify::VerifyArgs),
+    /// Export the tables: `cloudformation` (a template) or `workbench` (a NoSQL Workbench model).
+    Export(export::ExportArgs),
     /// Print the syntax tree outline of a file (for debugging the parser).
     #[command(hide = true)]
     Syntax { file: std::path::PathBuf },
@@ -60,6 +69,9 @@ pub fn main() -> i32 {
         Command::Explain(args) => explain::run(&args),
         Command::Lsp => crate::lsp::run(),
         Command::Fmt(args) => fmt::run(&args),
+        Command::Sample(args) => sample::run(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Export(args) => export::run(&args),
         Command::Syntax { file } => match input::read(&file) {
             Ok(source) => {
                 print!(

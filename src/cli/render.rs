@@ -63,6 +63,9 @@ pub fn text(source: &SourceText, diagnostic: &Diagnostic) -> String {
     if let Some(help) = &diagnostic.help {
         out.push_str(&format!("{pad} = help: {help}\n"));
     }
+    for fix in &diagnostic.fixes {
+        out.push_str(&format!("{pad} = fix: {}\n", fix.title));
+    }
     out.push('\n');
     out
 }
@@ -123,6 +126,13 @@ pub fn json(checked: &[(SourceText, Vec<Diagnostic>)]) -> Value {
                     "file": file,
                     "range": range(source, r.span),
                     "message": r.message,
+                })).collect::<Vec<_>>(),
+                "fixes": d.fixes.iter().map(|f| json!({
+                    "title": f.title,
+                    "edits": f.edits.iter().map(|(span, text)| json!({
+                        "range": range(source, *span),
+                        "text": text,
+                    })).collect::<Vec<_>>(),
                 })).collect::<Vec<_>>(),
             }));
         }

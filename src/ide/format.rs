@@ -19,9 +19,11 @@
 //!   its own line, at the indentation of the line that opened it. An empty
 //!   body is written `{}`.
 //! - Top-level items (`table`, `entity`, `pattern`) are separated by exactly
-//!   one blank line. Elsewhere a blank line the author left between members
+//!   one blank line (a comment on the line after an item is set off by one
+//!   too: it belongs to what follows). Elsewhere a blank line the author left between members
 //!   or comments is kept (several become one); none is kept right after `{`,
-//!   right before `}` or at the start of the file.
+//!   right before `}`, inside a member or a pattern, or at the start of the
+//!   file.
 //! - Inside a line: one space between tokens, except none before `,` `:` `?`
 //!   `.` `)` `]` `[` `(` and none after `(` `[` `.` `~`. So `key pk, sk`,
 //!   `name: type`, `enum(a, b)`, `string(~500)?`, `User[] ~20`, `Shop.gsi1`,
@@ -43,7 +45,8 @@
 //! - Comments stay where they were relative to the tokens. A comment written
 //!   after code stays trailing: trailing comments on consecutive lines of
 //!   the same indentation are aligned one space after the longest code, and
-//!   inside a body never before column 36 (the examples' comment column). A
+//!   on an indented line never before column 36 (the examples' comment
+//!   column, so `key pk, sk` and `number: int(pad 6)` comments line up). A
 //!   comment on its own line stays on its own line, indented like the line
 //!   that follows it (like the members when it precedes a `}`). Trailing
 //!   whitespace is removed from comments; their text is otherwise kept.
@@ -64,8 +67,8 @@ use crate::syntax::{Span, parse};
 
 /// The widest line the formatter aims for, in characters.
 pub const MAX_WIDTH: usize = 100;
-/// Trailing comments inside a body start at this (zero-based) column at the
-/// earliest.
+/// Trailing comments on indented lines start at this (zero-based) column at
+/// the earliest.
 pub const COMMENT_COLUMN: usize = 35;
 /// Spaces per indentation level.
 const INDENT: usize = 2;
@@ -117,7 +120,7 @@ pub fn format(text: &str) -> Result<String, FormatError> {
     let lines = layout(text, &tokens, &plan);
     let newline = if uses_crlf(text) { "\r\n" } else { "\n" };
     let out = render(&lines, newline);
-    verify(text, &out)?;
+    verify(&tokens, &out)?;
     Ok(out)
 }
 
@@ -470,12 +473,19 @@ fn layout(text: &str, tokens: &[(Token<'_>, Span)], plan: &Plan<'_, '_>) -> Vec<
                     line.trailing = Some(comment.to_string());
                 }
                 _ => {
-                    let indent = match plan.places.get(next) {
-                        Some(Place::Line { comment_depth, .. }) => *comment_depth,
-                        Some(Place::Inline { .. }) => depth + 1,
-                        None => 0,
+                    // Indented like the line that follows; a blank line
+                    // above is kept between members and items (also before
+                    // a `}`), not inside a member or a pattern.
+                    let (indent, keep) = match plan.places.get(next) {
+                        Some(&Place::Line {
+                            depth: line_depth,
+                            blank,
+                            comment_depth,
+                        }) => (comment_depth, blank || comment_depth > line_depth),
+                        Some(Place::Inline { .. }) => (depth + 1, false),
+                        None => (0, true),
                     };
-                    let blanks = out.blank_lines(true, breaks);
+                    let blanks = out.blank_lines(keep, breaks);
                     out.start_line(indent * INDENT, blanks, comment);
                     // Nothing follows a comment on its line.
                     out.lines.extend(out.current.take());
@@ -617,22 +627,23 @@ fn uses_crlf(text: &str) -> bool {
 }
 
 /// The tokens of `text` as the formatter must keep them: comments without
-/// trailing whitespace.
+/// trailing whitespace. `kept_tokens(format(x)) == kept_tokens(x)`.
 pub fn kept_tokens(text: &str) -> Vec<Token<'_>> {
-    lex(text)
-        .0
-        .into_iter()
-        .map(|(token, _)| match token {
-            Token::Comment(c) => Token::Comment(c.trim_end()),
-            Token::DocComment(c) => Token::DocComment(c.trim_end()),
-            other => other,
-        })
-        .collect()
+    lex(text).0.into_iter().map(|(token, _)| kept(token)).collect()
+}
+
+fn kept(token: Token<'_>) -> Token<'_> {
+    match token {
+        Token::Comment(c) => Token::Comment(c.trim_end()),
+        Token::DocComment(c) => Token::DocComment(c.trim_end()),
+        other => other,
+    }
 }
 
 /// The guard: formatting changed whitespace only.
-fn verify(input: &str, output: &str) -> Result<(), FormatError> {
-    let (before, after) = (kept_tokens(input), kept_tokens(output));
+fn verify(input: &[(Token<'_>, Span)], output: &str) -> Result<(), FormatError> {
+    let before: Vec<Token<'_>> = input.iter().map(|&(t, _)| kept(t)).collect();
+    let after = kept_tokens(output);
     if before == after {
         return Ok(());
     }
@@ -680,6 +691,14 @@ mod tests {
         assert!(uses_crlf("a\r\nb\r\nc\n"));
         assert!(!uses_crlf("a\r\nb\nc\n"));
         assert!(!uses_crlf("abc"));
+    }
+
+    #[test]
+    fn the_guard_catches_merged_or_lost_tokens() {
+        let (tokens, _) = lex("a b // c  ");
+        assert!(verify(&tokens, "a b // c\n").is_ok());
+        assert!(matches!(verify(&tokens, "ab // c\n"), Err(FormatError::Internal(_))));
+        assert!(matches!(verify(&tokens, "a b\n"), Err(FormatError::Internal(_))));
     }
 
     #[test]

@@ -10,6 +10,7 @@ use super::locate::{self, Occurrence, Symbol};
 use crate::check::model::Model;
 use crate::check::resolve::Resolution;
 use crate::syntax::Span;
+use crate::syntax::ast::KnownKind;
 
 pub fn definition(file: &File, offset: usize) -> Vec<Span> {
     let Some(occurrence) = locate::at(file.occurrences(), offset) else {
@@ -58,7 +59,17 @@ fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) ->
         .filter(|(_, k)| resolution.relies_on.contains(&k.span))
         .collect();
     match &occurrence.symbol {
-        Symbol::Pattern(_) => resolution.relies_on.clone(),
+        // The key templates first (where an editor jumps), the index last.
+        Symbol::Pattern(_) => {
+            let mut spans: Vec<Span> = resolution
+                .relies_on
+                .iter()
+                .copied()
+                .filter(|s| *s != access_span)
+                .collect();
+            spans.push(access_span);
+            spans
+        }
         Symbol::Entity(e) => key_lines
             .iter()
             .filter(|(owner, _)| owner == e)
@@ -91,11 +102,20 @@ fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) ->
     }
 }
 
-/// The name an attribute or value occurrence stands for.
+/// The attribute an attribute or value occurrence stands for: a range
+/// bound (`since` in `at >= since`) stands for the attribute it bounds.
 fn occurrence_text(model: &Model, occurrence: &Occurrence) -> String {
     match &occurrence.symbol {
         Symbol::Attribute { entity, attr } => model.entities[*entity].attributes[*attr].name.text.clone(),
-        Symbol::Value { name, .. } => name.clone(),
+        Symbol::Value { pattern, name } => model.patterns[*pattern]
+            .known
+            .iter()
+            .find(|k| match &k.kind {
+                KnownKind::Compare(_, b) | KnownKind::BeginsWith(b) => b.text == *name,
+                KnownKind::Between(a, b) => a.text == *name || b.text == *name,
+                KnownKind::Equal | KnownKind::Fixed(_) => false,
+            })
+            .map_or_else(|| name.clone(), |k| k.attr.text.clone()),
         _ => String::new(),
     }
 }

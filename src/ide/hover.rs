@@ -187,9 +187,9 @@ fn key(model: &Model, table: TableId, name: &str) -> String {
     let ty = table
         .key_attributes()
         .find(|k| k.name == name)
-        .map(|k| format!("{:?}", k.ty).to_lowercase())
+        .map(|k| format!("{:?} ", k.ty).to_lowercase())
         .unwrap_or_default();
-    format!("**key** `{name}`: {ty} {owner}")
+    format!("**key** `{name}`: {ty}{owner}")
 }
 
 fn attribute(model: &Model, entity_id: EntityId, attr: usize) -> String {

@@ -3,6 +3,8 @@
 
 use super::File;
 use crate::check::cost;
+use crate::syntax::Span;
+use crate::syntax::lexer::{Token, lex};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hint {
@@ -29,14 +31,25 @@ pub fn hints(file: &File) -> Vec<Hint> {
         } else {
             format!("{}", cost.rcu)
         };
-        let line_end = file.text[pattern.span.start..pattern.span.end]
-            .find('\n')
-            .map_or(pattern.span.end, |i| pattern.span.start + i);
         out.push(Hint {
-            offset: file.text[..line_end].trim_end().len(),
+            offset: first_line_end(&file.text, pattern.span),
             label: format!("{via} · {rcu} RCU"),
             tooltip: cost.describe(),
         });
     }
     out
+}
+
+/// The end of the last token on the first line of `span`, so the hint
+/// comes after the code and before any comment.
+fn first_line_end(text: &str, span: Span) -> usize {
+    let source = &text[span.range()];
+    let line = source.find('\n').unwrap_or(source.len());
+    let (tokens, _) = lex(&source[..line]);
+    tokens
+        .iter()
+        .filter(|(token, _)| !matches!(token, Token::Comment(_) | Token::DocComment(_)))
+        .map(|(_, s)| span.start + s.end)
+        .max()
+        .unwrap_or(span.start + source[..line].trim_end().len())
 }

@@ -1,6 +1,9 @@
 //! What every name in a file refers to. One pass over the syntax tree
 //! yields each occurrence (declaration or reference) with its symbol;
-//! hover, definition, references and rename all look things up here.
+//! hover, definition, references and rename all look things up here. A
+//! name that stands for several symbols at once (a pattern's known name
+//! binds the attribute of that name in each returned entity) is one
+//! occurrence per symbol, with the same span.
 
 use crate::check::Analysis;
 use crate::check::model::{EntityId, Model, TableId};
@@ -210,13 +213,25 @@ impl Walk<'_> {
         Some(Symbol::Attribute { entity, attr })
     }
 
-    /// An attribute of the pattern's returned entities (the first that has it).
-    fn returned_attribute(&self, pattern: usize, name: &str) -> Option<Symbol> {
-        self.model.patterns[pattern]
-            .returns
-            .iter()
-            .filter_map(|r| r.entity)
-            .find_map(|e| self.attribute(e, name))
+    /// The attributes of that name of the pattern's returned entities: a
+    /// known name binds each of them, so it is an occurrence of each (the
+    /// first returned entity's first, which is what the cursor finds).
+    fn returned_attributes(&self, pattern: usize, name: &str) -> Vec<Symbol> {
+        let mut out = Vec::new();
+        for entity in self.model.patterns[pattern].returns.iter().filter_map(|r| r.entity) {
+            if let Some(symbol) = self.attribute(entity, name)
+                && !out.contains(&symbol)
+            {
+                out.push(symbol);
+            }
+        }
+        out
+    }
+
+    fn push_all(&mut self, span: Span, symbols: Vec<Symbol>) {
+        for symbol in symbols {
+            self.push(span, symbol, false);
+        }
     }
 
     fn pattern(&mut self, pattern: &ast::Pattern) {
@@ -235,9 +250,8 @@ impl Walk<'_> {
             }
         }
         for known in &pattern.known {
-            if let Some(attr) = self.returned_attribute(id, &known.attr.text) {
-                self.push(known.attr.span, attr, false);
-            }
+            let attrs = self.returned_attributes(id, &known.attr.text);
+            self.push_all(known.attr.span, attrs);
             let bounds: Vec<&Name> = match &known.kind {
                 KnownKind::Compare(_, b) | KnownKind::BeginsWith(b) => vec![b],
                 KnownKind::Between(a, b) => vec![a, b],
@@ -255,10 +269,9 @@ impl Walk<'_> {
             }
         }
         for modifier in &pattern.modifiers {
-            if let ast::Modifier::OrderBy { attr, .. } = modifier
-                && let Some(symbol) = self.returned_attribute(id, &attr.text)
-            {
-                self.push(attr.span, symbol, false);
+            if let ast::Modifier::OrderBy { attr, .. } = modifier {
+                let attrs = self.returned_attributes(id, &attr.text);
+                self.push_all(attr.span, attrs);
             }
         }
         if let Some(query) = &pattern.query {
@@ -327,8 +340,9 @@ impl Walk<'_> {
                 },
                 false,
             );
-        } else if let Some(attr) = self.returned_attribute(pattern, &name.text) {
-            self.push(name.span, attr, false);
+        } else {
+            let attrs = self.returned_attributes(pattern, &name.text);
+            self.push_all(name.span, attrs);
         }
     }
 }

@@ -2,6 +2,8 @@
 //! offset, returning plain data. One file per feature; `src/lsp` turns the
 //! data into protocol types.
 
+pub mod code_actions;
+pub mod completion;
 pub mod folding;
 pub mod format;
 pub mod goto;

@@ -3,9 +3,12 @@
 //! and condition literal that uses the tag, and nowhere else).
 
 use super::File;
-use super::locate::{self, Symbol};
+use super::locate::{self, Occurrence, Symbol};
 use crate::syntax::Span;
 use crate::syntax::template::is_identifier;
+
+/// Words the lexer reserves: no name can be one of them.
+const KEYWORDS: &[&str] = &["table", "entity", "pattern"];
 
 /// The span that would be renamed, or `None` where nothing can be.
 pub fn prepare(file: &File, offset: usize) -> Option<Span> {
@@ -14,25 +17,103 @@ pub fn prepare(file: &File, offset: usize) -> Option<Span> {
 
 /// Every edit of the rename, or why it cannot be done.
 pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(Span, String)>, String> {
-    let target = locate::at(file.occurrences(), offset).ok_or("there is nothing to rename here")?;
+    let occurrences = file.occurrences();
+    let target = locate::at(occurrences, offset).ok_or("there is nothing to rename here")?;
     match &target.symbol {
         Symbol::Tag { table, .. } => {
-            let delimiter = &file.analysis.model.tables[*table].delimiter;
-            if new_name.is_empty() || new_name.contains(delimiter.as_str()) || new_name.contains(['"', '{', '}', '\\'])
-            {
+            let delimiter = file.analysis.model.tables[*table].delimiter.as_str();
+            // Still one word between delimiters (with `::`, `A:` is not: `A:::`
+            // reads as `A`, `:`).
+            let between = format!("{delimiter}{new_name}{delimiter}");
+            let one_word = between.split(delimiter).eq(["", new_name, ""]);
+            if new_name.is_empty() || !one_word || new_name.contains(['"', '{', '}', '\\']) {
                 return Err(format!(
-                    "a type tag is non-empty literal text without `{delimiter}`, quotes or braces"
+                    "a type tag is one word of literal text: not empty, and no `{delimiter}`, quotes, braces or backslashes"
                 ));
             }
         }
         _ if !is_identifier(new_name) => return Err(format!("`{new_name}` is not a valid name")),
+        _ if KEYWORDS.contains(&new_name) => return Err(format!("`{new_name}` is a keyword")),
         _ => {}
     }
-    let edits: Vec<(Span, String)> = file
-        .occurrences()
+    let symbols = linked(occurrences, &target.symbol);
+    for symbol in &symbols {
+        if let Some(clash) = occurrences
+            .iter()
+            .find(|o| file.text.get(o.span.range()) == Some(new_name) && clashes(file, symbol, &o.symbol))
+        {
+            return Err(format!("`{new_name}` is already {}", noun(symbol, &clash.symbol)));
+        }
+    }
+    let mut edits: Vec<(Span, String)> = occurrences
         .iter()
-        .filter(|o| o.symbol == target.symbol)
+        .filter(|o| symbols.contains(&o.symbol))
         .map(|o| (o.span, new_name.to_string()))
         .collect();
+    // A name standing for several of the symbols is edited once.
+    edits.dedup_by_key(|(span, _)| *span);
     Ok(edits)
+}
+
+/// The symbol and every symbol renamed with it: a name that stands for
+/// several symbols at once (a pattern's known `userId` binds `userId` in
+/// each entity it returns) can only be renamed if all of them are, or the
+/// pattern would bind some and not the others.
+fn linked(occurrences: &[Occurrence], symbol: &Symbol) -> Vec<Symbol> {
+    let mut symbols = vec![symbol.clone()];
+    let mut next = 0;
+    while next < symbols.len() {
+        let spans: Vec<Span> = occurrences
+            .iter()
+            .filter(|o| o.symbol == symbols[next])
+            .map(|o| o.span)
+            .collect();
+        for o in occurrences.iter().filter(|o| spans.contains(&o.span)) {
+            if !symbols.contains(&o.symbol) {
+                symbols.push(o.symbol.clone());
+            }
+        }
+        next += 1;
+    }
+    symbols
+}
+
+/// Whether `other`, were it named like the renamed `symbol`, would be
+/// confused with it: another symbol of the same kind in the same scope.
+fn clashes(file: &File, symbol: &Symbol, other: &Symbol) -> bool {
+    let returns = |pattern: usize, entity| {
+        file.analysis.model.patterns[pattern]
+            .returns
+            .iter()
+            .any(|r| r.entity == Some(entity))
+    };
+    match (symbol, other) {
+        (Symbol::Table(a), Symbol::Table(b)) => a != b,
+        (Symbol::Entity(a), Symbol::Entity(b)) => a != b,
+        (Symbol::Pattern(a), Symbol::Pattern(b)) => a != b,
+        (Symbol::Index { table, access }, Symbol::Index { table: t, access: a }) => table == t && access != a,
+        (Symbol::Key { table, name }, Symbol::Key { table: t, name: n }) => table == t && name != n,
+        (Symbol::Attribute { entity, attr }, Symbol::Attribute { entity: e, attr: a }) => entity == e && attr != a,
+        (Symbol::Value { pattern, name }, Symbol::Value { pattern: p, name: n }) => pattern == p && name != n,
+        // A pattern's values and the attributes it returns share its names.
+        (Symbol::Value { pattern, .. }, Symbol::Attribute { entity, .. })
+        | (Symbol::Attribute { entity, .. }, Symbol::Value { pattern, .. }) => returns(*pattern, *entity),
+        (Symbol::Tag { table, text }, Symbol::Tag { table: t, text: x }) => table == t && text != x,
+        _ => false,
+    }
+}
+
+fn noun(renamed: &Symbol, other: &Symbol) -> &'static str {
+    match (renamed, other) {
+        (_, Symbol::Table(_)) => "a table",
+        (_, Symbol::Index { .. }) => "an index of this table",
+        (_, Symbol::Key { .. }) => "a key of this table",
+        (_, Symbol::Entity(_)) => "an entity",
+        (Symbol::Value { .. }, Symbol::Attribute { .. }) => "an attribute this pattern returns",
+        (_, Symbol::Attribute { .. }) => "an attribute of this entity",
+        (Symbol::Attribute { .. }, Symbol::Value { .. }) => "a value of a pattern returning this entity",
+        (_, Symbol::Value { .. }) => "a value of this pattern",
+        (_, Symbol::Pattern(_)) => "a pattern",
+        (_, Symbol::Tag { .. }) => "a type tag of this table",
+    }
 }

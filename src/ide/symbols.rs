@@ -64,9 +64,13 @@ pub fn document_symbols(file: &File) -> Vec<DocumentSymbol> {
                     .attributes
                     .iter()
                     .map(|a| {
+                        // The type as written (`int(pad 6)`, `string?`), on one line.
+                        let written = file.text.get(a.ty.span.range()).unwrap_or(&a.ty.name.text);
+                        let ty = written.split_whitespace().collect::<Vec<_>>().join(" ");
+                        let optional = if a.optional { "?" } else { "" };
                         symbol(
                             &a.name.text,
-                            Some(a.ty.name.text.clone()),
+                            Some(format!("{ty}{optional}")),
                             SymbolKind::Attribute,
                             a.span,
                             a.name.span,

@@ -1,10 +1,16 @@
 //! Open documents. Edits are applied here synchronously — handlers call
 //! this before their first `.await`, so edits land in the order the client
 //! sent them even though tower-lsp runs handlers concurrently. Analyses are
-//! cached per document version: a request never re-analyses an unchanged
-//! document, and every result carries the version it was computed from.
+//! cached per document revision: a request never re-analyses an unchanged
+//! document, and every result carries the revision it was computed from.
+//!
+//! A revision names one exact text: every open and every change gets a new
+//! one, from one counter for the whole store. The client's version number
+//! is not enough — a document closed and reopened starts again at the same
+//! version with another text.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ropey::Rope;
@@ -16,14 +22,16 @@ use crate::ide;
 struct Document {
     rope: Rope,
     version: i32,
+    revision: u64,
     file: Option<Arc<ide::File>>,
 }
 
-/// An immutable view of one document version and its analysis.
+/// An immutable view of one document revision and its analysis.
 #[derive(Clone)]
 pub struct Snapshot {
     pub uri: Url,
     pub version: i32,
+    pub revision: u64,
     pub rope: Rope,
     pub file: Arc<ide::File>,
 }
@@ -31,6 +39,7 @@ pub struct Snapshot {
 #[derive(Default)]
 pub struct Documents {
     docs: Mutex<HashMap<Url, Document>>,
+    revisions: AtomicU64,
 }
 
 impl Documents {
@@ -39,22 +48,32 @@ impl Documents {
         self.docs.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub fn open(&self, uri: Url, text: &str, version: i32) {
-        self.lock().insert(
+    fn next_revision(&self) -> u64 {
+        self.revisions.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Opens (or replaces) a document; returns its revision.
+    pub fn open(&self, uri: Url, text: &str, version: i32) -> u64 {
+        let mut docs = self.lock();
+        let revision = self.next_revision();
+        docs.insert(
             uri,
             Document {
                 rope: Rope::from_str(text),
                 version,
+                revision,
                 file: None,
             },
         );
+        revision
     }
 
-    pub fn close(&self, uri: &Url) {
-        self.lock().remove(uri);
+    /// Forgets a document; `false` when it was not open.
+    pub fn close(&self, uri: &Url) -> bool {
+        self.lock().remove(uri).is_some()
     }
 
-    /// Applies a `didChange` in order. Returns the new version, or `None`
+    /// Applies a `didChange` in order. Returns the new revision, or `None`
     /// for an unknown document.
     pub fn change(
         &self,
@@ -62,7 +81,7 @@ impl Documents {
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
         encoding: Encoding,
-    ) -> Option<i32> {
+    ) -> Option<u64> {
         let mut docs = self.lock();
         let doc = docs.get_mut(uri)?;
         for change in changes {
@@ -78,46 +97,83 @@ impl Documents {
             }
         }
         doc.version = version;
+        doc.revision = self.next_revision();
         doc.file = None;
-        Some(version)
+        Some(doc.revision)
     }
 
-    pub fn version(&self, uri: &Url) -> Option<i32> {
-        self.lock().get(uri).map(|d| d.version)
+    /// The current revision of an open document.
+    pub fn revision(&self, uri: &Url) -> Option<u64> {
+        self.lock().get(uri).map(|d| d.revision)
     }
 
     pub fn uris(&self) -> Vec<Url> {
         self.lock().keys().cloned().collect()
     }
 
-    /// The current version with its analysis, computed at most once per
-    /// version (outside the lock, so edits are never held up by it).
+    /// The current revision with its analysis, computed at most once per
+    /// revision (outside the lock, so edits are never held up by it).
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
-        let (rope, version) = {
+        let (rope, version, revision) = {
             let docs = self.lock();
             let doc = docs.get(uri)?;
             if let Some(file) = &doc.file {
                 return Some(Snapshot {
                     uri: uri.clone(),
                     version: doc.version,
+                    revision: doc.revision,
                     rope: doc.rope.clone(),
                     file: file.clone(),
                 });
             }
-            (doc.rope.clone(), doc.version)
+            (doc.rope.clone(), doc.version, doc.revision)
         };
         let file = Arc::new(ide::File::new(rope.to_string()));
         let mut docs = self.lock();
+        // Only for the very text analysed: the document may have changed,
+        // or been closed and reopened at the same version, meanwhile.
         if let Some(doc) = docs.get_mut(uri)
-            && doc.version == version
+            && doc.revision == revision
         {
             doc.file = Some(file.clone());
         }
         Some(Snapshot {
             uri: uri.clone(),
             version,
+            revision,
             rope,
             file,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_open_and_change_is_a_new_revision() {
+        let docs = Documents::default();
+        let uri = Url::parse("file:///a.dyno").unwrap();
+        let first = docs.open(uri.clone(), "table A {\n  key pk\n}\n", 1);
+        assert_eq!(docs.snapshot(&uri).unwrap().revision, first);
+        assert!(docs.close(&uri));
+        assert!(!docs.close(&uri), "already closed");
+        // Reopened at the same version with another text: another revision,
+        // and the cached analysis of the first text is gone with it.
+        let second = docs.open(uri.clone(), "table B {\n  key pk\n}\n", 1);
+        assert_ne!(first, second);
+        let snapshot = docs.snapshot(&uri).unwrap();
+        assert_eq!((snapshot.revision, snapshot.version), (second, 1));
+        assert!(snapshot.file.text.contains("table B"));
+        let change = TextDocumentContentChangeEvent {
+            range: None,
+            range_length: None,
+            text: "table C {\n  key pk\n}\n".into(),
+        };
+        let third = docs.change(&uri, 2, &[change], Encoding::Utf16).unwrap();
+        assert!(third > second);
+        assert_eq!(docs.revision(&uri), Some(third));
+        assert!(docs.snapshot(&uri).unwrap().file.text.contains("table C"));
     }
 }

@@ -15,12 +15,14 @@ use super::handlers;
 use super::position::Encoding;
 use super::state::State;
 
+/// The revision last published per document. Its lock serialises
+/// publishing, so an older analysis can never overwrite a newer one.
+type Published = Arc<tokio::sync::Mutex<HashMap<Url, u64>>>;
+
 pub struct Server {
     client: Client,
     state: Arc<State>,
-    /// Serialises publishing and remembers what was published, so an
-    /// older analysis can never overwrite a newer one.
-    published: tokio::sync::Mutex<HashMap<Url, i32>>,
+    published: Published,
 }
 
 impl Server {
@@ -28,7 +30,7 @@ impl Server {
         Server {
             client,
             state: Arc::new(State::default()),
-            published: tokio::sync::Mutex::new(HashMap::new()),
+            published: Published::default(),
         }
     }
 
@@ -50,33 +52,49 @@ impl Server {
         }
     }
 
-    /// Analyses the current version off the async threads and publishes
-    /// its diagnostics — unless a newer version arrived meanwhile (its own
-    /// refresh publishes then).
-    async fn refresh(&self, uri: Url) {
-        let state = self.state.clone();
-        let target = uri.clone();
-        let computed = tokio::task::spawn_blocking(move || {
-            catch_unwind(AssertUnwindSafe(|| {
-                let snapshot = state.snapshot(&target)?;
-                let diagnostics = handlers::diagnostics::to_lsp(&snapshot, state.encoding());
-                Some((snapshot.version, diagnostics))
-            }))
-        })
-        .await;
-        let Ok(Ok(Some((version, diagnostics)))) = computed else {
-            self.client
+    /// Publishes the diagnostics of `revision` in the background. The
+    /// notification returns at once: tower-lsp runs at most four handlers
+    /// at a time, so awaiting the analysis here would queue the next edits
+    /// and requests behind it.
+    fn refresh(&self, uri: Url, revision: u64) {
+        let (client, state, published) = (self.client.clone(), self.state.clone(), self.published.clone());
+        tokio::spawn(publish(client, state, published, uri, revision));
+    }
+}
+
+/// Analyses the current revision off the async threads and publishes its
+/// diagnostics — unless a newer revision arrived meanwhile (its own refresh
+/// publishes then) or the document was closed.
+async fn publish(client: Client, state: Arc<State>, published: Published, uri: Url, revision: u64) {
+    if state.documents.revision(&uri) != Some(revision) {
+        return; // superseded before its analysis started
+    }
+    let analysed = state.clone();
+    let target = uri.clone();
+    let computed = tokio::task::spawn_blocking(move || {
+        catch_unwind(AssertUnwindSafe(|| {
+            let snapshot = analysed.snapshot(&target)?;
+            let diagnostics = handlers::diagnostics::to_lsp(&snapshot, analysed.encoding());
+            Some((snapshot.revision, snapshot.version, diagnostics))
+        }))
+    })
+    .await;
+    let (revision, version, diagnostics) = match computed {
+        Ok(Ok(Some(computed))) => computed,
+        Ok(Ok(None)) => return, // closed meanwhile
+        Ok(Err(_)) | Err(_) => {
+            client
                 .log_message(MessageType::ERROR, format!("dyno: could not analyse {uri}"))
                 .await;
             return;
-        };
-        let mut published = self.published.lock().await;
-        if self.state.documents.version(&uri) != Some(version) || published.get(&uri).is_some_and(|&v| v > version) {
-            return;
         }
-        published.insert(uri.clone(), version);
-        self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+    };
+    let mut published = published.lock().await;
+    if state.documents.revision(&uri) != Some(revision) || published.get(&uri).is_some_and(|&r| r >= revision) {
+        return; // stale, or already published
     }
+    published.insert(uri.clone(), revision);
+    client.publish_diagnostics(uri, diagnostics, Some(version)).await;
 }
 
 fn negotiate_encoding(params: &InitializeParams) -> Encoding {
@@ -176,8 +194,8 @@ impl LanguageServer for Server {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let doc = params.text_document;
-        self.state.documents.open(doc.uri.clone(), &doc.text, doc.version);
-        self.refresh(doc.uri).await;
+        let revision = self.state.documents.open(doc.uri.clone(), &doc.text, doc.version);
+        self.refresh(doc.uri, revision);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
@@ -188,16 +206,22 @@ impl LanguageServer for Server {
             &params.content_changes,
             self.state.encoding(),
         );
-        if applied.is_some() {
-            self.refresh(uri).await;
+        if let Some(revision) = applied {
+            self.refresh(uri, revision);
         }
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        self.state.documents.close(&uri);
-        self.published.lock().await.remove(&uri);
-        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        if !self.state.documents.close(&uri) {
+            return; // never opened: nothing to clear
+        }
+        let mut published = self.published.lock().await;
+        published.remove(&uri);
+        // Unless it was reopened meanwhile: then its own refresh publishes.
+        if self.state.documents.revision(&uri).is_none() {
+            self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        }
     }
 
     async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {

@@ -30,10 +30,22 @@ fn error_frame(code: i64, message: &str, id: Value) -> Vec<u8> {
     )
 }
 
-/// The method of a request or notification.
-fn method(body: &[u8]) -> Option<String> {
-    let value: Value = serde_json::from_slice(body).ok()?;
-    value.get("method")?.as_str().map(str::to_string)
+/// The method of a checked message, and the body to hand to tower-lsp:
+/// unchanged, except that `"params": null` is dropped. Some clients (Eglot,
+/// LSP4IJ) send it for `shutdown`, whose params are `void`, and tower-lsp
+/// would refuse it with "Unexpected params: null".
+fn prepare(body: Vec<u8>) -> (Option<String>, Vec<u8>) {
+    let Ok(Value::Object(mut message)) = serde_json::from_slice::<Value>(&body) else {
+        return (None, body);
+    };
+    let method = message.get("method").and_then(Value::as_str).map(str::to_string);
+    if message.get("params") == Some(&Value::Null) {
+        message.remove("params");
+        if let Ok(stripped) = serde_json::to_vec(&message) {
+            return (method, stripped);
+        }
+    }
+    (method, body)
 }
 
 /// `Ok` for a message tower-lsp can decode, or the error frame to answer.
@@ -136,7 +148,7 @@ where
         while let Ok(Some(message)) = read_frame(&mut reader).await {
             match message.and_then(|body| check(&body).map(|()| body)) {
                 Ok(body) => {
-                    let method = method(&body);
+                    let (method, body) = prepare(body);
                     if to_server.write_all(&frame(&body)).await.is_err() {
                         break;
                     }
@@ -183,5 +195,19 @@ mod tests {
         assert!(invalid.contains("-32600") && invalid.contains(r#""id":7"#), "{invalid}");
         assert!(check(b"[]").is_err());
         assert!(check(br#"{"jsonrpc":"1.0","id":1,"method":"x"}"#).is_err());
+    }
+
+    #[test]
+    fn null_params_are_dropped_and_everything_else_is_kept() {
+        let (method, body) = prepare(br#"{"jsonrpc":"2.0","id":3,"method":"shutdown","params":null}"#.to_vec());
+        assert_eq!(method.as_deref(), Some("shutdown"));
+        assert_eq!(body, br#"{"jsonrpc":"2.0","id":3,"method":"shutdown"}"#);
+        let hover = br#"{"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"a":1}}"#;
+        assert_eq!(
+            prepare(hover.to_vec()),
+            (Some("textDocument/hover".into()), hover.to_vec())
+        );
+        let response = br#"{"jsonrpc":"2.0","id":5,"result":null}"#;
+        assert_eq!(prepare(response.to_vec()), (None, response.to_vec()));
     }
 }

@@ -160,10 +160,10 @@ pub fn lex(text: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
                     Diagnostic::new(Code::UnterminatedString, span, "unterminated string")
                         .with_label("missing closing `\"` before the end of the line"),
                 );
-                template::split(raw, span.start, &mut diagnostics);
+                template::check(raw, span.start, &mut diagnostics);
             }
             Token::Str(raw) => {
-                template::split(raw, span.start, &mut diagnostics);
+                template::check(raw, span.start, &mut diagnostics);
             }
             _ => {}
         }

@@ -9,7 +9,18 @@ use crate::diagnostic::{Code, Diagnostic};
 /// `raw` is the string as written, opening quote included (the closing one
 /// may be missing); `offset` is where it starts in the file.
 pub fn split(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> Vec<Segment> {
-    let body_start = 1;
+    scan(raw, offset, diagnostics, true)
+}
+
+/// Reports exactly what [`split`] reports, without building the segments
+/// (the lexer's check of every string).
+pub fn check(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) {
+    scan(raw, offset, diagnostics, false);
+}
+
+/// Why bytes, not chars: the only characters with a meaning here (`\`, `{`,
+/// `}`) are ASCII, so the text between them is copied a run at a time.
+fn scan(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>, build: bool) -> Vec<Segment> {
     let body_end = if raw.len() >= 2 && raw.ends_with('"') && !ends_with_escape(&raw[..raw.len() - 1]) {
         raw.len() - 1
     } else {
@@ -17,12 +28,14 @@ pub fn split(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> Vec
     };
     let mut segments = Vec::new();
     let mut literal = String::new();
-    let mut literal_start = offset + body_start;
     let body = &raw[..body_end];
-    let mut chars = body.char_indices().skip(1).peekable();
+    let bytes = body.as_bytes();
+    // The opening quote is not part of the body.
+    let mut i = body.chars().next().map_or(0, char::len_utf8);
+    let mut literal_start = offset + i;
 
     let flush = |literal: &mut String, start: usize, end: usize, segments: &mut Vec<Segment>| {
-        if start < end {
+        if build && start < end {
             segments.push(Segment::Literal {
                 text: std::mem::take(literal),
                 span: Span::new(start, end),
@@ -30,29 +43,50 @@ pub fn split(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> Vec
         }
     };
 
-    while let Some((i, c)) = chars.next() {
+    while i < body.len() {
+        let special = body[i..].find(['\\', '{', '}']).map_or(body.len(), |k| i + k);
+        if special > i {
+            if build {
+                literal.push_str(&body[i..special]);
+            }
+            i = special;
+            continue;
+        }
         let at = offset + i;
-        match c {
-            '\\' => match chars.next() {
-                Some((_, esc @ ('"' | '\\' | '{' | '}'))) => literal.push(esc),
-                Some((j, other)) => {
-                    let end = offset + j + other.len_utf8();
+        match bytes[i] {
+            b'\\' => match body[i + 1..].chars().next() {
+                Some(esc @ ('"' | '\\' | '{' | '}')) => {
+                    if build {
+                        literal.push(esc);
+                    }
+                    i += 2;
+                }
+                Some(other) => {
+                    let next = i + 1 + other.len_utf8();
                     diagnostics.push(
                         Diagnostic::new(
                             Code::InvalidEscape,
-                            Span::new(at, end),
+                            Span::new(at, offset + next),
                             format!("invalid escape `\\{other}`"),
                         )
                         .with_help("the escapes are \\\" \\\\ \\{ and \\}"),
                     );
-                    literal.push(other);
+                    if build {
+                        literal.push(other);
+                    }
+                    i = next;
                 }
-                None => literal.push('\\'),
+                None => {
+                    if build {
+                        literal.push('\\');
+                    }
+                    i += 1;
+                }
             },
-            '{' => {
+            b'{' => {
                 let close = body[i + 1..].find(['}', '{']).map(|k| i + 1 + k);
                 match close {
-                    Some(k) if body.as_bytes()[k] == b'}' => {
+                    Some(k) if bytes[k] == b'}' => {
                         flush(&mut literal, literal_start, at, &mut segments);
                         let name_text = &body[i + 1..k];
                         let hole_span = Span::new(at, offset + k + 1);
@@ -67,15 +101,14 @@ pub fn split(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> Vec
                                 "a hole names one attribute: \"USER#{userId}\"; write \\{ for a literal brace",
                             ));
                         }
-                        segments.push(Segment::Hole {
-                            name: Name::new(name_text.trim(), name_span),
-                            span: hole_span,
-                        });
-                        // Skip the hole's characters.
-                        while chars.peek().is_some_and(|&(j, _)| j <= k) {
-                            chars.next();
+                        if build {
+                            segments.push(Segment::Hole {
+                                name: Name::new(name_text.trim(), name_span),
+                                span: hole_span,
+                            });
                         }
-                        literal_start = offset + k + 1;
+                        i = k + 1;
+                        literal_start = offset + i;
                     }
                     _ => {
                         let end = close.map_or(offset + body_end, |k| offset + k);
@@ -84,11 +117,14 @@ pub fn split(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> Vec
                                 .with_label("this hole has no closing `}`")
                                 .with_help("close the hole (\"{userId}\") or write \\{ for a literal brace"),
                         );
-                        literal.push('{');
+                        if build {
+                            literal.push('{');
+                        }
+                        i += 1;
                     }
                 }
             }
-            '}' => {
+            _ => {
                 diagnostics.push(
                     Diagnostic::new(
                         Code::UnmatchedBrace,
@@ -97,9 +133,11 @@ pub fn split(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> Vec
                     )
                     .with_help("write \\} for a literal brace"),
                 );
-                literal.push('}');
+                if build {
+                    literal.push('}');
+                }
+                i += 1;
             }
-            c => literal.push(c),
         }
     }
     flush(&mut literal, literal_start, offset + body_end, &mut segments);

@@ -4,6 +4,8 @@
 //! Run with `UPDATE_EXPECT=1` to rewrite the expected files after a
 //! deliberate change, then review the diff.
 
+pub mod cursor;
+pub mod lsp_client;
 pub mod markdown;
 
 use std::path::{Path, PathBuf};

@@ -4,6 +4,8 @@
 //! of states), so a compressed edge list (CSR) with `lo..=hi` ranges is both compact and fast to
 //! scan; there is no 256-way table per state and nothing is ever determinised.
 
+use std::sync::OnceLock;
+
 /// A byte-range edge `lo..=hi -> to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Edge {
@@ -24,6 +26,8 @@ pub struct Automaton {
     pub(super) offsets: Vec<u32>,
     pub(super) edges: Vec<Edge>,
     pub(super) accepting: Vec<bool>,
+    /// [`useful_states`](Self::useful_states), computed on first use.
+    pub(super) live: OnceLock<Vec<bool>>,
 }
 
 impl Automaton {
@@ -75,6 +79,33 @@ impl Automaton {
             std::mem::swap(&mut current, &mut next);
         }
         (0..self.state_count()).any(|s| current[s / 64] & (1 << (s % 64)) != 0 && self.accepting[s])
+    }
+
+    /// Whether some accepted string begins with `prefix`: the state-set simulation of
+    /// [`accepts`](Self::accepts) over the prefix, then whether a reached state can still reach
+    /// an accepting one. Exactly `intersect(&[self, &Automaton::prefix(prefix)]).is_some()`.
+    pub fn accepts_prefix(&self, prefix: &[u8]) -> bool {
+        let live = self.live.get_or_init(|| self.co_reachable());
+        if !live[self.start as usize] {
+            return false;
+        }
+        let mut current = vec![self.start];
+        let mut next = Vec::new();
+        for &byte in prefix {
+            next.clear();
+            for &s in &current {
+                for e in self.edges(s) {
+                    if e.lo <= byte && byte <= e.hi && live[e.to as usize] && !next.contains(&e.to) {
+                        next.push(e.to);
+                    }
+                }
+            }
+            if next.is_empty() {
+                return false;
+            }
+            std::mem::swap(&mut current, &mut next);
+        }
+        true
     }
 
     /// Whether the language is empty.
@@ -179,6 +210,24 @@ impl Automaton {
             }
             set = next;
         }
+    }
+
+    /// States that can reach an accepting state. A fixpoint over the edges, scanning states from
+    /// the last: builders number states along their chains, so one scan usually settles it and a
+    /// second confirms, with no allocation but the result.
+    fn co_reachable(&self) -> Vec<bool> {
+        let mut live = self.accepting.clone();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for s in (0..self.state_count()).rev() {
+                if !live[s] && self.edges(s as u32).iter().any(|e| live[e.to as usize]) {
+                    live[s] = true;
+                    changed = true;
+                }
+            }
+        }
+        live
     }
 
     /// States that are reachable from the start and can reach an accepting state.
@@ -298,6 +347,7 @@ impl Builder {
             offsets,
             edges,
             accepting: self.accepting,
+            live: OnceLock::new(),
         }
     }
 }

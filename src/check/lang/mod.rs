@@ -51,6 +51,10 @@ mod proptests;
 #[cfg(test)]
 mod tests;
 
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
+
 pub use automaton::Automaton;
 pub use product::{MAX_AUTOMATA, intersect};
 pub use shape::Shape;
@@ -65,9 +69,34 @@ pub enum Part {
 }
 
 /// A key template: the concatenation of its parts.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// The automaton is compiled on the first question and kept: the checker asks
+/// many questions of each template of the schema. `parts` must therefore not
+/// be changed after a question was asked (build a new template instead).
+#[derive(Clone, Default)]
 pub struct Template {
     pub parts: Vec<Part>,
+    compiled: OnceLock<Automaton>,
+}
+
+impl PartialEq for Template {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts == other.parts
+    }
+}
+
+impl Eq for Template {}
+
+impl Hash for Template {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.parts.hash(state);
+    }
+}
+
+impl fmt::Debug for Template {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Template").field("parts", &self.parts).finish()
+    }
 }
 
 /// One side of a byte-order range (`key > a`, `key between a and b`, …).
@@ -80,10 +109,20 @@ pub enum Bound {
 
 impl Template {
     pub fn new(parts: Vec<Part>) -> Self {
-        Template { parts }
+        Template {
+            parts,
+            compiled: OnceLock::new(),
+        }
     }
 
-    /// The automaton of every string this template can produce.
+    /// The automaton of every string this template can produce, compiled
+    /// once per template.
+    pub fn automaton(&self) -> &Automaton {
+        self.compiled.get_or_init(|| self.compile())
+    }
+
+    /// The automaton of every string this template can produce, freshly
+    /// built (see [`automaton`](Self::automaton) for the cached one).
     pub fn compile(&self) -> Automaton {
         let mut b = automaton::Builder::new();
         let mut frontier = vec![b.start];
@@ -99,23 +138,87 @@ impl Template {
     /// A shortest string both templates can produce (two items that would share this key), or
     /// `None` when no such string exists.
     pub fn overlap(&self, other: &Template) -> Option<String> {
-        witness(&[&self.compile(), &other.compile()])
+        witness(&[self.automaton(), other.automaton()])
+    }
+
+    /// Whether the two templates can produce a common string: [`overlap`](Self::overlap) without
+    /// the witness. Two templates with the same parts overlap unless they produce nothing.
+    pub fn overlaps(&self, other: &Template) -> bool {
+        if self.parts == other.parts {
+            return !self.is_empty();
+        }
+        // Every value begins with the first part and ends with the last one when they are
+        // literal: two templates whose literals disagree there share nothing.
+        let (a, b) = (self.leading_literal().as_bytes(), other.leading_literal().as_bytes());
+        let n = a.len().min(b.len());
+        let (x, y) = (self.trailing_literal(), other.trailing_literal());
+        if a[..n] != b[..n] || !(x.ends_with(y) || y.ends_with(x)) {
+            return false;
+        }
+        intersect(&[self.automaton(), other.automaton()]).is_some()
+    }
+
+    /// Whether the template produces no string at all (a hole of an empty `enum()`), read off
+    /// the parts: a concatenation is empty exactly when one of its parts is.
+    pub fn is_empty(&self) -> bool {
+        self.parts.iter().any(|p| match p {
+            Part::Literal(_) => false,
+            Part::Hole(shape) => shape.is_empty(),
+        })
+    }
+
+    /// The text of the first part when it is literal: every value begins with it.
+    fn leading_literal(&self) -> &str {
+        match self.parts.first() {
+            Some(Part::Literal(text)) => text,
+            _ => "",
+        }
+    }
+
+    /// The text of the last part when it is literal: every value ends with it.
+    fn trailing_literal(&self) -> &str {
+        match self.parts.last() {
+            Some(Part::Literal(text)) => text,
+            _ => "",
+        }
+    }
+
+    /// Whether the template can produce a string `condition` accepts (a condition automaton
+    /// built once and asked of many templates).
+    pub fn meets(&self, condition: &Automaton) -> bool {
+        intersect(&[self.automaton(), condition]).is_some()
+    }
+
+    /// Whether the template can produce a string beginning with `prefix`:
+    /// [`can_begin_with`](Self::can_begin_with) without the witness.
+    pub fn may_begin_with(&self, prefix: &str) -> bool {
+        let (lead, prefix) = (self.leading_literal().as_bytes(), prefix.as_bytes());
+        let n = lead.len().min(prefix.len());
+        if lead[..n] != prefix[..n] {
+            return false;
+        }
+        if lead.len() >= prefix.len() {
+            return !self.is_empty();
+        }
+        self.automaton().accepts_prefix(prefix)
     }
 
     /// Whether the template can produce exactly `value` (`key = value`).
     pub fn can_equal(&self, value: &str) -> bool {
-        self.compile().accepts(value.as_bytes())
+        value.starts_with(self.leading_literal())
+            && value.ends_with(self.trailing_literal())
+            && self.automaton().accepts(value.as_bytes())
     }
 
     /// A shortest produced string beginning with `prefix` (`begins_with(key, prefix)`).
     pub fn can_begin_with(&self, prefix: &str) -> Option<String> {
-        witness(&[&self.compile(), &Automaton::prefix(prefix.as_bytes())])
+        witness(&[self.automaton(), &Automaton::prefix(prefix.as_bytes())])
     }
 
     /// A shortest produced string within the bounds, in byte order (`<`, `<=`, `>`, `>=`,
     /// `between`).
     pub fn can_be_in_range(&self, lower: &Bound, upper: &Bound) -> Option<String> {
-        witness(&[&self.compile(), &Automaton::range(lower, upper)])
+        witness(&[self.automaton(), &Automaton::range(lower, upper)])
     }
 
     /// The leading literal text, up to the first hole: the part of the key a `begins_with`
@@ -132,13 +235,13 @@ impl Template {
 
     /// Shortest value in bytes (0 if the template produces nothing, e.g. `enum()`).
     pub fn min_len(&self) -> usize {
-        self.compile().min_len().unwrap_or(0)
+        self.automaton().min_len().unwrap_or(0)
     }
 
     /// Longest value in bytes, `None` when unbounded: DynamoDB limits key values (2048 bytes
     /// partition, 1024 bytes sort), which can only be proven exceeded when this is bounded.
     pub fn max_len(&self) -> Option<usize> {
-        let a = self.compile();
+        let a = self.automaton();
         if a.is_empty() { Some(0) } else { a.max_len() }
     }
 

@@ -5,6 +5,7 @@
 //! intersection only needs one path in each automaton, so the product is at most the product of
 //! the state counts and only reachable tuples are ever visited; nothing is determinised.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -25,40 +26,83 @@ pub fn intersect(automata: &[&Automaton]) -> Option<Vec<u8>> {
         (1..=MAX_AUTOMATA).contains(&k),
         "intersect takes 1..={MAX_AUTOMATA} automata"
     );
+    // The search's buffers are kept per thread: the checker asks thousands of small questions.
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => {
+            let found = search(automata, &mut scratch);
+            // A rare huge product must not keep its memory for the life of the thread.
+            if scratch.tuples.capacity() > 1 << 16 {
+                *scratch = Scratch::default();
+            }
+            found
+        }
+        Err(_) => search(automata, &mut Scratch::default()),
+    })
+}
+
+/// The buffers of one search, reused from one search to the next.
+#[derive(Default)]
+struct Scratch {
+    tuples: Vec<u32>,
+    parents: Vec<(u32, u8)>,
+    seen: HashSet<u128, BuildHasherDefault<KeyHasher>>,
+    succ: Vec<([u32; MAX_AUTOMATA], u8, u8)>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+fn search(automata: &[&Automaton], scratch: &mut Scratch) -> Option<Vec<u8>> {
+    let k = automata.len();
+    let Scratch {
+        tuples,
+        parents,
+        seen,
+        succ,
+    } = scratch;
     // Tuples live flat in `tuples` (k entries each) in BFS order; `parents[i]` is how node i was
     // reached. The queue is the tail of `tuples` past `head`.
-    let mut tuples: Vec<u32> = automata.iter().map(|a| a.start).collect();
-    let mut parents: Vec<(u32, u8)> = vec![(u32::MAX, 0)];
-    let mut seen: HashSet<u128, BuildHasherDefault<KeyHasher>> = HashSet::default();
-    let radix: Vec<u128> = automata.iter().map(|a| a.state_count() as u128).collect();
-    let fits = radix.iter().try_fold(1u128, |acc, &r| acc.checked_mul(r)).is_some();
+    tuples.clear();
+    tuples.extend(automata.iter().map(|a| a.start));
+    parents.clear();
+    parents.push((u32::MAX, 0));
+    seen.clear();
+    let mut radix = [0u128; MAX_AUTOMATA];
+    for (r, a) in radix.iter_mut().zip(automata) {
+        *r = a.state_count() as u128;
+    }
+    let fits = radix[..k]
+        .iter()
+        .try_fold(1u128, |acc, &r| acc.checked_mul(r))
+        .is_some();
     assert!(fits, "automata too large for one product");
     let key = |t: &[u32]| {
         t.iter()
-            .zip(&radix)
+            .zip(&radix[..k])
             .fold(0u128, |acc, (&s, &r)| acc * r + u128::from(s))
     };
-    seen.insert(key(&tuples));
+    seen.insert(key(tuples));
     let accepting = |t: &[u32]| automata.iter().zip(t).all(|(a, &s)| a.is_accepting(s));
-    if accepting(&tuples) {
+    if accepting(tuples) {
         return Some(Vec::new());
     }
-    let mut succ: Vec<([u32; MAX_AUTOMATA], u8, u8)> = Vec::new(); // (tuple, byte, rank)
+    // `succ`: (tuple, byte, rank).
     let mut head = 0;
     while head * k < tuples.len() {
         let mut current = [0u32; MAX_AUTOMATA];
         current[..k].copy_from_slice(&tuples[head * k..(head + 1) * k]);
         succ.clear();
         let mut next = current;
-        successors(automata, &current[..k], 0, 0, 255, &mut next, &mut succ);
-        for &(t, byte, _) in &succ {
+        successors(automata, &current[..k], 0, 0, 255, &mut next, succ);
+        for &(t, byte, _) in succ.iter() {
             if !seen.insert(key(&t[..k])) {
                 continue;
             }
             tuples.extend_from_slice(&t[..k]);
             parents.push((head as u32, byte));
             if accepting(&t[..k]) {
-                return Some(path(&parents, parents.len() - 1));
+                return Some(path(parents, parents.len() - 1));
             }
         }
         head += 1;

@@ -212,6 +212,12 @@ proptest! {
         prop_assert_eq!(a.can_begin_with(&prefix).map(String::into_bytes), intersect(&[&ca, &p]));
         prop_assert_eq!(a.can_be_in_range(&lower, &upper).map(String::into_bytes), intersect(&[&ca, &r]));
         prop_assert_eq!(a.can_equal(&prefix), naive(&a.parts, prefix.as_bytes()));
+        // The witness-free questions agree with the searches.
+        prop_assert_eq!(a.may_begin_with(&prefix), intersect(&[&ca, &p]).is_some());
+        prop_assert_eq!(a.overlaps(&b), intersect(&[&ca, &cb]).is_some());
+        prop_assert_eq!(a.overlaps(&a), intersect(&[&ca]).is_some());
+        prop_assert_eq!(a.is_empty(), ca.is_empty());
+        prop_assert_eq!(a.meets(&r), intersect(&[&ca, &r]).is_some());
 
         // Lengths: the oracle's shortest and longest strings, when they fit in the universe.
         let lengths: Vec<usize> = universe().iter().filter(|s| naive(&a.parts, s)).map(Vec::len).collect();

@@ -37,11 +37,46 @@ pub enum Shape {
 
 impl Shape {
     /// Shortest and longest rendering in bytes (`None` = unbounded).
+    ///
+    /// Read off the definitions for every shape whose language is fixed (it is
+    /// asked per hole on hot paths); the automaton decides the rest. The
+    /// tests check both ways agree.
     pub fn len_bounds(&self) -> (usize, Option<usize>) {
-        let a = Template {
-            parts: vec![Part::Hole(self.clone())],
+        match self {
+            Shape::Int { pad: Some(n) } => (*n as usize, Some(*n as usize)),
+            Shape::Int { pad: None } | Shape::Decimal | Shape::String => (1, None),
+            Shape::Date => (10, Some(10)),
+            // Date, `T`, `HH:MM:SS`, an optional `.` and 1 to 9 digits, `Z`.
+            Shape::DateTime => (20, Some(30)),
+            Shape::Uuid => (36, Some(36)),
+            Shape::Ulid => (26, Some(26)),
+            Shape::Bool => (4, Some(5)),
+            Shape::Enum(words) => match (words.iter().map(String::len).min(), words.iter().map(String::len).max()) {
+                (Some(min), Some(max)) => (min, Some(max)),
+                _ => (0, Some(0)),
+            },
+            // Any ASCII character the delimiter leaves is a one-byte value,
+            // and repeating it gives values of every length.
+            Shape::Id { delimiter } if (0..0x80u8).any(|b| !delimiter.as_bytes().contains(&b)) => (1, None),
+            Shape::Id { .. } => self.compiled_len_bounds(),
         }
-        .compile();
+    }
+
+    /// Whether no value has this shape: an `enum` of no words, or an `id` whose delimiter
+    /// forbids every character.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Shape::Enum(words) => words.is_empty(),
+            Shape::Id { delimiter } if (0..0x80u8).all(|b| delimiter.as_bytes().contains(&b)) => {
+                Template::new(vec![Part::Hole(self.clone())]).compile().is_empty()
+            }
+            _ => false,
+        }
+    }
+
+    /// [`len_bounds`](Self::len_bounds) from the automaton.
+    pub(super) fn compiled_len_bounds(&self) -> (usize, Option<usize>) {
+        let a = Template::new(vec![Part::Hole(self.clone())]).compile();
         (
             a.min_len().unwrap_or(0),
             if a.is_empty() { Some(0) } else { a.max_len() },
@@ -202,8 +237,9 @@ fn one_of<'a>(b: &mut Builder, from: &[u32], words: impl Iterator<Item = &'a [u8
 /// Exact UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF) so that witnesses decode
 /// and byte-order questions near the top of the range are not answered for impossible strings.
 fn utf8_plus(b: &mut Builder, from: &[u32], forbidden: &[u8]) -> Vec<u32> {
-    let mut banned = [false; 256];
-    forbidden.iter().for_each(|&x| banned[x as usize] = true);
+    let mut banned: Vec<u8> = forbidden.to_vec();
+    banned.sort_unstable();
+    banned.dedup();
     let [acc, c1, c2, c3, e0, ed, f0, f4] = std::array::from_fn(|_| b.state());
     let leads = [
         (0x00, 0x7F, acc),
@@ -227,20 +263,16 @@ fn utf8_plus(b: &mut Builder, from: &[u32], forbidden: &[u8]) -> Vec<u32> {
         .into_iter()
         .chain([(f0, 0x90, 0xBF, c2), (f4, 0x80, 0x8F, c2)]);
     let add = |b: &mut Builder, s: u32, lo: u8, hi: u8, to: u32| {
-        // Split lo..=hi around banned bytes.
-        let mut start: Option<u8> = None;
-        for x in lo..=hi {
-            match (banned[x as usize], start) {
-                (false, None) => start = Some(x),
-                (true, Some(a)) => {
-                    b.edge(s, a, x - 1, to);
-                    start = None;
-                }
-                _ => {}
+        // Split lo..=hi around banned bytes (sorted, distinct).
+        let mut start = u16::from(lo);
+        for &x in banned.iter().filter(|&&x| lo <= x && x <= hi) {
+            if u16::from(x) > start {
+                b.edge(s, start as u8, x - 1, to);
             }
+            start = u16::from(x) + 1;
         }
-        if let Some(a) = start {
-            b.edge(s, a, hi, to);
+        if start <= u16::from(hi) {
+            b.edge(s, start as u8, hi, to);
         }
     };
     for &s in from.iter().chain([&acc]) {

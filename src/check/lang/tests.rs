@@ -178,6 +178,41 @@ fn shape_lengths() {
     assert_eq!(shape("id").fixed_len(), None);
 }
 
+/// The lengths read off the definitions are the automaton's.
+#[test]
+fn shape_lengths_match_the_automaton() {
+    let all_ascii: String = (0u8..0x80).map(char::from).collect();
+    let mut shapes: Vec<Shape> = [
+        "id", "int", "int6", "dec", "date", "datetime", "uuid", "ulid", "bool", "status", "str",
+    ]
+    .into_iter()
+    .map(shape)
+    .collect();
+    shapes.extend([
+        Shape::Int { pad: Some(0) },
+        Shape::Int { pad: Some(1) },
+        Shape::Enum(Vec::new()),
+        Shape::Enum(vec!["".into(), "ab".into()]),
+        Shape::Enum(vec!["é".into(), "a".into(), "abc".into()]),
+        Shape::Id {
+            delimiter: String::new(),
+        },
+        Shape::Id { delimiter: "::".into() },
+        Shape::Id { delimiter: "é".into() },
+        Shape::Id {
+            delimiter: all_ascii.clone(),
+        },
+        Shape::Id {
+            delimiter: format!("{all_ascii}é"),
+        },
+    ]);
+    for shape in shapes {
+        assert_eq!(shape.len_bounds(), shape.compiled_len_bounds(), "{shape:?}");
+        let compiled = Template::new(vec![Part::Hole(shape.clone())]).compile();
+        assert_eq!(shape.is_empty(), compiled.is_empty(), "{shape:?}");
+    }
+}
+
 #[test]
 fn type_tags_that_prefix_each_other() {
     let user = t("USER#{id}");

@@ -55,6 +55,40 @@ impl SortOp {
     }
 }
 
+/// A sort-key condition with its automata built once, to ask
+/// [`SortOp::can_match`] (without the witness) about many templates.
+pub enum Prepared {
+    Eq(value::Prepared),
+    BeginsWith(value::Prepared),
+    Range(lang::Automaton),
+}
+
+impl SortOp {
+    pub fn prepare(&self) -> Prepared {
+        let range = |lower: &Bound, upper: &Bound| Prepared::Range(lang::Automaton::range(lower, upper));
+        match self {
+            SortOp::Eq(v) => Prepared::Eq(value::Prepared::new(v)),
+            SortOp::BeginsWith(v) => Prepared::BeginsWith(value::Prepared::new(v)),
+            SortOp::Ge(v) => range(&lowest(v, true), &Bound::Unbounded),
+            SortOp::Gt(v) => range(&lowest(v, false), &Bound::Unbounded),
+            SortOp::Le(v) => range(&Bound::Unbounded, &highest(v, true)),
+            SortOp::Lt(v) => range(&Bound::Unbounded, &highest(v, false)),
+            SortOp::Between(lo, hi) => range(&lowest(lo, true), &highest(hi, true)),
+        }
+    }
+}
+
+impl Prepared {
+    /// `can_match(template).is_some()`.
+    pub fn can_match(&self, template: &lang::Template) -> bool {
+        match self {
+            Prepared::Eq(v) => v.can_equal(template),
+            Prepared::BeginsWith(v) => v.can_begin_with(template),
+            Prepared::Range(condition) => template.meets(condition),
+        }
+    }
+}
+
 /// The lowest a lower bound can be.
 fn lowest(value: &Value, inclusive: bool) -> Bound {
     match value.constant() {

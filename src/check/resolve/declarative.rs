@@ -40,7 +40,8 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<R
     let mut partition: Option<(Value, EntityId)> = None;
     for &entity_id in &cx.returns {
         let entity = &cx.model.entities[entity_id];
-        let mut why_not = format!("`{}` is not in it: no item writes its keys", entity.name.text);
+        // Why the entity cannot be read here, formatted only when it cannot.
+        let mut missing_hole: Option<String> = None;
         let mut found = None;
         for item in &entity.items {
             let Some(pk) = item.key(&access.pk.name) else { continue };
@@ -63,19 +64,20 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<R
                     ));
                     break;
                 }
-                (_, Next::Hole { attr, .. }) => {
-                    why_not = format!(
-                        "the partition key `{}` of `{}` needs `{attr}`, which the pattern does not know",
-                        access.pk.name, entity.name.text
-                    );
-                }
+                (_, Next::Hole { attr, .. }) => missing_hole = Some(attr),
             }
         }
         let Some((item, value)) = found else {
-            return Err(why_not);
+            return Err(match missing_hole {
+                Some(attr) => format!(
+                    "the partition key `{}` of `{}` needs `{attr}`, which the pattern does not know",
+                    access.pk.name, entity.name.text
+                ),
+                None => format!("`{}` is not in it: no item writes its keys", entity.name.text),
+            });
         };
         match &partition {
-            Some((first, first_entity)) if first.to_string() != value.to_string() => {
+            Some((first, first_entity)) if !same_text(first, &value) => {
                 return Err(format!(
                     "the entities are in different partitions: `{}` has `{first}`, `{}` has `{value}`",
                     cx.model.entities[*first_entity].name.text, entity.name.text
@@ -175,7 +177,7 @@ fn sort_condition(cx: &Context, pattern: &Pattern, sk_name: &str, chosen: &[Chos
     let (first_prefix, first_next) = &starts[0];
     let shared = starts
         .iter()
-        .all(|(p, n)| p.to_string() == first_prefix.to_string() && n == first_next);
+        .all(|(p, n)| same_text(p, first_prefix) && n == first_next);
     if !shared {
         if let Some((attr, _)) = &cx.knowns.range {
             return Err(format!(
@@ -204,6 +206,12 @@ fn sort_condition(cx: &Context, pattern: &Pattern, sk_name: &str, chosen: &[Chos
         (Next::Hole { .. }, None) if first_prefix.is_empty() => Ok(None),
         (Next::Hole { .. }, None) => Ok(Some(SortOp::BeginsWith(first_prefix.clone()))),
     }
+}
+
+/// Whether two values are written the same (`TENANT#{tenantId}`); equal
+/// parts are, without formatting either.
+fn same_text(a: &Value, b: &Value) -> bool {
+    a.parts == b.parts || a.to_string() == b.to_string()
 }
 
 fn common_prefix<'a>(heads: &[&'a str]) -> &'a str {

@@ -18,12 +18,13 @@ pub use knowns::literal_text;
 use registry::{ItemRef, Registry};
 
 use super::lang;
-use super::model::{AccessKind, AttrType, EntityId, Model, Pattern, TableId};
-use super::suggest::did_you_mean;
+use super::model::{AccessKind, AttrType, EntityId, Model, Part, Pattern, TableId, Template};
+use super::suggest::{closest, escape};
 use super::value::{self, Value, ValuePart};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::syntax::Span;
-use crate::syntax::ast::KnownKind;
+use crate::syntax::ast::{KnownKind, Literal};
+use crate::syntax::template::is_identifier;
 
 /// One pattern's Query.
 #[derive(Clone, Debug)]
@@ -45,6 +46,9 @@ pub struct Resolution {
 
 /// What resolving one pattern needs to know.
 pub struct Context<'m> {
+    /// The file's text, for fixes that add lines indented like their
+    /// neighbours.
+    pub source: &'m str,
     pub model: &'m Model,
     pub registry: &'m Registry,
     pub table: TableId,
@@ -65,15 +69,22 @@ impl Context<'_> {
 }
 
 /// Resolves every pattern; `None` where no Query could be found (reported).
-pub fn resolve_all(model: &Model, registry: &Registry, diagnostics: &mut Vec<Diagnostic>) -> Vec<Option<Resolution>> {
+/// `source` is the text the model was lowered from.
+pub fn resolve_all(
+    source: &str,
+    model: &Model,
+    registry: &Registry,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Option<Resolution>> {
     model
         .patterns
         .iter()
-        .map(|pattern| resolve(model, registry, pattern, diagnostics))
+        .map(|pattern| resolve(source, model, registry, pattern, diagnostics))
         .collect()
 }
 
 fn resolve(
+    source: &str,
     model: &Model,
     registry: &Registry,
     pattern: &Pattern,
@@ -117,6 +128,7 @@ fn resolve(
         return None;
     }
     let mut cx = Context {
+        source,
         model,
         registry,
         table,
@@ -131,6 +143,25 @@ fn resolve(
         Some(query) => pinned::verify(&cx, pattern, query, diagnostics),
         None => search(&cx, pattern, diagnostics),
     }
+}
+
+/// A pinned pattern's Query as written, even when the checker rejects what
+/// it matches (for `dyno verify`, which runs it to show the leak). `None`
+/// for a pattern without a pinned query, or one DynamoDB would reject.
+pub fn pinned_as_written(source: &str, model: &Model, registry: &Registry, pattern: &Pattern) -> Option<Resolution> {
+    let query = pattern.query.as_ref()?;
+    let returns: Vec<EntityId> = pattern.returns.iter().map(|r| r.entity).collect::<Option<_>>()?;
+    let table = model.entities[*returns.first()?].table?;
+    let mut cx = Context {
+        source,
+        model,
+        registry,
+        table,
+        returns,
+        knowns: Knowns::default(),
+    };
+    cx.knowns = Knowns::new(&pattern.known, |attr| cx.shape_of(attr));
+    pinned::as_written(&cx, pattern, query)
 }
 
 /// `status = "opn"` when `status` is `enum(open, paid)` can match nothing.
@@ -153,17 +184,31 @@ fn check_fixed_values(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Dia
         };
         let fits = shape.is_none_or(|s| lang::Template::new(vec![lang::Part::Hole(s)]).can_equal(&text));
         if !fits {
-            let hint = match &attribute.ty {
-                AttrType::Enum(values) => did_you_mean(&text, values.iter().map(String::as_str)),
-                other => format!(" (a `{}`)", other.name()),
+            let suggestion = match &attribute.ty {
+                AttrType::Enum(values) => closest(&text, values.iter().map(String::as_str)),
+                _ => None,
             };
+            let hint = match (&attribute.ty, suggestion) {
+                (_, Some(value)) => format!("; did you mean `{value}`?"),
+                (AttrType::Enum(_), None) => String::new(),
+                (other, None) => format!(" (a `{}`)", other.name()),
+            };
+            let fix = suggestion.map(|value| {
+                // Written the way the mistake was: a bare word stays bare.
+                let source = match literal {
+                    Literal::Word(_) if is_identifier(value) && !matches!(value, "true" | "false") => value.to_string(),
+                    _ => format!("\"{}\"", escape(value)),
+                };
+                Fix::replace(format!("change to `{value}`"), literal.span(), source)
+            });
             diagnostics.push(
                 Diagnostic::new(
                     Code::InvalidFixedValue,
                     literal.span(),
                     format!("`{}` can never be `{text}`{hint}", known.attr.text),
                 )
-                .with_related(attribute.span, "declared here"),
+                .with_related(attribute.span, "declared here")
+                .with_fixes(fix),
             );
             ok = false;
         }
@@ -219,7 +264,8 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
         };
         diagnostic = diagnostic.with_related(access.name.span, format!("via {via}: {reason}"));
     }
-    diagnostics.push(diagnostic.with_help(propose_index(cx, pattern)));
+    let proposal = propose_index(cx, pattern);
+    diagnostics.push(diagnostic.with_help(proposal.help(cx)).with_fixes(proposal.fix(cx)));
     None
 }
 
@@ -236,20 +282,40 @@ fn served_without_consistent(cx: &Context, pattern: &Pattern, kinds: &[AccessKin
         .find(|&access| declarative::try_access(cx, &relaxed, access).is_ok())
 }
 
-/// A global index that would serve the pattern, spelled out.
-fn propose_index(cx: &Context, pattern: &Pattern) -> String {
+/// A global index that would serve the pattern, with the key templates the
+/// returned entity writes for it: spelled out in E201's help, and written by
+/// its fix.
+struct Proposal {
+    /// `gsi2`: the first number no key attribute or index of the table uses.
+    index: String,
+    /// The template sources (escaped, without quotes).
+    pk: String,
+    sk: String,
+    /// The attributes the templates' holes name.
+    holes: Vec<String>,
+}
+
+fn propose_index(cx: &Context, pattern: &Pattern) -> Proposal {
     let table = &cx.model.tables[cx.table];
-    let n = (1..)
-        .find(|n| !table.key_attributes().any(|k| k.name.starts_with(&format!("gsi{n}"))))
-        .unwrap_or(1);
     let entity = &cx.model.entities[cx.returns[0]];
-    let mut pk = entity.name.text.to_uppercase();
+    let n = (1..)
+        .find(|n| {
+            let prefix = format!("gsi{n}");
+            !table.key_attributes().any(|k| k.name.starts_with(&prefix))
+                && !table.access.iter().any(|a| a.name.text.starts_with(&prefix))
+                && !entity.attributes.iter().any(|a| a.name.text.starts_with(&prefix))
+        })
+        .unwrap_or(1);
+    let tag = entity.name.text.to_uppercase();
+    let mut pk = escape(&tag);
+    let mut holes = Vec::new();
     for known in pattern
         .known
         .iter()
         .filter(|k| matches!(k.kind, KnownKind::Equal | KnownKind::Fixed(_)))
     {
-        pk.push_str(&format!("{}{{{}}}", table.delimiter, known.attr.text));
+        pk.push_str(&format!("{}{{{}}}", escape(&table.delimiter), known.attr.text));
+        holes.push(known.attr.text.clone());
     }
     let sorted = cx
         .knowns
@@ -258,17 +324,121 @@ fn propose_index(cx: &Context, pattern: &Pattern) -> String {
         .map(|(attr, _)| attr.clone())
         .or(pattern.order.as_ref().map(|o| o.attr.text.clone()));
     let sk = match sorted {
-        Some(attr) => format!("{{{attr}}}"),
+        Some(attr) => {
+            let hole = format!("{{{attr}}}");
+            holes.push(attr);
+            hole
+        }
         None => table
             .base()
             .and_then(|b| b.sk.as_ref())
             .and_then(|sk| entity.items.first()?.key(&sk.name))
-            .map_or_else(|| entity.name.text.to_uppercase(), |kv| kv.template.lang_display()),
+            .map_or_else(|| escape(&tag), |kv| template_source(&kv.template)),
     };
-    format!(
-        "add `index gsi{n} (gsi{n}pk, gsi{n}sk)` to `{}`, and to `{}`: `gsi{n}pk = \"{pk}\"` and `gsi{n}sk = \"{sk}\"`",
-        table.name.text, entity.name.text
-    )
+    Proposal {
+        index: format!("gsi{n}"),
+        pk,
+        sk,
+        holes,
+    }
+}
+
+impl Proposal {
+    fn declaration(&self) -> String {
+        format!("index {0} ({0}pk, {0}sk)", self.index)
+    }
+
+    fn key_lines(&self) -> [String; 2] {
+        [
+            format!("{}pk = \"{}\"", self.index, self.pk),
+            format!("{}sk = \"{}\"", self.index, self.sk),
+        ]
+    }
+
+    fn help(&self, cx: &Context) -> String {
+        let table = &cx.model.tables[cx.table];
+        let entity = &cx.model.entities[cx.returns[0]];
+        let [pk, sk] = self.key_lines();
+        format!(
+            "add `{}` to `{}`, and to `{}`: `{pk}` and `{sk}`",
+            self.declaration(),
+            table.name.text,
+            entity.name.text
+        )
+    }
+
+    /// The edits that declare the index in the table and write its keys in
+    /// the entity, each on a new line below the last of its kind. Only for a
+    /// pattern over one entity of one item shape, where the two lines are
+    /// the whole fix (and every hole names one of its attributes).
+    fn fix(&self, cx: &Context) -> Option<Fix> {
+        let table = &cx.model.tables[cx.table];
+        let entity_id = cx.returns[0];
+        if cx.returns.iter().any(|&e| e != entity_id) {
+            return None;
+        }
+        let entity = &cx.model.entities[entity_id];
+        if self.holes.iter().any(|h| entity.attribute(h).is_none()) {
+            return None;
+        }
+        let [item] = entity.items.as_slice() else {
+            return None;
+        };
+        let table_anchor = table.access.iter().map(|a| a.span).max_by_key(|s| s.end)?;
+        let entity_anchor = item
+            .keys
+            .iter()
+            .filter(|k| !k.implicit)
+            .map(|k| k.span)
+            .max_by_key(|s| s.end)
+            .or_else(|| entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end))?;
+        let edits = vec![
+            lines_after(cx.source, table_anchor, &[self.declaration()])?,
+            lines_after(cx.source, entity_anchor, &self.key_lines())?,
+        ];
+        Some(Fix::new(
+            format!(
+                "add index `{}` to `{}` and its keys to `{}`",
+                self.index, table.name.text, entity.name.text
+            ),
+            edits,
+        ))
+    }
+}
+
+/// A template as it is written between the quotes.
+fn template_source(template: &Template) -> String {
+    template
+        .parts
+        .iter()
+        .map(|p| match p {
+            Part::Literal { text, .. } => escape(text),
+            Part::Hole { name, .. } => format!("{{{}}}", name.text),
+        })
+        .collect()
+}
+
+/// The edit that adds `lines` after the member at `after`: each on a line of
+/// its own, indented like that member's line, when the member starts its
+/// line and ends it (a comment may follow); otherwise on the same line.
+fn lines_after(source: &str, after: Span, lines: &[String]) -> Option<(Span, String)> {
+    let line_start = source.get(..after.start)?.rfind('\n').map_or(0, |i| i + 1);
+    let indent = source.get(line_start..after.start)?;
+    let tail = source.get(after.end..)?;
+    let mut line_end = after.end + tail.find('\n').unwrap_or(tail.len());
+    let mut newline = "\n";
+    if line_end > after.end && source.as_bytes()[line_end - 1] == b'\r' {
+        line_end -= 1;
+        newline = "\r\n";
+    }
+    let rest = source.get(after.end..line_end)?.trim();
+    if indent.trim().is_empty() && (rest.is_empty() || rest.starts_with("//")) {
+        let text = lines.iter().map(|l| format!("{newline}{indent}{l}")).collect();
+        Some((Span::empty(line_end), text))
+    } else {
+        let text = lines.iter().map(|l| format!(" {l}")).collect();
+        Some((Span::empty(after.end), text))
+    }
 }
 
 /// Every item the Query reads: in the access path, in the partition, and
@@ -278,6 +448,9 @@ pub fn matching_items(model: &Model, registry: &Registry, resolution: &Resolutio
     let access = &table.access[resolution.access];
     let sort_attr = access.sk.as_ref();
     let mut found: Vec<ItemRef> = Vec::new();
+    // Compiled once for every candidate item.
+    let partition = value::Prepared::new(&resolution.partition);
+    let sort = resolution.sort.as_ref().map(SortOp::prepare);
     for item_ref in registry.compatible(resolution.table, &access.pk.name, resolution.partition.literal_head()) {
         let item = &model.entities[item_ref.entity].items[item_ref.item];
         let Some(pk) = item.key(&access.pk.name) else { continue };
@@ -288,12 +461,12 @@ pub fn matching_items(model: &Model, registry: &Registry, resolution: &Resolutio
             },
             None => None,
         };
-        if value::can_equal(&pk.template.lang, &resolution.partition).is_none() {
+        if !partition.can_equal(&pk.template.lang) {
             continue;
         }
         let number_key = sort_attr.is_some_and(|a| a.ty != crate::syntax::ast::KeyType::String);
-        let sort_ok = match (&resolution.sort, sk) {
-            (Some(op), Some(kv)) if !number_key => op.can_match(&kv.template.lang).is_some(),
+        let sort_ok = match (&sort, sk) {
+            (Some(op), Some(kv)) if !number_key => op.can_match(&kv.template.lang),
             _ => true,
         };
         if sort_ok && !found.contains(&item_ref) {

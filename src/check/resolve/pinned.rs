@@ -9,9 +9,10 @@ use std::collections::BTreeSet;
 use super::condition::SortOp;
 use super::{Context, Resolution, matching_items, warn_prefix_in_hole};
 use crate::check::model::{AccessKind, EntityId, KeySchema, Pattern};
-use crate::check::suggest::closest;
+use crate::check::suggest::{closest, escape};
 use crate::check::value::Value;
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::syntax::Span;
 use crate::syntax::ast::{self, CompareOp, ConditionKind, KeyType, Operand, Segment};
 
 pub fn verify(
@@ -81,14 +82,32 @@ pub fn verify(
     };
     let in_partition = matching_items(cx.model, cx.registry, &partition_only);
     if in_partition.is_empty() {
-        report_unmatched(cx, access, &access.pk.name, partition.0, &partition.1, &[], diagnostics);
+        let operand = operand_at(query, partition.0);
+        report_unmatched(
+            cx,
+            access,
+            &access.pk.name,
+            (partition.0, operand),
+            &partition.1,
+            &[],
+            diagnostics,
+        );
         return None;
     }
     if items.is_empty()
         && let Some((span, value)) = &sort
     {
         let sk = access.sk.as_ref().map_or("", |k| k.name.as_str());
-        report_unmatched(cx, access, sk, *span, value.value(), &in_partition, diagnostics);
+        let operand = operand_at(query, *span);
+        report_unmatched(
+            cx,
+            access,
+            sk,
+            (*span, operand),
+            value.value(),
+            &in_partition,
+            diagnostics,
+        );
         return None;
     }
 
@@ -118,7 +137,15 @@ pub fn verify(
                     diagnostic.with_related(kv.span, format!("`{}` writes `{key_attr}` here", entity.name.text));
             }
         }
-        diagnostics.push(diagnostic.with_help(tighter_prefix(cx, access, &resolution)));
+        let help = match tighter_prefix(cx, access, &resolution) {
+            Some((key, common)) => {
+                let fix = narrow_fix(query, access, sort.as_ref(), &key, &common);
+                diagnostic = diagnostic.with_fixes(fix);
+                format!("narrow it to what the declared entities share: `begins_with({key}, \"{common}\")`")
+            }
+            None => "declare the extra entities in the pattern's returns, or change their key templates".into(),
+        };
+        diagnostics.push(diagnostic.with_help(help));
         ok = false;
     }
     let missing: Vec<&str> = cx
@@ -156,6 +183,35 @@ pub fn verify(
     Some(resolution)
 }
 
+/// The pinned Query exactly as written, without checking what it matches:
+/// `dyno verify` runs it even when the checker flags it, to show the leak
+/// for real. `None` when DynamoDB would reject it (or a name is unknown).
+pub fn as_written(cx: &Context, pattern: &Pattern, query: &ast::Query) -> Option<Resolution> {
+    let table_id = cx.model.table(&query.table.text)?;
+    let table = &cx.model.tables[table_id];
+    let access_id = match &query.index {
+        None => 0,
+        Some(index) => table
+            .access
+            .iter()
+            .position(|a| a.is_index() && a.name.text == index.text)?,
+    };
+    let access = &table.access[access_id];
+    let (partition, sort) = key_conditions(cx, access, query, &mut Vec::new())?;
+    Some(Resolution {
+        table: table_id,
+        access: access_id,
+        partition: partition.1,
+        sort: sort.map(|s| s.1),
+        descending: pattern.order.as_ref().is_some_and(|o| o.descending),
+        consistent: pattern.consistent.is_some(),
+        limit: pattern.limit,
+        returns: cx.returns.clone(),
+        relies_on: vec![access.span],
+        pinned: true,
+    })
+}
+
 /// The sort value a condition compares with (the lower bound of a range).
 trait FirstValue {
     fn value(&self) -> &Value;
@@ -167,7 +223,7 @@ impl FirstValue for SortOp {
     }
 }
 
-type Spanned<T> = (crate::syntax::Span, T);
+type Spanned<T> = (Span, T);
 
 /// Splits the conditions into the partition-key equality and at most one
 /// sort-key condition, reporting what DynamoDB would reject.
@@ -318,13 +374,27 @@ fn operand_value(cx: &Context, operand: &Operand) -> Value {
     value
 }
 
+/// The operand of a key condition that starts where `span` starts (the
+/// lower bound of a `between`).
+fn operand_at(query: &ast::Query, span: Span) -> Option<&Operand> {
+    query
+        .conditions
+        .iter()
+        .flat_map(|c| match &c.kind {
+            ConditionKind::Compare(_, o) | ConditionKind::BeginsWith(o) => vec![o],
+            ConditionKind::Between(lo, hi) => vec![lo, hi],
+        })
+        .find(|o| o.span().start == span.start)
+}
+
 /// A value no item can have: say so, and name the closest prefix that
-/// does exist on that key.
+/// does exist on that key — with the fix that writes it over the literal
+/// text the value starts with, when that text is written in `operand`.
 fn report_unmatched(
     cx: &Context,
     access: &KeySchema,
     key: &str,
-    span: crate::syntax::Span,
+    (span, operand): (Span, Option<&Operand>),
     value: &Value,
     candidates: &[super::ItemRef],
     diagnostics: &mut Vec<Diagnostic>,
@@ -345,24 +415,38 @@ fn report_unmatched(
     prefixes.retain(|p| !p.is_empty());
     prefixes.dedup();
     let head = value.literal_head();
-    let suggestion = closest(head, prefixes.iter().map(String::as_str))
-        .map(|p| format!("; did you mean `{p}`?"))
-        .unwrap_or_default();
+    let closest = closest(head, prefixes.iter().map(String::as_str));
+    let suggestion = closest.map(|p| format!("; did you mean `{p}`?")).unwrap_or_default();
+    // The value's head is the string's first literal, unless a fixed known
+    // value follows it and extends it: then the text is not all written here.
+    let fix = closest.and_then(|prefix| {
+        let Some(Operand::Str(string)) = operand else {
+            return None;
+        };
+        let Some(Segment::Literal { text, span }) = string.segments.first() else {
+            return None;
+        };
+        (text == head).then(|| Fix::replace(format!("change `{head}` to `{prefix}`"), *span, escape(prefix)))
+    });
     let within = if access.is_index() {
         format!(" in index `{}`", access.name.text)
     } else {
         String::new()
     };
-    diagnostics.push(Diagnostic::new(
-        Code::UnmatchedValue,
-        span,
-        format!("no item{within} has a `{key}` that matches `{value}`{suggestion}"),
-    ));
+    diagnostics.push(
+        Diagnostic::new(
+            Code::UnmatchedValue,
+            span,
+            format!("no item{within} has a `{key}` that matches `{value}`{suggestion}"),
+        )
+        .with_fixes(fix),
+    );
 }
 
 /// The longest literal prefix the declared entities share on the key the
-/// condition tests: the `begins_with` that would not leak.
-fn tighter_prefix(cx: &Context, access: &KeySchema, resolution: &Resolution) -> String {
+/// condition tests — the `begins_with` that would not leak — with that key,
+/// when it is longer than the condition's value.
+fn tighter_prefix(cx: &Context, access: &KeySchema, resolution: &Resolution) -> Option<(String, String)> {
     let key = access.sk.as_ref().unwrap_or(&access.pk).name.as_str();
     let prefixes: Vec<String> = cx
         .returns
@@ -370,9 +454,7 @@ fn tighter_prefix(cx: &Context, access: &KeySchema, resolution: &Resolution) -> 
         .filter_map(|&e| cx.model.entities[e].items.iter().find_map(|i| i.key(key)))
         .map(|kv| kv.template.literal_prefix())
         .collect();
-    let Some(first) = prefixes.first() else {
-        return String::new();
-    };
+    let first = prefixes.first()?;
     let mut common = first.clone();
     for p in &prefixes[1..] {
         let n = common.chars().zip(p.chars()).take_while(|(a, b)| a == b).count();
@@ -383,9 +465,36 @@ fn tighter_prefix(cx: &Context, access: &KeySchema, resolution: &Resolution) -> 
         .as_ref()
         .map(|s| s.value().to_string())
         .unwrap_or_default();
-    if common.len() > current.len() {
-        format!("narrow it to what the declared entities share: `begins_with({key}, \"{common}\")`")
-    } else {
-        "declare the extra entities in the pattern's returns, or change their key templates".into()
+    (common.len() > current.len()).then(|| (key.to_string(), common))
+}
+
+/// The fix for a condition that leaks into other entities: lengthen a
+/// constant `begins_with` prefix to `common`, or add the `begins_with` to a
+/// query that has no sort-key condition.
+fn narrow_fix(
+    query: &ast::Query,
+    access: &KeySchema,
+    sort: Option<&Spanned<SortOp>>,
+    key: &str,
+    common: &str,
+) -> Option<Fix> {
+    let sk = access
+        .sk
+        .as_ref()
+        .filter(|sk| sk.name == key && sk.ty == KeyType::String)?;
+    let title = format!("narrow to `begins_with({key}, \"{common}\")`");
+    match sort {
+        Some((span, SortOp::BeginsWith(value))) => {
+            let current = value.constant()?;
+            let operand = operand_at(query, *span)?;
+            (matches!(operand, Operand::Str(_)) && common.starts_with(current))
+                .then(|| Fix::replace(title, operand.span(), format!("\"{}\"", escape(common))))
+        }
+        Some(_) => None,
+        None => {
+            let end = query.conditions.iter().map(|c| c.span.end).max()?;
+            let condition = format!(" and begins_with({}, \"{}\")", sk.name, escape(common));
+            Some(Fix::new(title, vec![(Span::empty(end), condition)]))
+        }
     }
 }

@@ -3,8 +3,6 @@
 //! with, sorted, so a lookup touches only templates whose leading literal is
 //! compatible with the value's (one a prefix of the other).
 
-use std::collections::HashMap;
-
 use crate::check::model::{EntityId, Model, TableId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,18 +13,27 @@ pub struct ItemRef {
 
 #[derive(Clone, Debug, Default)]
 pub struct Registry {
-    /// (table, key attribute) → (leading literal, item), sorted by literal.
-    by_key: HashMap<(TableId, String), Vec<(String, ItemRef)>>,
+    /// Per table: key attribute → (leading literal, item), sorted by literal.
+    by_table: Vec<Vec<(String, Vec<(String, ItemRef)>)>>,
 }
 
 impl Registry {
     pub fn new(model: &Model) -> Registry {
-        let mut by_key: HashMap<(TableId, String), Vec<(String, ItemRef)>> = HashMap::new();
+        let mut by_table: Vec<Vec<(String, Vec<(String, ItemRef)>)>> = vec![Vec::new(); model.tables.len()];
         for (entity_id, entity) in model.entities.iter().enumerate() {
-            let Some(table) = entity.table else { continue };
+            let Some(attrs) = entity.table.and_then(|t| by_table.get_mut(t)) else {
+                continue;
+            };
             for (item_id, item) in entity.items.iter().enumerate() {
                 for key in &item.keys {
-                    by_key.entry((table, key.attr.clone())).or_default().push((
+                    let index = match attrs.iter().position(|(attr, _)| *attr == key.attr) {
+                        Some(index) => index,
+                        None => {
+                            attrs.push((key.attr.clone(), Vec::new()));
+                            attrs.len() - 1
+                        }
+                    };
+                    attrs[index].1.push((
                         key.template.literal_prefix(),
                         ItemRef {
                             entity: entity_id,
@@ -36,49 +43,55 @@ impl Registry {
                 }
             }
         }
-        for entries in by_key.values_mut() {
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
+        for entries in by_table.iter_mut().flatten() {
+            entries.1.sort_by(|a, b| a.0.cmp(&b.0));
         }
-        Registry { by_key }
+        Registry { by_table }
     }
 
     /// Every item of `table` whose `attr` template could produce a value
-    /// starting with `head` (its leading literal and `head` agree).
+    /// starting with `head` (its leading literal and `head` agree): first
+    /// those whose literal extends `head`, then those whose literal is a
+    /// proper prefix of it, shortest first.
     pub fn compatible(&self, table: TableId, attr: &str, head: &str) -> Vec<ItemRef> {
-        let Some(entries) = self.by_key.get(&(table, attr.to_string())) else {
-            return Vec::new();
-        };
-        let mut found = Vec::new();
-        // Templates whose leading literal extends `head`: one sorted run.
-        let start = entries.partition_point(|(prefix, _)| prefix.as_str() < head);
-        found.extend(
-            entries[start..]
-                .iter()
-                .take_while(|(p, _)| p.starts_with(head))
-                .map(|(_, item)| *item),
-        );
-        // Templates whose leading literal is a proper prefix of `head`.
-        for end in (0..head.len()).filter(|&i| head.is_char_boundary(i)) {
-            let prefix = &head[..end];
-            let from = entries.partition_point(|(p, _)| p.as_str() < prefix);
-            found.extend(
-                entries[from..]
-                    .iter()
-                    .take_while(|(p, _)| p == prefix)
-                    .map(|(_, item)| *item),
-            );
+        let entries = self.entries(table, attr);
+        let mut prefixes = Vec::new();
+        // `entries[lo..hi]` are the literals that begin with `head[..end]`, a
+        // sorted run in which `head[..end]` itself comes first; each step
+        // narrows it by one more character of `head`.
+        let (mut lo, mut hi, mut end) = (0, entries.len(), 0);
+        loop {
+            if end == head.len() {
+                let mut found: Vec<ItemRef> = entries[lo..hi].iter().map(|(_, item)| *item).collect();
+                found.append(&mut prefixes);
+                return found;
+            }
+            let exact = entries[lo..hi].iter().take_while(|(p, _)| p.len() == end).count();
+            prefixes.extend(entries[lo..lo + exact].iter().map(|(_, item)| *item));
+            lo += exact;
+            end += head[end..].chars().next().map_or(1, char::len_utf8);
+            let longer = &head[..end];
+            lo += entries[lo..hi].partition_point(|(p, _)| p.as_str() < longer);
+            hi = lo + entries[lo..hi].partition_point(|(p, _)| p.starts_with(longer));
+            if lo == hi {
+                return prefixes;
+            }
         }
-        found
     }
 
     /// Every (leading literal, item) for a key attribute, sorted.
     pub fn entries(&self, table: TableId, attr: &str) -> &[(String, ItemRef)] {
-        self.by_key
-            .get(&(table, attr.to_string()))
-            .map_or(&[], |v| v.as_slice())
+        self.by_table
+            .get(table)
+            .and_then(|attrs| attrs.iter().find(|(a, _)| a == attr))
+            .map_or(&[], |(_, entries)| entries.as_slice())
     }
 
-    pub fn keys(&self) -> impl Iterator<Item = (&(TableId, String), &Vec<(String, ItemRef)>)> {
-        self.by_key.iter()
+    /// Every (table, key attribute) with its sorted (leading literal, item) list.
+    pub fn keys(&self) -> impl Iterator<Item = (TableId, &str, &[(String, ItemRef)])> {
+        self.by_table
+            .iter()
+            .enumerate()
+            .flat_map(|(t, attrs)| attrs.iter().map(move |(a, e)| (t, a.as_str(), e.as_slice())))
     }
 }

@@ -24,7 +24,8 @@ pub fn to_lsp(snapshot: &Snapshot, encoding: Encoding) -> Vec<Diagnostic> {
         .collect()
 }
 
-fn convert(snapshot: &Snapshot, d: &diagnostic::Diagnostic, encoding: Encoding) -> Diagnostic {
+/// One diagnostic as the protocol has it.
+pub fn convert(snapshot: &Snapshot, d: &diagnostic::Diagnostic, encoding: Encoding) -> Diagnostic {
     let range = |span| position::range(&snapshot.rope, span, encoding);
     let mut message = d.message.clone();
     if let Some(help) = &d.help {

@@ -2,6 +2,7 @@
 //! numbers, size hints, and the recovery that resynchronises a body at the
 //! next member.
 
+use chumsky::error::{EmptyErr, LabelError};
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
@@ -10,7 +11,31 @@ use crate::syntax::ast::{Name, SizeHint, SizeUnit, StringLit};
 use crate::syntax::lexer::Token;
 use crate::syntax::{Span, template};
 
-pub type Extra<'t, 'src> = extra::Err<Rich<'t, Token<'src>, SimpleSpan>>;
+pub type Extra<E> = extra::Err<E>;
+
+/// What the parsers need of their error type. They are built twice: with
+/// `Rich` errors, which say what was expected, for the diagnostics, and with
+/// `EmptyErr` for a first pass that allocates nothing for alternatives that
+/// fail (`parser::parse` only takes the `Rich` pass when the first one
+/// found an error).
+pub trait Fail<'t, 'src: 't, I: Tokens<'t, 'src>>:
+    chumsky::error::Error<'t, I> + LabelError<'t, I, &'static str> + 't
+{
+    /// A custom parse error with its diagnostic code.
+    fn coded(code: Code, at: SimpleSpan, message: impl std::fmt::Display) -> Self;
+}
+
+impl<'t, 'src: 't, I: Tokens<'t, 'src>> Fail<'t, 'src, I> for Rich<'t, Token<'src>, SimpleSpan> {
+    fn coded(code: Code, at: SimpleSpan, message: impl std::fmt::Display) -> Self {
+        Rich::custom(at, format!("{}|{message}", code.as_str()))
+    }
+}
+
+impl<'t, 'src: 't, I: Tokens<'t, 'src>> Fail<'t, 'src, I> for EmptyErr {
+    fn coded(_: Code, _: SimpleSpan, _: impl std::fmt::Display) -> Self {
+        EmptyErr::default()
+    }
+}
 
 /// The token stream the parsers read: trivia already removed.
 pub trait Tokens<'t, 'src: 't>: ValueInput<'t, Token = Token<'src>, Span = SimpleSpan> {}
@@ -29,25 +54,29 @@ pub fn span(s: SimpleSpan) -> Span {
 
 /// A custom parse error with its diagnostic code, decoded again in
 /// `parser::to_diagnostic`.
-pub fn coded<'t, 'src>(code: Code, at: SimpleSpan, message: impl std::fmt::Display) -> Rich<'t, Token<'src>> {
-    Rich::custom(at, format!("{}|{message}", code.as_str()))
+pub fn coded<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>(
+    code: Code,
+    at: SimpleSpan,
+    message: impl std::fmt::Display,
+) -> E {
+    E::coded(code, at, message)
 }
 
-pub fn name<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Name, Extra<'t, 'src>> + Clone {
+pub fn name<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Name, Extra<E>> + Clone {
     select! { Token::Ident(text) => text }
         .map_with(|text, e| Name::new(text, span(e.span())))
         .labelled("a name")
 }
 
 /// A contextual keyword: an identifier with this exact text.
-pub fn kw<'t, 'src: 't, I: Tokens<'t, 'src>>(word: &'static str) -> impl Parser<'t, I, Span, Extra<'t, 'src>> + Clone {
+pub fn kw<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>(word: &'static str) -> impl Parser<'t, I, Span, Extra<E>> + Clone {
     just(Token::Ident(word)).map_with(|_, e| span(e.span()))
 }
 
 /// A string literal, split into literal text and holes. An unterminated
 /// string is accepted here (the lexer has reported it) so that the rest of
 /// the line still parses.
-pub fn string<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, StringLit, Extra<'t, 'src>> + Clone {
+pub fn string<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, StringLit, Extra<E>> + Clone {
     select! { Token::Str(raw) => raw, Token::UnterminatedStr(raw) => raw }
         .map_with(|raw, e| {
             let at = span(e.span());
@@ -59,7 +88,7 @@ pub fn string<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, StringL
 }
 
 /// The raw text of a number token.
-pub fn number_text<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, (&'src str, Span), Extra<'t, 'src>> + Clone
+pub fn number_text<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, (&'src str, Span), Extra<E>> + Clone
 {
     select! { Token::Number(text) => text }
         .map_with(|text, e| (text, span(e.span())))
@@ -67,7 +96,7 @@ pub fn number_text<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, (&
 }
 
 /// A whole number without unit (`pad 6`, `limit 10`).
-pub fn count<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, (u64, Span), Extra<'t, 'src>> + Clone {
+pub fn count<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, (u64, Span), Extra<E>> + Clone {
     number_text().validate(|(text, at), e, emitter| match text.parse::<u64>() {
         Ok(n) => (n, at),
         Err(_) => {
@@ -82,7 +111,7 @@ pub fn count<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, (u64, Sp
 }
 
 /// `~2KB`, `~1500`, `~200`.
-pub fn size_hint<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, SizeHint, Extra<'t, 'src>> + Clone {
+pub fn size_hint<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, SizeHint, Extra<E>> + Clone {
     just(Token::Tilde)
         .ignore_then(number_text())
         .validate(|(text, _), e, emitter| {
@@ -116,10 +145,11 @@ pub fn size_hint<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Size
 /// Recovery for one member of a `{ ... }` body: skip the broken member's
 /// tokens up to the next token that starts a member (`member_start`) or ends
 /// the body (`}` or an item keyword). The parse error itself is kept.
-pub fn skip_member<'t, 'src: 't, I, S, O>(member_start: S) -> impl Parser<'t, I, Option<O>, Extra<'t, 'src>> + Clone
+pub fn skip_member<'t, 'src: 't, I, E, S, O>(member_start: S) -> impl Parser<'t, I, Option<O>, Extra<E>> + Clone
 where
     I: Tokens<'t, 'src>,
-    S: Parser<'t, I, (), Extra<'t, 'src>> + Clone,
+    E: Fail<'t, 'src, I>,
+    S: Parser<'t, I, (), Extra<E>> + Clone,
 {
     let stop = one_of([Token::RBrace, Token::Table, Token::Entity, Token::Pattern]).ignored();
     any()
@@ -131,10 +161,11 @@ where
 /// `{ members }`. When the `}` is missing the body still counts (its
 /// members were read up to the next item keyword), and the error points at
 /// the `{` that was never closed.
-pub fn braced<'t, 'src: 't, I, P, O>(members: P, what: &'static str) -> impl Parser<'t, I, O, Extra<'t, 'src>> + Clone
+pub fn braced<'t, 'src: 't, I, E, P, O>(members: P, what: &'static str) -> impl Parser<'t, I, O, Extra<E>> + Clone
 where
     I: Tokens<'t, 'src>,
-    P: Parser<'t, I, O, Extra<'t, 'src>> + Clone,
+    E: Fail<'t, 'src, I>,
+    P: Parser<'t, I, O, Extra<E>> + Clone,
 {
     just(Token::LBrace)
         .map_with(|_, e| e.span())
@@ -154,10 +185,11 @@ where
 
 /// A parenthesised, comma-separated list; a broken list is skipped as a
 /// whole (respecting nesting) and reads as empty.
-pub fn paren_list<'t, 'src: 't, I, P, O>(element: P) -> impl Parser<'t, I, Vec<O>, Extra<'t, 'src>> + Clone
+pub fn paren_list<'t, 'src: 't, I, E, P, O>(element: P) -> impl Parser<'t, I, Vec<O>, Extra<E>> + Clone
 where
     I: Tokens<'t, 'src>,
-    P: Parser<'t, I, O, Extra<'t, 'src>> + Clone,
+    E: Fail<'t, 'src, I>,
+    P: Parser<'t, I, O, Extra<E>> + Clone,
 {
     element
         .separated_by(just(Token::Comma))

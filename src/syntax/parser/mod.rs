@@ -9,14 +9,14 @@ mod entity;
 mod pattern;
 mod table;
 
-use chumsky::error::{RichPattern, RichReason};
+use chumsky::error::{EmptyErr, RichPattern, RichReason};
 use chumsky::prelude::*;
 
 use super::Span;
 use super::ast::{Docs, Item, SourceFile};
 use super::lexer::{self, Token};
 use crate::diagnostic::{Code, Diagnostic};
-use atoms::{Extra, Tokens};
+use atoms::{Extra, Fail, Tokens};
 
 /// The result of parsing one file.
 #[derive(Clone, Debug, Default)]
@@ -39,9 +39,17 @@ pub fn parse(text: &str) -> Parse {
     // last line.
     let end = significant.last().map_or(0, |(_, s)| s.end);
     let eoi = SimpleSpan::from(end..end);
-    let (items, errors) = file_parser()
-        .parse(significant.as_slice().split_token_span(eoi))
-        .into_output_errors();
+    let input = significant.as_slice().split_token_span(eoi);
+    // Most files have no syntax error: a first pass with errors that record
+    // nothing is enough for them. Only when it finds one does the parser
+    // run again to say what was expected; without errors both passes take
+    // the same path and build the same tree.
+    let fast = file_parser::<_, EmptyErr>().parse(input);
+    let (items, errors) = if fast.has_errors() {
+        file_parser::<_, Rich<'_, Token<'_>>>().parse(input).into_output_errors()
+    } else {
+        (fast.into_output(), Vec::new())
+    };
     diagnostics.extend(errors.iter().map(|error| {
         let mut diagnostic = to_diagnostic(error);
         if diagnostic.code == Code::UnexpectedToken {
@@ -58,7 +66,7 @@ pub fn parse(text: &str) -> Parse {
     Parse { file, diagnostics }
 }
 
-fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Vec<Option<Item>>, Extra<'t, 'src>> {
+fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Vec<Option<Item>>, Extra<E>> {
     let item_start = one_of([Token::Table, Token::Entity, Token::Pattern]).ignored();
     let item = choice((
         table::table().map(Item::Table).boxed(),

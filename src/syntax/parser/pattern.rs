@@ -3,14 +3,14 @@
 
 use chumsky::prelude::*;
 
-use super::atoms::{Extra, Tokens, coded, count, kw, name, number_text, paren_list, size_hint, span, string};
+use super::atoms::{Extra, Fail, Tokens, coded, count, kw, name, number_text, paren_list, size_hint, span, string};
 use crate::diagnostic::Code;
 use crate::syntax::ast::{
     CompareOp, Condition, ConditionKind, Known, KnownKind, Literal, Modifier, Operand, Pattern, Query, Returned,
 };
 use crate::syntax::lexer::Token;
 
-fn compare_op<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, CompareOp, Extra<'t, 'src>> + Clone {
+fn compare_op<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, CompareOp, Extra<E>> + Clone {
     select! {
         Token::Lt => CompareOp::Lt,
         Token::Le => CompareOp::Le,
@@ -19,7 +19,7 @@ fn compare_op<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Compare
     }
 }
 
-fn literal<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Literal, Extra<'t, 'src>> + Clone {
+fn literal<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Literal, Extra<E>> + Clone {
     choice((
         string().map(Literal::Str),
         number_text().map(|(text, at)| Literal::Number(text.to_string(), at)),
@@ -31,7 +31,7 @@ fn literal<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Literal, E
     .labelled("a value")
 }
 
-fn known<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Known, Extra<'t, 'src>> + Clone {
+fn known<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Known, Extra<E>> + Clone {
     let kind = choice((
         just(Token::Eq).ignore_then(literal()).map(KnownKind::Fixed),
         compare_op()
@@ -51,7 +51,7 @@ fn known<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Known, Extra
     })
 }
 
-fn returned<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Returned, Extra<'t, 'src>> + Clone {
+fn returned<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Returned, Extra<E>> + Clone {
     name()
         .then(just(Token::LBracket).then(just(Token::RBracket)).or_not())
         .then(size_hint().or_not())
@@ -64,7 +64,7 @@ fn returned<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Returned,
         .labelled("an entity name")
 }
 
-fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Modifier, Extra<'t, 'src>> + Clone {
+fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Modifier, Extra<E>> + Clone {
     let direction = choice((kw("asc").to(false), kw("desc").to(true)));
     choice((
         kw("by")
@@ -85,7 +85,7 @@ fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Modifier,
     ))
 }
 
-fn query<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Query, Extra<'t, 'src>> + Clone {
+fn query<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Query, Extra<E>> + Clone {
     let operand = choice((
         string().map(Operand::Str),
         number_text().map(|(text, at)| Operand::Number(text.to_string(), at)),
@@ -132,7 +132,7 @@ fn query<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Query, Extra
         })
 }
 
-pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Pattern, Extra<'t, 'src>> + Clone {
+pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Pattern, Extra<E>> + Clone {
     let item_start = one_of([Token::Table, Token::Entity, Token::Pattern]).ignored();
 
     // `-> A, B[]`; a half-typed `->` keeps the pattern, with an error.

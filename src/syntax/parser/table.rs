@@ -2,7 +2,7 @@
 
 use chumsky::prelude::*;
 
-use super::atoms::{Extra, Tokens, braced, coded, kw, name, paren_list, skip_member, span, string};
+use super::atoms::{Extra, Fail, Tokens, braced, coded, kw, name, paren_list, skip_member, span, string};
 use crate::diagnostic::Code;
 use crate::syntax::ast::{DelimiterDecl, IndexDecl, KeyAttr, KeyDecl, KeyType, Projection, Table};
 use crate::syntax::lexer::Token;
@@ -14,7 +14,7 @@ enum Member {
 }
 
 /// `pk` or `pk: number`
-fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, KeyAttr, Extra<'t, 'src>> + Clone {
+fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, KeyAttr, Extra<E>> + Clone {
     name()
         .then(just(Token::Colon).ignore_then(name()).or_not())
         .validate(|(name, ty), _, emitter| {
@@ -33,7 +33,7 @@ fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, KeyAttr, 
         })
 }
 
-fn projection<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Projection, Extra<'t, 'src>> + Clone {
+fn projection<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Projection, Extra<E>> + Clone {
     choice((
         kw("all").map(Projection::All),
         kw("keys_only").map(Projection::KeysOnly),
@@ -43,7 +43,7 @@ fn projection<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Project
     ))
 }
 
-pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>>() -> impl Parser<'t, I, Table, Extra<'t, 'src>> + Clone {
+pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Table, Extra<E>> + Clone {
     let key_decl = kw("key")
         .ignore_then(key_attr())
         .then(just(Token::Comma).ignore_then(key_attr()).or_not())

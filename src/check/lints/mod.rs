@@ -1,0 +1,83 @@
+//! Registry lints: checks over every key template of the schema, independent
+//! of any one pattern's Query (docs/language.md, "What the checker proves",
+//! item 3).
+//!
+//! | code | severity | what |
+//! |------|----------|------|
+//! | W301 | warning | a type tag that is a proper prefix of another on the same sort key |
+//! | E301 | error   | two item shapes that can write the same primary key (overwrite) |
+//! | W302 | warning | a template literal with a delimiter other than the table's |
+//! | W303 | warning | an unpadded `int` or a date typed `string` that a pattern orders or ranges by |
+//! | E302 | error   | a key value that can exceed DynamoDB's length limit |
+//! | H301 | hint    | an entity no pattern returns |
+//! | H302 | hint    | an index no pattern uses |
+//!
+//! These run on every keystroke, on schemas of thousands of entities, so none
+//! compares all pairs of entities: templates are bucketed by key attribute and
+//! sorted by their leading literal, and only templates whose leading literals
+//! are compatible (one a prefix of the other) are ever compared — by a forward
+//! scan over the sorted run, which visits exactly the compatible pairs.
+
+mod limits;
+mod order;
+mod overwrite;
+mod tags;
+mod unused;
+
+#[cfg(test)]
+mod tests;
+
+use super::model::{Entity, KeyValue, Model, Table};
+use super::resolve::Resolution;
+use super::resolve::registry::{ItemRef, Registry};
+use crate::diagnostic::Diagnostic;
+use crate::syntax::ast::KeyType;
+
+/// Runs every registry lint; pure over the analysed schema.
+pub fn lint(model: &Model, registry: &Registry, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
+    tags::type_tag_prefixes(model, registry, diagnostics);
+    tags::mixed_delimiters(model, diagnostics);
+    overwrite::overwrites(model, registry, diagnostics);
+    order::unsorted_values(model, resolutions, diagnostics);
+    limits::key_lengths(model, diagnostics);
+    unused::unused_entities(model, diagnostics);
+    unused::unused_indexes(model, resolutions, diagnostics);
+}
+
+/// The key value an item writes for `attr`.
+fn key_of<'m>(model: &'m Model, item: ItemRef, attr: &str) -> Option<&'m KeyValue> {
+    model.entities[item.entity].items[item.item].key(attr)
+}
+
+/// The distinct string key attributes that are the sort key of the table or
+/// of one of its indexes: the ones a `begins_with` or a range can read.
+fn string_sort_keys(table: &Table) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for access in &table.access {
+        if let Some(sk) = &access.sk
+            && sk.ty == KeyType::String
+            && !out.contains(&sk.name.as_str())
+        {
+            out.push(&sk.name);
+        }
+    }
+    out
+}
+
+/// `` `User` `` for a one-item entity, `` `Membership` (item 2) `` otherwise.
+fn describe_item(entity: &Entity, item: usize) -> String {
+    if entity.items.len() > 1 {
+        format!("`{}` (item {})", entity.name.text, item + 1)
+    } else {
+        format!("`{}`", entity.name.text)
+    }
+}
+
+/// Long literal text cut for a message: `BANNER#Welcome to…`.
+fn shorten(text: &str) -> String {
+    const MAX: usize = 32;
+    match text.char_indices().nth(MAX) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}

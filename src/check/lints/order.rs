@@ -1,0 +1,178 @@
+//! W303: a value that a pattern orders by (`by attr`) or ranges over
+//! (`attr >= since`) sits in a string sort key, where DynamoDB compares UTF-8
+//! bytes, but its text does not sort like the value: an `int` without `pad`
+//! (`15` sorts before `2`), or a date or time typed `string` (nothing says it
+//! is ISO-8601, the only spelling that sorts by time).
+
+use std::collections::BTreeMap;
+
+use crate::check::model::{AttrType, EntityId, Model, Part, Pattern};
+use crate::check::resolve::Resolution;
+use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::syntax::Span;
+use crate::syntax::ast::{KeyType, KnownKind};
+
+/// Why a hole's text does not sort like its value, and the type to use.
+enum Unsorted {
+    Int,
+    StringDate(&'static str),
+}
+
+struct Finding {
+    entity: EntityId,
+    attr: usize,
+    why: Unsorted,
+    /// The patterns that depend on the order: (name span, what they do).
+    patterns: Vec<(Span, String)>,
+}
+
+pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
+    // By hole span, so a hole several patterns rely on is reported once.
+    let mut findings: BTreeMap<Span, Finding> = BTreeMap::new();
+    for (pattern, resolution) in model.patterns.iter().zip(resolutions) {
+        let Some(resolution) = resolution else { continue };
+        let access = &model.tables[resolution.table].access[resolution.access];
+        let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
+            continue;
+        };
+        for (attr, doing) in ordered_attributes(pattern) {
+            for &entity_id in &resolution.returns {
+                let entity = &model.entities[entity_id];
+                // The items the Query reads: those whose sort-key line it relies on.
+                let keys = entity
+                    .items
+                    .iter()
+                    .filter_map(|i| i.key(&sk.name))
+                    .filter(|k| resolution.relies_on.contains(&k.span));
+                for key in keys {
+                    for part in &key.template.parts {
+                        let Part::Hole {
+                            name,
+                            span,
+                            attr: Some(index),
+                        } = part
+                        else {
+                            continue;
+                        };
+                        if name.text != attr {
+                            continue;
+                        }
+                        let Some(why) = unsorted(&entity.attributes[*index].ty, &name.text) else {
+                            continue;
+                        };
+                        let finding = findings.entry(*span).or_insert_with(|| Finding {
+                            entity: entity_id,
+                            attr: *index,
+                            why,
+                            patterns: Vec::new(),
+                        });
+                        if !finding.patterns.iter().any(|(s, _)| *s == pattern.name.span) {
+                            finding.patterns.push((pattern.name.span, doing.clone()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (span, finding) in findings {
+        let attribute = &model.entities[finding.entity].attributes[finding.attr];
+        let name = &attribute.name.text;
+        let (message, help) = match finding.why {
+            Unsorted::Int => (
+                format!(
+                    "`{name}` is an `int` without `pad` in a sort key: keys compare as text, so `15` sorts before `2`"
+                ),
+                format!(
+                    "declare `{name}: int(pad N)` with N digits enough for the largest value (e.g. `int(pad 10)`), \
+                     so that text order is numeric order"
+                ),
+            ),
+            Unsorted::StringDate(ty) => (
+                format!(
+                    "`{name}` looks like a date or time but is a `string` in a sort key: only ISO-8601 text sorts by \
+                     time, and a `string` can hold any spelling"
+                ),
+                format!("declare `{name}: {ty}`, which is ISO-8601 and sorts by time"),
+            ),
+        };
+        // The fix rewrites the type; a size hint in it (`int(~8)`) is kept by
+        // leaving that type to the user.
+        let fixed_type = match finding.why {
+            Unsorted::Int => "int(pad 10)",
+            Unsorted::StringDate(ty) => ty,
+        };
+        let fix = attribute
+            .size_hint
+            .is_none()
+            .then(|| Fix::replace(format!("declare `{name}: {fixed_type}`"), attribute.ty_span, fixed_type));
+        let mut diagnostic = Diagnostic::new(Code::UnsortedSortValue, span, message)
+            .with_label("sorts as text, not by value")
+            .with_help(help)
+            .with_fixes(fix);
+        for (pattern_span, doing) in finding.patterns {
+            diagnostic = diagnostic.with_related(pattern_span, doing);
+        }
+        diagnostics.push(diagnostic.with_related(attribute.span, "declared here"));
+    }
+}
+
+/// The attributes whose order a pattern depends on, each with what the
+/// pattern does with it.
+fn ordered_attributes(pattern: &Pattern) -> Vec<(&str, String)> {
+    let mut out = Vec::new();
+    if let Some(order) = &pattern.order {
+        out.push((
+            order.attr.text.as_str(),
+            format!("`{}` orders by `{}`", pattern.name.text, order.attr.text),
+        ));
+    }
+    for known in &pattern.known {
+        let ranged = match &known.kind {
+            KnownKind::Compare(op, _) => *op != crate::syntax::ast::CompareOp::Eq,
+            KnownKind::Between(..) => true,
+            KnownKind::Equal | KnownKind::Fixed(_) | KnownKind::BeginsWith(_) => false,
+        };
+        if ranged && !out.iter().any(|(a, _)| *a == known.attr.text) {
+            out.push((
+                known.attr.text.as_str(),
+                format!("`{}` reads a range of `{}`", pattern.name.text, known.attr.text),
+            ));
+        }
+    }
+    out
+}
+
+fn unsorted(ty: &AttrType, name: &str) -> Option<Unsorted> {
+    match ty {
+        AttrType::Int { pad: None } => Some(Unsorted::Int),
+        AttrType::String => date_like(name).map(Unsorted::StringDate),
+        _ => None,
+    }
+}
+
+/// `dueDate` → `date`, `createdAt` / `updated_time` → `datetime`, `name` →
+/// `None`: by the words of the name (camelCase or snake_case).
+pub fn date_like(name: &str) -> Option<&'static str> {
+    let mut words: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for c in name.chars() {
+        let boundary = c == '_' || c == '-' || c.is_uppercase();
+        if boundary && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        if c != '_' && c != '-' {
+            current.extend(c.to_lowercase());
+        }
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    let has = |set: &[&str]| words.iter().any(|w| set.contains(&w.as_str()));
+    if has(&["at", "time", "timestamp", "datetime", "ts", "when"]) {
+        Some("datetime")
+    } else if has(&["date", "day", "on", "birthday"]) {
+        Some("date")
+    } else {
+        None
+    }
+}

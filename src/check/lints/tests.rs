@@ -1,0 +1,354 @@
+use std::fmt::Write;
+use std::time::Instant;
+
+use super::order::date_like;
+use super::tags::type_tag;
+use crate::check::analyze;
+use crate::diagnostic::{Code, Diagnostic};
+
+/// The diagnostics of `text` with a registry-lint code.
+fn lints(text: &str) -> Vec<Diagnostic> {
+    analyze(text)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.code.as_str().as_bytes()[1] == b'3')
+        .collect()
+}
+
+fn at<'t>(text: &'t str, d: &Diagnostic) -> &'t str {
+    &text[d.span.start..d.span.end]
+}
+
+const HEAD: &str = "table App {\n  key pk, sk\n}\n";
+
+#[test]
+fn type_tags() {
+    assert_eq!(type_tag("USER#", "#"), "USER");
+    assert_eq!(type_tag("USER", "#"), "USER");
+    assert_eq!(type_tag("TENANT#A#B", "#"), "TENANT");
+    assert_eq!(type_tag("#X", "#"), "");
+    assert_eq!(type_tag("A::B", "::"), "A");
+    assert_eq!(type_tag("A#B", ""), "A#B");
+}
+
+#[test]
+fn type_tag_prefix_is_one_warning_per_pair() {
+    let text = format!(
+        "{HEAD}entity User {{ t: id  u: id  pk = \"T#{{t}}\"  sk = \"USER#{{u}}\" }}
+entity Group {{ t: id  g: id  pk = \"T#{{t}}\"  sk = \"USERGROUP#{{g}}\" }}
+entity Admin {{ t: id  u: id  pk = \"A#{{t}}\"  sk = \"USER#{{u}}#ADMIN\" }}
+pattern all(t) -> User[], Group[]
+pattern admins(t) -> Admin[]
+"
+    );
+    let found = lints(&text);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let d = &found[0];
+    assert_eq!(d.code, Code::TypeTagPrefix);
+    assert_eq!(at(&text, d), "\"USER#{u}\"");
+    assert_eq!(
+        at(
+            &text,
+            &Diagnostic {
+                span: d.related[0].span,
+                ..d.clone()
+            }
+        ),
+        "\"USERGROUP#{g}\""
+    );
+    assert!(d.message.contains("begins_with(sk, \"USER\")"), "{}", d.message);
+}
+
+#[test]
+fn type_tag_chains_report_each_pair_and_skip_partition_keys() {
+    let text = format!(
+        "{HEAD}entity A {{ x: id  pk = \"A#{{x}}\"  sk = \"A#{{x}}\" }}
+entity Ab {{ x: id  pk = \"AB#{{x}}\"  sk = \"AB#{{x}}\" }}
+entity Abc {{ x: id  pk = \"ABC#{{x}}\"  sk = \"ABC\" }}
+entity B {{ x: id  pk = \"B#{{x}}\"  sk = \"B\" }}
+pattern a(x) -> A
+pattern ab(x) -> Ab
+pattern abc(x) -> Abc
+pattern b(x) -> B
+"
+    );
+    let found = lints(&text);
+    // A/AB, A/ABC, AB/ABC on `sk` only: `pk` is only ever compared with `=`.
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(found.iter().all(|d| d.code == Code::TypeTagPrefix));
+}
+
+#[test]
+fn overwrite_reports_the_later_item_with_a_witness() {
+    let text = format!(
+        "{HEAD}entity Tenant {{ tenantId: id  pk = \"TENANT#{{tenantId}}\"  sk = \"META\" }}
+entity Settings {{ tenantId: id  pk = \"TENANT#{{tenantId}}\"  sk = \"META\" }}
+pattern tenant(tenantId) -> Tenant, Settings
+"
+    );
+    let found: Vec<_> = lints(&text).into_iter().filter(|d| d.code == Code::Overwrite).collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let d = &found[0];
+    assert_eq!(at(&text, d), "sk = \"META\"");
+    assert!(d.span.start > text.find("Settings").unwrap());
+    assert!(d.related[0].span.start < text.find("Settings").unwrap());
+    assert!(d.message.contains("pk=`TENANT#a`, sk=`META`"), "{}", d.message);
+}
+
+#[test]
+fn overwrite_is_exact_not_a_prefix_test() {
+    // `id` never holds the delimiter, so `O#{id}` and `O#{id}#LINE` differ;
+    // a `string` can, so `N#{s}` overlaps `N#{id}#X`.
+    let text = format!(
+        "{HEAD}entity A {{ p: id  o: id  pk = \"P#{{p}}\"  sk = \"O#{{o}}\" }}
+entity B {{ p: id  o: id  pk = \"P#{{p}}\"  sk = \"O#{{o}}#LINE\" }}
+entity C {{ p: id  s: string  pk = \"Q#{{p}}\"  sk = \"N#{{s}}\" }}
+entity D {{ p: id  o: id  pk = \"Q#{{p}}\"  sk = \"N#{{o}}#X\" }}
+pattern a(p) -> A[], B[]
+pattern c(p) -> C[], D[]
+"
+    );
+    let found: Vec<_> = lints(&text).into_iter().filter(|d| d.code == Code::Overwrite).collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].message.contains("`D` and `C`"), "{}", found[0].message);
+    assert!(found[0].message.contains("sk=`N#a#X`"), "{}", found[0].message);
+}
+
+#[test]
+fn overwrite_across_groups_and_hole_leading_keys() {
+    // `{p}` starts with a hole: compatible with every partition literal.
+    let text = format!(
+        "{HEAD}entity A {{ p: string  pk = \"{{p}}\"  sk = \"X\" }}
+entity B {{ p: id  pk = \"USER#{{p}}\"  sk = \"X\" }}
+entity C {{ p: id  pk = \"USER#{{p}}\"  sk = \"Y\" }}
+pattern a(p) -> A
+pattern b(p) -> B
+pattern c(p) -> C
+"
+    );
+    let found: Vec<_> = lints(&text).into_iter().filter(|d| d.code == Code::Overwrite).collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].message.contains("`B` and `A`"), "{}", found[0].message);
+}
+
+#[test]
+fn symmetric_edges_are_not_overwrites_but_duplicate_items_are() {
+    let text = format!(
+        "{HEAD}entity Friendship {{
+  a: id
+  b: id
+  item {{ pk = \"USER#{{a}}\"  sk = \"FRIEND#{{b}}\" }}
+  item {{ pk = \"USER#{{b}}\"  sk = \"FRIEND#{{a}}\" }}
+}}
+entity Twice {{
+  a: id
+  item {{ pk = \"T#{{a}}\"  sk = \"X\" }}
+  item {{ pk = \"T#{{a}}\"  sk = \"X\" }}
+}}
+pattern friends(a) -> Friendship[]
+pattern twice(a) -> Twice[]
+"
+    );
+    let found: Vec<_> = lints(&text).into_iter().filter(|d| d.code == Code::Overwrite).collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].message.contains("two items of `Twice`"),
+        "{}",
+        found[0].message
+    );
+}
+
+#[test]
+fn mixed_delimiter_once_per_literal() {
+    let text = format!(
+        "{HEAD}entity User {{ t: id  u: id  pk = \"TENANT#{{t}}\"  sk = \"USER:{{u}}|X\" }}
+pattern users(t) -> User[]
+"
+    );
+    let found = lints(&text);
+    let spans: Vec<&str> = found.iter().map(|d| at(&text, d)).collect();
+    assert_eq!(spans, ["USER:", "|X"], "{found:#?}");
+    assert!(found.iter().all(|d| d.code == Code::MixedDelimiter));
+    assert!(found[0].help.as_deref().unwrap().contains("`USER#`"));
+    // A delimiter of the table is fine, whatever it is.
+    let colon = "table App {\n  key pk, sk\n  delimiter \":\"\n}\n\
+                 entity User { t: id  u: id  pk = \"TENANT:{t}\"  sk = \"USER:{u}\" }\n\
+                 pattern users(t) -> User[]\n";
+    assert!(lints(colon).is_empty(), "{:#?}", lints(colon));
+}
+
+#[test]
+fn unpadded_int_and_string_dates_in_ordered_sort_keys() {
+    let text = format!(
+        "{HEAD}entity Invoice {{ t: id  number: int  pk = \"T#{{t}}\"  sk = \"INVOICE#{{number}}\" }}
+entity Event {{ t: id  createdAt: string  pk = \"T#{{t}}\"  sk = \"EVENT#{{createdAt}}\" }}
+entity Line {{ t: id  n: int  pk = \"T#{{t}}\"  sk = \"LINE#{{n}}\" }}
+pattern invoices(t) -> Invoice[] by number desc
+pattern latest(t) -> Invoice[] by number desc limit 1
+pattern events(t, createdAt >= since) -> Event[]
+pattern lines(t) -> Line[]
+"
+    );
+    let found = lints(&text);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!(found[0].code, Code::UnsortedSortValue);
+    assert_eq!(at(&text, &found[0]), "{number}");
+    // Both patterns that depend on it, then the declaration.
+    assert_eq!(found[0].related.len(), 3);
+    assert!(found[0].help.as_deref().unwrap().contains("int(pad N)"));
+    assert_eq!(at(&text, &found[1]), "{createdAt}");
+    assert!(found[1].help.as_deref().unwrap().contains("createdAt: datetime"));
+}
+
+#[test]
+fn date_like_names() {
+    assert_eq!(date_like("dueDate"), Some("date"));
+    assert_eq!(date_like("createdAt"), Some("datetime"));
+    assert_eq!(date_like("updated_time"), Some("datetime"));
+    assert_eq!(date_like("day"), Some("date"));
+    assert_eq!(date_like("name"), None);
+    assert_eq!(date_like("category"), None);
+    assert_eq!(date_like("status"), None);
+}
+
+#[test]
+fn key_length_limits() {
+    let text = format!(
+        "{HEAD}entity Big {{ t: id  code: int(pad 1020)  pk = \"T#{{t}}\"  sk = \"CODE#{{code}}\" }}
+entity Fine {{ t: id  code: int(pad 1019)  pk = \"F#{{t}}\"  sk = \"CODE#{{code}}\" }}
+entity Wide {{ code: int(pad 2047)  pk = \"W#{{code}}\"  sk = \"X\" }}
+entity Open {{ t: id  s: string  pk = \"O#{{t}}\"  sk = \"{{s}}\" }}
+pattern big(t) -> Big[]
+pattern fine(t) -> Fine[]
+pattern wide(code) -> Wide
+pattern open(t) -> Open[]
+"
+    );
+    let found = lints(&text);
+    let spans: Vec<&str> = found.iter().map(|d| at(&text, d)).collect();
+    assert_eq!(spans, ["\"CODE#{code}\"", "\"W#{code}\""], "{found:#?}");
+    assert!(found.iter().all(|d| d.code == Code::KeyTooLong));
+    assert!(found[0].message.contains("1025 bytes"), "{}", found[0].message);
+    assert!(found[1].message.contains("2049 bytes"), "{}", found[1].message);
+}
+
+#[test]
+fn unused_entities_and_indexes_are_hints() {
+    let text = "table App {\n  key pk, sk\n  index gsi1 (gsi1pk, gsi1sk)\n  index gsi2 (gsi2pk, gsi2sk)\n}\n\
+                entity User { u: id  r: enum(a, b)  pk = \"USER#{u}\"  sk = \"USER\"  gsi1pk = \"ROLE#{r}\"  gsi1sk = \"USER#{u}\" }\n\
+                entity Team { u: id  pk = \"TEAM#{u}\"  sk = \"TEAM\" }\n\
+                pattern byRole(r) -> User[]\n";
+    let found = lints(text);
+    let got: Vec<(Code, &str)> = found.iter().map(|d| (d.code, at(text, d))).collect();
+    assert_eq!(
+        got,
+        [(Code::UnusedIndex, "gsi2"), (Code::UnusedEntity, "Team")],
+        "{found:#?}"
+    );
+    assert!(found.iter().all(|d| d.severity == crate::diagnostic::Severity::Hint));
+}
+
+/// A generated schema of 2,000 entities over four tables: the lints must
+/// scale with the compatible pairs, not with all pairs. Prints the time
+/// (run with `--release -- --nocapture` to measure); no assertion on it.
+#[test]
+fn two_thousand_entities() {
+    let text = generated_schema(4, 500);
+    let started = Instant::now();
+    let analysis = analyze(&text);
+    let analyzed = started.elapsed();
+    assert_eq!(analysis.model.entities.len(), 4 * 500 + 4 * 3);
+    let (model, registry, resolutions) = (&analysis.model, &analysis.registry, &analysis.resolutions);
+    let mut found = Vec::new();
+    let mut runs = Vec::new();
+    for _ in 0..3 {
+        found.clear();
+        let started = Instant::now();
+        super::lint(model, registry, resolutions, &mut found);
+        runs.push(started.elapsed());
+    }
+    eprintln!(
+        "2,000-entity schema: analyze {analyzed:?} (lints included); lints alone, 3 runs: {runs:?}; {} lint diagnostics",
+        found.len()
+    );
+    let mut scratch = Vec::new();
+    let mut time = |name: &str, run: &mut dyn FnMut(&mut Vec<Diagnostic>)| {
+        let started = Instant::now();
+        run(&mut scratch);
+        eprintln!("  {name}: {:?}", started.elapsed());
+    };
+    time("type tags", &mut |d| super::tags::type_tag_prefixes(model, registry, d));
+    time("delimiters", &mut |d| super::tags::mixed_delimiters(model, d));
+    time("overwrites", &mut |d| super::overwrite::overwrites(model, registry, d));
+    time("sort values", &mut |d| {
+        super::order::unsorted_values(model, resolutions, d)
+    });
+    time("key lengths", &mut |d| super::limits::key_lengths(model, d));
+    time("unused", &mut |d| {
+        super::unused::unused_entities(model, d);
+        super::unused::unused_indexes(model, resolutions, d);
+    });
+    let count = |code: Code| found.iter().filter(|d| d.code == code).count();
+    // Planted per table: one USER/USERGROUP pair, one overwrite, one unpadded `by`.
+    assert_eq!(
+        count(Code::TypeTagPrefix),
+        4,
+        "{:#?}",
+        found.iter().find(|d| d.code == Code::TypeTagPrefix)
+    );
+    assert_eq!(
+        count(Code::Overwrite),
+        4,
+        "{:#?}",
+        found.iter().find(|d| d.code == Code::Overwrite)
+    );
+    assert_eq!(count(Code::UnsortedSortValue), 4);
+    assert_eq!(count(Code::MixedDelimiter), 0);
+    assert_eq!(count(Code::KeyTooLong), 0);
+    // Every fifth generated entity has no pattern; the index is used.
+    assert_eq!(count(Code::UnusedEntity), 4 * 100);
+    assert_eq!(count(Code::UnusedIndex), 0);
+}
+
+fn generated_schema(tables: usize, per_table: usize) -> String {
+    let mut s = String::new();
+    for t in 0..tables {
+        writeln!(s, "table T{t} {{\n  key pk, sk\n  index gsi1 (gsi1pk, gsi1sk)\n}}").unwrap();
+        for i in 0..per_table {
+            let name = format!("E{t}x{i:04}");
+            let tag = format!("E{i:04}");
+            // Several partition layouts: a shared tenant partition, one
+            // partition literal per type, and types keyed by their own id.
+            let (pk, sk) = match i % 10 {
+                0..=4 => ("TENANT#{tenantId}".to_string(), format!("{tag}#{{itemId}}")),
+                5..=6 => (format!("ORG#{{tenantId}}#{tag}"), "META".to_string()),
+                7..=8 => (format!("{tag}#{{itemId}}"), format!("{tag}#{{n}}")),
+                _ => ("TENANT#{tenantId}".to_string(), format!("{{n}}#{tag}")),
+            };
+            writeln!(
+                s,
+                "entity {name} in T{t} {{\n  tenantId: id\n  itemId: id\n  n: int(pad 6)\n  pk = \"{pk}\"\n  sk = \"{sk}\"\n  gsi1pk = \"TYPE#{tag}\"\n  gsi1sk = \"{{n}}\"\n}}"
+            )
+            .unwrap();
+            if i % 5 != 4 {
+                let (known, rest) = match i % 10 {
+                    7..=8 => ("itemId", ""),
+                    _ => ("tenantId", ""),
+                };
+                writeln!(s, "pattern p{name}({known}) -> {name}[]{rest}").unwrap();
+            }
+        }
+        // The planted hazards of this table.
+        writeln!(
+            s,
+            "entity User{t} in T{t} {{ tenantId: id  userId: id  pk = \"TENANT#{{tenantId}}\"  sk = \"USER#{{userId}}\" }}
+entity Group{t} in T{t} {{ tenantId: id  groupId: id  pk = \"TENANT#{{tenantId}}\"  sk = \"USERGROUP#{{groupId}}\" }}
+entity Dup{t} in T{t} {{ tenantId: id  itemId: id  n: int  pk = \"TENANT#{{tenantId}}\"  sk = \"E0000#{{itemId}}\"  gsi1pk = \"DUP\"  gsi1sk = \"{{n}}\" }}
+pattern users{t}(tenantId) -> User{t}[]
+pattern groups{t}(tenantId) -> Group{t}[]
+pattern dups{t}() -> Dup{t}[] by n"
+        )
+        .unwrap();
+    }
+    s
+}

@@ -1,0 +1,1237 @@
+//! Completion: what may be typed at the cursor. The file is usually broken
+//! while the user types, so the context comes from the token stream around
+//! the offset (the previous significant tokens, the enclosing item, `{}`,
+//! `()` or string), and the names offered come from the (partial) analysis.
+//!
+//! Inside a pinned-query string the registered prefixes of the key being
+//! compared are offered (`USER#`, `INVOICE#`, …); inside a `{` hole, the
+//! entity's attributes (key templates) or the pattern's known values
+//! (pinned queries).
+
+use super::File;
+use crate::check::model::{AttrType, EntityId, Model, TableId};
+use crate::syntax::Span;
+use crate::syntax::lexer::{Token, lex};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompletionKind {
+    Keyword,
+    /// An attribute type (`string`, `int(pad N)`) or a key type.
+    Type,
+    Entity,
+    Attribute,
+    Index,
+    Table,
+    /// A key attribute name of a table or index (`pk`, `gsi1sk`).
+    Key,
+    /// A value the pattern's caller knows (a known attribute or a range bound).
+    Value,
+    /// One word of an `enum`.
+    EnumMember,
+    /// A registered leading literal of a key (`USER#`).
+    Prefix,
+    /// A whole declaration to fill in.
+    Snippet,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub label: String,
+    pub kind: CompletionKind,
+    pub detail: Option<String>,
+    /// The text to insert when it differs from the label.
+    pub insert_text: Option<String>,
+    /// `insert_text` is an LSP snippet (`${1:name}` placeholders).
+    pub snippet: bool,
+    /// The text the completion replaces; `None` lets the editor pick the
+    /// word at the cursor.
+    pub replace: Option<Span>,
+}
+
+impl Completion {
+    fn new(label: impl Into<String>, kind: CompletionKind) -> Completion {
+        Completion {
+            label: label.into(),
+            kind,
+            detail: None,
+            insert_text: None,
+            snippet: false,
+            replace: None,
+        }
+    }
+
+    fn detail(mut self, detail: impl Into<String>) -> Completion {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    fn insert(mut self, text: impl Into<String>) -> Completion {
+        self.insert_text = Some(text.into());
+        self
+    }
+
+    fn snippet(mut self, text: impl Into<String>) -> Completion {
+        self.insert_text = Some(text.into());
+        self.snippet = true;
+        self
+    }
+
+    fn replacing(mut self, span: Span) -> Completion {
+        self.replace = Some(span);
+        self
+    }
+}
+
+pub fn completions(file: &File, offset: usize) -> Vec<Completion> {
+    if offset > file.text.len() || !file.text.is_char_boundary(offset) {
+        return Vec::new();
+    }
+    let (tokens, _) = lex(&file.text);
+    let mut string = None;
+    for &(token, span) in &tokens {
+        match token {
+            // A line comment runs to the end of its line: a cursor at its end
+            // is still typing the comment.
+            Token::Comment(_) | Token::DocComment(_) | Token::Error(_) if span.start < offset && offset <= span.end => {
+                return Vec::new();
+            }
+            Token::Str(_) if span.start < offset && offset < span.end => string = Some(span),
+            Token::UnterminatedStr(_) if span.start < offset && offset <= span.end => string = Some(span),
+            _ => {}
+        }
+    }
+    let sig: Vec<(Token<'_>, Span)> = tokens
+        .iter()
+        .copied()
+        .filter(|(t, _)| !t.is_trivia() && !matches!(t, Token::Error(_)))
+        .collect();
+    let cx = Cx {
+        text: &file.text,
+        model: &file.analysis.model,
+        file,
+        sig,
+        offset,
+    };
+    let mut out = match string {
+        Some(span) => {
+            let index = cx.sig.iter().position(|(_, s)| *s == span).unwrap_or(0);
+            cx.in_string(index, span)
+        }
+        None => {
+            // The word being typed is replaced; the context is what precedes it.
+            let word = cx.sig.iter().find(|(t, s)| {
+                s.start < offset
+                    && offset <= s.end
+                    && matches!(
+                        t,
+                        Token::Ident(_) | Token::Number(_) | Token::Table | Token::Entity | Token::Pattern
+                    )
+            });
+            let anchor = word.map_or(offset, |(_, s)| s.start);
+            let before = cx.sig.partition_point(|(_, s)| s.end <= anchor);
+            cx.at(before)
+        }
+    };
+    // One item per label, first wins.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|c| seen.insert(c.label.clone()));
+    out
+}
+
+/// What the cursor is in, once the item around it is known.
+struct Cx<'a> {
+    text: &'a str,
+    model: &'a Model,
+    file: &'a File,
+    /// Significant tokens: no comments, no unknown bytes.
+    sig: Vec<(Token<'a>, Span)>,
+    offset: usize,
+}
+
+fn ident<'a>(token: Token<'a>) -> Option<&'a str> {
+    match token {
+        Token::Ident(text) => Some(text),
+        _ => None,
+    }
+}
+
+fn is_item_keyword(token: Token<'_>) -> bool {
+    matches!(token, Token::Table | Token::Entity | Token::Pattern)
+}
+
+fn is_compare(token: Token<'_>) -> bool {
+    matches!(token, Token::Lt | Token::Le | Token::Gt | Token::Ge)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ItemKind {
+    Table,
+    Entity,
+    Pattern,
+}
+
+impl<'a> Cx<'a> {
+    fn token(&self, index: usize) -> Option<Token<'a>> {
+        self.sig.get(index).map(|(t, _)| *t)
+    }
+
+    fn word(&self, index: usize) -> Option<&'a str> {
+        self.token(index).and_then(ident)
+    }
+
+    fn is_word(&self, index: usize, word: &str) -> bool {
+        self.word(index) == Some(word)
+    }
+
+    /// The item keyword that starts the item the first `before` tokens end
+    /// in, with the item's kind.
+    fn item(&self, before: usize) -> Option<(usize, ItemKind)> {
+        let start = self.sig[..before].iter().rposition(|(t, _)| is_item_keyword(*t))?;
+        let kind = match self.sig[start].0 {
+            Token::Table => ItemKind::Table,
+            Token::Entity => ItemKind::Entity,
+            _ => ItemKind::Pattern,
+        };
+        Some((start, kind))
+    }
+
+    /// The end (exclusive) of the item starting at `start`: the next item
+    /// keyword or the end of the file.
+    fn item_end(&self, start: usize) -> usize {
+        self.sig[start + 1..]
+            .iter()
+            .position(|(t, _)| is_item_keyword(*t))
+            .map_or(self.sig.len(), |i| start + 1 + i)
+    }
+
+    /// The open `{` / `(` tokens around position `before`, inside the item
+    /// starting at `start`, innermost last; `None` once the item's body has
+    /// been closed (the cursor is after the item).
+    fn open_brackets(&self, start: usize, before: usize) -> Option<Vec<usize>> {
+        let mut stack: Vec<usize> = Vec::new();
+        for index in start + 1..before {
+            match self.sig[index].0 {
+                Token::LBrace | Token::LParen => stack.push(index),
+                Token::RBrace => {
+                    // Unbalanced parentheses close with their body.
+                    while let Some(open) = stack.pop() {
+                        if self.sig[open].0 == Token::LBrace {
+                            break;
+                        }
+                    }
+                    if stack.is_empty() {
+                        return None;
+                    }
+                }
+                Token::RParen if stack.last().is_some_and(|&open| self.sig[open].0 == Token::LParen) => {
+                    stack.pop();
+                }
+                _ => {}
+            }
+        }
+        Some(stack)
+    }
+
+    /// Completions after the first `before` significant tokens.
+    fn at(&self, before: usize) -> Vec<Completion> {
+        let Some((start, kind)) = self.item(before) else {
+            return top_level(self.model, true);
+        };
+        let Some(stack) = self.open_brackets(start, before) else {
+            return top_level(self.model, true);
+        };
+        match kind {
+            ItemKind::Table => self.in_table(start, before, &stack),
+            ItemKind::Entity => self.in_entity(start, before, &stack),
+            ItemKind::Pattern => self.in_pattern(start, before),
+        }
+    }
+
+    // ---------- tables ----------
+
+    fn in_table(&self, start: usize, before: usize, stack: &[usize]) -> Vec<Completion> {
+        let table = self.word(start + 1).and_then(|name| self.model.table(name));
+        let prev = before - 1;
+        match stack {
+            // The header: a new name.
+            [] => Vec::new(),
+            [_body] => {
+                let prev_token = self.sig[prev].0;
+                match prev_token {
+                    Token::LBrace | Token::Str(_) | Token::UnterminatedStr(_) => table_members(),
+                    Token::Colon => key_types(),
+                    Token::Comma => Vec::new(),
+                    // After an index's key list: its projection, or the next member.
+                    Token::RParen if self.index_keyword_before(prev) => {
+                        let mut out = projections();
+                        out.extend(table_members());
+                        out
+                    }
+                    Token::RParen => table_members(),
+                    Token::Ident(word) => match word {
+                        "key" | "index" | "delimiter" | "include" => Vec::new(),
+                        "local" => vec![Completion::new("index", CompletionKind::Keyword)],
+                        _ if self.token(prev - 1).is_some_and(|t| t == Token::Colon) => table_members(),
+                        // `index gsi1 ` (the key list comes next).
+                        _ if self.is_word(prev - 1, "index") => Vec::new(),
+                        _ => table_members(),
+                    },
+                    _ => Vec::new(),
+                }
+            }
+            [.., open] => {
+                let open = *open;
+                if self.is_word(open.wrapping_sub(1), "include") {
+                    if matches!(self.sig[prev].0, Token::LParen | Token::Comma) {
+                        let entities: Vec<EntityId> = table.map_or_else(Vec::new, |t| self.entities_in(t));
+                        return attributes(self.model, &entities, false);
+                    }
+                    return Vec::new();
+                }
+                // An index's key list.
+                match self.sig[prev].0 {
+                    Token::Colon => key_types(),
+                    Token::LParen if self.is_word(open.wrapping_sub(3), "local") => {
+                        // An LSI restates the table's partition key.
+                        let pk = table
+                            .and_then(|t| self.model.tables[t].base())
+                            .map(|b| b.pk.name.clone());
+                        pk.map(|pk| vec![Completion::new(pk, CompletionKind::Key).detail("the table's partition key")])
+                            .unwrap_or_default()
+                    }
+                    _ => Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// `index name (...)` ends at token `close`.
+    fn index_keyword_before(&self, close: usize) -> bool {
+        let Some(open) = self.sig[..close].iter().rposition(|(t, _)| *t == Token::LParen) else {
+            return false;
+        };
+        open >= 2 && self.is_word(open - 2, "index")
+    }
+
+    fn entities_in(&self, table: TableId) -> Vec<EntityId> {
+        (0..self.model.entities.len())
+            .filter(|&e| self.model.entities[e].table == Some(table))
+            .collect()
+    }
+
+    // ---------- entities ----------
+
+    /// The table an entity (by its item keyword) is stored in.
+    fn entity_table(&self, start: usize) -> Option<TableId> {
+        if self.is_word(start + 2, "in") {
+            return self.word(start + 3).and_then(|t| self.model.table(t));
+        }
+        let name = self.word(start + 1)?;
+        let at = self.sig[start].1.start;
+        if let Some(entity) = self
+            .model
+            .entities
+            .iter()
+            .find(|e| e.name.text == name && e.span.start == at)
+        {
+            return entity.table;
+        }
+        (self.model.tables.len() == 1).then_some(0)
+    }
+
+    /// The model entity declared by the item keyword at `start`, if lowered.
+    fn entity_here(&self, start: usize) -> Option<EntityId> {
+        let name = self.word(start + 1)?;
+        let at = self.sig[start].1.start;
+        self.model
+            .entities
+            .iter()
+            .position(|e| e.name.text == name && e.span.start == at)
+    }
+
+    /// Indices of the tokens directly inside the `{` at `open` (not nested),
+    /// up to its `}` or the end of the item.
+    fn scope(&self, open: usize) -> Vec<usize> {
+        let mut depth = 0usize;
+        let mut out = Vec::new();
+        for index in open + 1..self.sig.len() {
+            let token = self.sig[index].0;
+            if is_item_keyword(token) {
+                break;
+            }
+            match token {
+                Token::LBrace | Token::LParen => depth += 1,
+                Token::RBrace if depth == 0 => break,
+                Token::RBrace | Token::RParen => depth = depth.saturating_sub(1),
+                _ if depth == 0 => out.push(index),
+                _ => {}
+            }
+            if depth == 1 && matches!(token, Token::LBrace | Token::LParen) {
+                out.push(index);
+            }
+        }
+        out
+    }
+
+    fn in_entity(&self, start: usize, before: usize, stack: &[usize]) -> Vec<Completion> {
+        let prev = before - 1;
+        let prev_token = self.sig[prev].0;
+        match stack {
+            [] => {
+                // `entity Name in Table ~2KB {`
+                if self.is_word(prev, "in") && prev == start + 2 {
+                    self.tables()
+                } else if prev == start + 1 && self.word(prev).is_some() {
+                    vec![Completion::new("in", CompletionKind::Keyword).detail("the table this entity is stored in")]
+                } else {
+                    Vec::new()
+                }
+            }
+            [.., open] if self.sig[*open].0 == Token::LParen => {
+                // Type arguments: `int(pad 6)`.
+                let ty = self.word(open - 1);
+                if prev == *open && ty == Some("int") {
+                    vec![Completion::new("pad", CompletionKind::Keyword).detail("zero-padded to N digits")]
+                } else {
+                    Vec::new()
+                }
+            }
+            [body, rest @ ..] => {
+                let shape = rest.last().copied();
+                let member_start = match prev_token {
+                    Token::LBrace | Token::RBrace | Token::Question | Token::RParen => true,
+                    Token::Str(_) | Token::UnterminatedStr(_) => true,
+                    Token::Colon => return attribute_types(),
+                    // A type word ends an attribute; any other word is a
+                    // member name still waiting for its `:` or `=`.
+                    Token::Ident(_) => self.token(prev - 1) == Some(Token::Colon),
+                    _ => false,
+                };
+                if !member_start {
+                    return Vec::new();
+                }
+                self.entity_members(start, *body, shape)
+            }
+        }
+    }
+
+    /// At the start of a member: the key attributes not assigned yet in this
+    /// body (or `item { }` shape), and `item`.
+    fn entity_members(&self, start: usize, body: usize, shape: Option<usize>) -> Vec<Completion> {
+        let body_scope = self.scope(body);
+        let assigns = |scope: &[usize]| -> Vec<&'a str> {
+            scope
+                .iter()
+                .filter(|&&i| self.token(i + 1) == Some(Token::Eq))
+                .filter_map(|&i| self.word(i))
+                .collect()
+        };
+        let declared: Vec<&str> = body_scope
+            .iter()
+            .filter(|&&i| self.token(i + 1) == Some(Token::Colon))
+            .filter_map(|&i| self.word(i))
+            .collect();
+        let has_shapes = body_scope
+            .iter()
+            .any(|&i| self.is_word(i, "item") && self.token(i + 1) == Some(Token::LBrace));
+        let (assigned, offer_item) = match shape {
+            Some(open) => (assigns(&self.scope(open)), false),
+            None => {
+                let direct = assigns(&body_scope);
+                if has_shapes {
+                    (Vec::new(), true)
+                } else {
+                    let offer_item = direct.is_empty();
+                    (direct, offer_item)
+                }
+            }
+        };
+        let mut out = Vec::new();
+        if (shape.is_some() || !has_shapes)
+            && let Some(table) = self.entity_table(start)
+        {
+            for (name, role) in key_roles(self.model, table) {
+                if !assigned.contains(&name.as_str()) && !declared.contains(&name.as_str()) {
+                    out.push(Completion::new(name, CompletionKind::Key).detail(role));
+                }
+            }
+        }
+        if offer_item {
+            out.push(
+                Completion::new("item", CompletionKind::Keyword)
+                    .detail("one item of several (an adjacency list)")
+                    .snippet("item {\n\t$0\n}"),
+            );
+        }
+        out
+    }
+
+    // ---------- patterns ----------
+
+    fn in_pattern(&self, start: usize, before: usize) -> Vec<Completion> {
+        let prev = before - 1;
+        let prev_token = self.sig[prev].0;
+        match self.pattern_phase(start, before) {
+            Phase::Head | Phase::AfterKnowns => Vec::new(),
+            Phase::Knowns { open, depth } => {
+                if depth != 1 {
+                    return Vec::new();
+                }
+                let at_known_start = |i: usize| i == open || self.token(i) == Some(Token::Comma);
+                match prev_token {
+                    _ if at_known_start(prev) => attributes(self.model, &self.returned(start), false),
+                    Token::Ident(_) if at_known_start(prev - 1) => vec![
+                        Completion::new("between", CompletionKind::Keyword).detail("a range: `at between from and to`"),
+                        Completion::new("begins_with", CompletionKind::Keyword)
+                            .detail("a prefix: `name begins_with p`"),
+                    ],
+                    Token::Eq if prev >= 2 && at_known_start(prev - 2) => match self.word(prev - 1) {
+                        Some(attr) => fixed_values(self.model, &self.returned(start), attr),
+                        None => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                }
+            }
+            Phase::Returns | Phase::Modifiers => match prev_token {
+                Token::Arrow | Token::Comma => self.entities(),
+                Token::Tilde => Vec::new(),
+                Token::Ident("by") => attributes(self.model, &self.returned(start), false),
+                Token::Ident("limit") => Vec::new(),
+                Token::Ident(_) if self.is_word(prev - 1, "by") => {
+                    let mut out = vec![
+                        Completion::new("asc", CompletionKind::Keyword).detail("ascending (the default)"),
+                        Completion::new("desc", CompletionKind::Keyword).detail("descending"),
+                    ];
+                    out.extend(modifiers());
+                    out
+                }
+                _ => {
+                    let mut out = modifiers();
+                    out.extend(top_level(self.model, false));
+                    out
+                }
+            },
+            Phase::Query { eq } => self.in_query(start, eq, before),
+        }
+    }
+
+    /// Where the first `before` tokens leave a pattern starting at `start`.
+    fn pattern_phase(&self, start: usize, before: usize) -> Phase {
+        (start + 1..before).fold(Phase::Head, |phase, index| self.pattern_phase_step(phase, index))
+    }
+
+    /// The entities a pattern returns (the whole item is read, also after
+    /// the cursor), or every entity when none is written yet.
+    fn returned(&self, start: usize) -> Vec<EntityId> {
+        let end = self.item_end(start);
+        let mut found = Vec::new();
+        let mut phase = Phase::Head;
+        for index in start + 1..end {
+            let next = self.pattern_phase_step(phase, index);
+            if matches!(phase, Phase::Returns)
+                && matches!(next, Phase::Returns)
+                && matches!(self.sig[index - 1].0, Token::Arrow | Token::Comma)
+                && let Some(entity) = self.word(index).and_then(|w| self.model.entity(w))
+                && !found.contains(&entity)
+            {
+                found.push(entity);
+            }
+            phase = next;
+        }
+        if found.is_empty() {
+            (0..self.model.entities.len()).collect()
+        } else {
+            found
+        }
+    }
+
+    /// The phase after token `index`.
+    fn pattern_phase_step(&self, phase: Phase, index: usize) -> Phase {
+        let token = self.sig[index].0;
+        match phase {
+            Phase::Head => match token {
+                Token::LParen => Phase::Knowns { open: index, depth: 1 },
+                Token::Arrow => Phase::Returns,
+                _ => Phase::Head,
+            },
+            Phase::Knowns { open, depth } => match token {
+                Token::LParen => Phase::Knowns { open, depth: depth + 1 },
+                Token::RParen if depth == 1 => Phase::AfterKnowns,
+                Token::RParen => Phase::Knowns { open, depth: depth - 1 },
+                _ => phase,
+            },
+            Phase::AfterKnowns => match token {
+                Token::Arrow => Phase::Returns,
+                _ => phase,
+            },
+            Phase::Returns | Phase::Modifiers => match token {
+                Token::Eq => Phase::Query { eq: index },
+                Token::Ident("by" | "consistent" | "limit")
+                    if !matches!(self.sig[index - 1].0, Token::Arrow | Token::Comma) =>
+                {
+                    Phase::Modifiers
+                }
+                _ => phase,
+            },
+            Phase::Query { .. } => phase,
+        }
+    }
+
+    /// The values a pattern's caller knows: known attributes (by equality or
+    /// fixed) and range bounds, from its `( ... )`.
+    fn known_values(&self, start: usize) -> Vec<Completion> {
+        let end = self.item_end(start);
+        let mut out = Vec::new();
+        let mut phase = Phase::Head;
+        for index in start + 1..end {
+            let next = self.pattern_phase_step(phase, index);
+            if let (Phase::Knowns { open, depth: 1 }, Phase::Knowns { depth: 1, .. }) = (phase, next)
+                && let Some(name) = self.word(index)
+            {
+                let prev = self.sig[index - 1].0;
+                let known_start = index - 1 == open || prev == Token::Comma;
+                let bound = is_compare(prev) || matches!(prev, Token::Ident("between" | "and" | "begins_with"));
+                // `attr = value` / `attr between a and b`: the attribute is
+                // known by equality only in the first form.
+                let ranged = !matches!(self.token(index + 1), Some(Token::Comma | Token::RParen | Token::Eq));
+                if known_start && !ranged {
+                    out.push(Completion::new(name, CompletionKind::Value).detail("known attribute"));
+                } else if bound {
+                    out.push(Completion::new(name, CompletionKind::Value).detail("caller value (range bound)"));
+                }
+            }
+            phase = next;
+        }
+        out
+    }
+
+    // ---------- pinned queries ----------
+
+    /// Reads `query Table[.index] where ...` from the `=` at `eq`.
+    fn query_place(&self, eq: usize, before: usize) -> QueryPlace {
+        let mut index = eq + 1;
+        if index == before {
+            return QueryPlace::ExpectQuery;
+        }
+        if !self.is_word(index, "query") {
+            return QueryPlace::Dead;
+        }
+        index += 1;
+        if index == before {
+            return QueryPlace::ExpectTable;
+        }
+        let Some(table) = self.word(index).and_then(|t| self.model.table(t)) else {
+            return QueryPlace::Dead;
+        };
+        index += 1;
+        let mut access = Some(0);
+        if index < before && self.token(index) == Some(Token::Dot) {
+            index += 1;
+            if index == before {
+                return QueryPlace::ExpectIndex(table);
+            }
+            let name = self.word(index);
+            access = self.model.tables[table]
+                .access
+                .iter()
+                .position(|a| a.is_index() && Some(a.name.text.as_str()) == name);
+            index += 1;
+        }
+        if index == before {
+            return QueryPlace::ExpectWhere;
+        }
+        if !self.is_word(index, "where") {
+            return QueryPlace::Dead;
+        }
+        let mut cond = Cond::Start;
+        for index in index + 1..before {
+            cond = cond.step(self.sig[index].0);
+        }
+        QueryPlace::Condition { table, access, cond }
+    }
+
+    fn in_query(&self, start: usize, eq: usize, before: usize) -> Vec<Completion> {
+        match self.query_place(eq, before) {
+            QueryPlace::ExpectQuery => {
+                vec![Completion::new("query", CompletionKind::Keyword).detail("pin the Query: `query Table where ...`")]
+            }
+            QueryPlace::ExpectTable => self.tables(),
+            QueryPlace::ExpectIndex(table) => self.indexes(table),
+            QueryPlace::ExpectWhere => vec![Completion::new("where", CompletionKind::Keyword)],
+            QueryPlace::Dead => Vec::new(),
+            QueryPlace::Condition { table, access, cond } => {
+                let keys = access.and_then(|a| self.model.tables[table].access.get(a));
+                match cond {
+                    Cond::Start => {
+                        let mut out = Vec::new();
+                        if let Some(keys) = keys {
+                            out.push(Completion::new(&keys.pk.name, CompletionKind::Key).detail("partition key"));
+                            if let Some(sk) = &keys.sk {
+                                out.push(Completion::new(&sk.name, CompletionKind::Key).detail("sort key"));
+                            }
+                        }
+                        out.push(
+                            Completion::new("begins_with", CompletionKind::Keyword)
+                                .detail("a sort-key prefix: `begins_with(sk, \"USER#\")`"),
+                        );
+                        out
+                    }
+                    Cond::BwKey => keys
+                        .and_then(|k| k.sk.as_ref())
+                        .map(|sk| vec![Completion::new(&sk.name, CompletionKind::Key).detail("sort key")])
+                        .unwrap_or_default(),
+                    Cond::AfterKey(_) => vec![Completion::new("between", CompletionKind::Keyword)],
+                    Cond::AfterLow(_) => vec![Completion::new("and", CompletionKind::Keyword)],
+                    Cond::Operand { .. } => self.known_values(start),
+                    Cond::After => {
+                        let mut out = vec![Completion::new("and", CompletionKind::Keyword).detail("another condition")];
+                        out.extend(top_level(self.model, false));
+                        out
+                    }
+                    Cond::BwOpen | Cond::BwComma(_) | Cond::BwClose | Cond::Dead => Vec::new(),
+                }
+            }
+        }
+    }
+
+    // ---------- strings ----------
+
+    fn in_string(&self, index: usize, span: Span) -> Vec<Completion> {
+        let Some(place) = StringPlace::read(self.text, span, self.offset) else {
+            return Vec::new();
+        };
+        let Some((start, kind)) = self.item(index) else {
+            return Vec::new();
+        };
+        let Some(stack) = self.open_brackets(start, index) else {
+            return Vec::new();
+        };
+        match kind {
+            ItemKind::Table => Vec::new(),
+            ItemKind::Entity => {
+                // Only key templates: `name = "..."` directly in a body.
+                let key = match index.checked_sub(2) {
+                    Some(k) if self.token(k + 1) == Some(Token::Eq) => self.word(k),
+                    _ => None,
+                };
+                let in_body = matches!(stack.last(), Some(&open) if self.sig[open].0 == Token::LBrace);
+                let (Some(key), true) = (key, in_body) else {
+                    return Vec::new();
+                };
+                let here = self.entity_here(start);
+                match place {
+                    StringPlace::Hole { typed, replace } => {
+                        let names = match here {
+                            Some(entity) => attributes(self.model, &[entity], true),
+                            None => self.attributes_from_tokens(stack[0]),
+                        };
+                        hole_names(names, &typed, replace)
+                    }
+                    StringPlace::Prefix { typed, replace } => match self.entity_table(start) {
+                        Some(table) => self.prefixes(table, key, &typed, replace, here),
+                        None => Vec::new(),
+                    },
+                    StringPlace::AfterHole => Vec::new(),
+                }
+            }
+            ItemKind::Pattern => {
+                let Phase::Query { eq } = self.pattern_phase(start, index) else {
+                    return Vec::new();
+                };
+                let QueryPlace::Condition { table, cond, .. } = self.query_place(eq, index) else {
+                    return Vec::new();
+                };
+                let Cond::Operand { key, .. } = cond else {
+                    return Vec::new();
+                };
+                match place {
+                    StringPlace::Hole { typed, replace } => hole_names(self.known_values(start), &typed, replace),
+                    StringPlace::Prefix { typed, replace } => self.prefixes(table, &key, &typed, replace, None),
+                    StringPlace::AfterHole => Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// The registered leading literals of `key` on `table` that start with
+    /// what is typed, each once, with the entities that write it.
+    fn prefixes(
+        &self,
+        table: TableId,
+        key: &str,
+        typed: &str,
+        replace: Span,
+        exclude: Option<EntityId>,
+    ) -> Vec<Completion> {
+        let mut found: Vec<(String, Vec<&str>)> = Vec::new();
+        for (literal, item) in self.file.analysis.registry.entries(table, key) {
+            if literal.is_empty() || !literal.starts_with(typed) || Some(item.entity) == exclude {
+                continue;
+            }
+            let entity = self.model.entities[item.entity].name.text.as_str();
+            match found.iter_mut().find(|(l, _)| l == literal) {
+                Some((_, entities)) => {
+                    if !entities.contains(&entity) {
+                        entities.push(entity);
+                    }
+                }
+                None => found.push((literal.clone(), vec![entity])),
+            }
+        }
+        found
+            .into_iter()
+            .map(|(literal, entities)| {
+                let escaped = escape(&literal);
+                let mut c = Completion::new(&literal, CompletionKind::Prefix)
+                    .detail(format!("{key} prefix of {}", entities.join(", ")))
+                    .replacing(replace);
+                if escaped != literal {
+                    c = c.insert(escaped);
+                }
+                c
+            })
+            .collect()
+    }
+
+    /// `name: type` members of an entity body the model does not have (the
+    /// entity did not lower), read from the tokens.
+    fn attributes_from_tokens(&self, body: usize) -> Vec<Completion> {
+        self.scope(body)
+            .iter()
+            .filter(|&&i| self.token(i + 1) == Some(Token::Colon))
+            .filter_map(|&i| {
+                let name = self.word(i)?;
+                let ty = self.word(i + 2).unwrap_or("");
+                (!matches!(ty, "binary" | "list" | "map"))
+                    .then(|| Completion::new(name, CompletionKind::Attribute).detail(ty))
+            })
+            .collect()
+    }
+
+    // ---------- names ----------
+
+    fn tables(&self) -> Vec<Completion> {
+        self.model
+            .tables
+            .iter()
+            .map(|t| {
+                let keys = t
+                    .base()
+                    .map(|b| std::iter::once(b.pk.name.as_str()).chain(b.sk.as_ref().map(|s| s.name.as_str())))
+                    .map(|k| k.collect::<Vec<_>>().join(", "))
+                    .unwrap_or_default();
+                Completion::new(&t.name.text, CompletionKind::Table).detail(format!("table ({keys})"))
+            })
+            .collect()
+    }
+
+    fn indexes(&self, table: TableId) -> Vec<Completion> {
+        self.model.tables[table]
+            .access
+            .iter()
+            .filter(|a| a.is_index())
+            .map(|a| {
+                let keys = std::iter::once(a.pk.name.as_str()).chain(a.sk.as_ref().map(|s| s.name.as_str()));
+                let kind = if a.kind == crate::check::model::AccessKind::Lsi {
+                    "local index"
+                } else {
+                    "global index"
+                };
+                Completion::new(&a.name.text, CompletionKind::Index)
+                    .detail(format!("{kind} ({})", keys.collect::<Vec<_>>().join(", ")))
+            })
+            .collect()
+    }
+
+    fn entities(&self) -> Vec<Completion> {
+        self.model
+            .entities
+            .iter()
+            .map(|e| {
+                let c = Completion::new(&e.name.text, CompletionKind::Entity);
+                match e.table {
+                    Some(t) => c.detail(format!("entity in {}", self.model.tables[t].name.text)),
+                    None => c.detail("entity"),
+                }
+            })
+            .collect()
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Phase {
+    /// `pattern name`
+    Head,
+    /// Inside the `( ... )` of known values.
+    Knowns { open: usize, depth: usize },
+    /// After `)`, before `->`.
+    AfterKnowns,
+    /// After `->`.
+    Returns,
+    /// After `by`, `consistent` or `limit`.
+    Modifiers,
+    /// After the `=` at token `eq`.
+    Query { eq: usize },
+}
+
+enum QueryPlace {
+    ExpectQuery,
+    ExpectTable,
+    ExpectIndex(TableId),
+    ExpectWhere,
+    Condition {
+        table: TableId,
+        /// `None` for an index the table does not declare.
+        access: Option<usize>,
+        cond: Cond,
+    },
+    Dead,
+}
+
+/// Where a key condition stands after some tokens.
+#[derive(Clone, Debug)]
+enum Cond {
+    /// A new condition.
+    Start,
+    /// `begins_with`
+    BwOpen,
+    /// `begins_with(`
+    BwKey,
+    /// `begins_with(sk`
+    BwComma(String),
+    /// An operand for `key`; `bw` inside `begins_with(...)`, `low` the lower
+    /// bound of a `between`.
+    Operand {
+        key: String,
+        bw: bool,
+        low: bool,
+    },
+    /// `begins_with(sk, "X"`
+    BwClose,
+    /// `sk`
+    AfterKey(String),
+    /// `sk between "A"`
+    AfterLow(String),
+    /// A complete condition.
+    After,
+    Dead,
+}
+
+impl Cond {
+    fn step(self, token: Token<'_>) -> Cond {
+        match (self, token) {
+            (Cond::Start, Token::Ident("begins_with")) => Cond::BwOpen,
+            (Cond::Start, Token::Ident(key)) => Cond::AfterKey(key.to_string()),
+            (Cond::BwOpen, Token::LParen) => Cond::BwKey,
+            (Cond::BwKey, Token::Ident(key)) => Cond::BwComma(key.to_string()),
+            (Cond::BwComma(key), Token::Comma) => Cond::Operand {
+                key,
+                bw: true,
+                low: false,
+            },
+            (
+                Cond::Operand { key, bw, low },
+                Token::Str(_) | Token::UnterminatedStr(_) | Token::Number(_) | Token::Ident(_),
+            ) => {
+                if bw {
+                    Cond::BwClose
+                } else if low {
+                    Cond::AfterLow(key)
+                } else {
+                    Cond::After
+                }
+            }
+            (Cond::BwClose, Token::RParen) => Cond::After,
+            (Cond::AfterKey(key), Token::Ident("between")) => Cond::Operand {
+                key,
+                bw: false,
+                low: true,
+            },
+            (Cond::AfterKey(key), t) if t == Token::Eq || is_compare(t) => Cond::Operand {
+                key,
+                bw: false,
+                low: false,
+            },
+            (Cond::AfterLow(key), Token::Ident("and")) => Cond::Operand {
+                key,
+                bw: false,
+                low: false,
+            },
+            (Cond::After, Token::Ident("and")) => Cond::Start,
+            _ => Cond::Dead,
+        }
+    }
+}
+
+/// Where the cursor is inside a string literal.
+#[derive(Debug)]
+enum StringPlace {
+    /// In the literal text before the first hole: `typed` is its value so
+    /// far (escapes resolved); `replace` covers it.
+    Prefix { typed: String, replace: Span },
+    /// Inside `{...`: `typed` is the name so far; `replace` covers the name
+    /// and its `}` when present.
+    Hole { typed: String, replace: Span },
+    /// In literal text after a hole.
+    AfterHole,
+}
+
+impl StringPlace {
+    fn read(text: &str, span: Span, offset: usize) -> Option<StringPlace> {
+        let body_start = span.start + 1;
+        let body = &text[body_start..offset];
+        let mut literal = String::new();
+        let mut hole: Option<usize> = None;
+        let mut seen_hole = false;
+        let mut chars = body.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '\\' => {
+                    if let Some((_, escaped)) = chars.next()
+                        && !seen_hole
+                    {
+                        literal.push(escaped);
+                    }
+                }
+                '{' => {
+                    hole = Some(i);
+                    seen_hole = true;
+                }
+                '}' => hole = None,
+                _ if !seen_hole => literal.push(c),
+                _ => {}
+            }
+        }
+        if let Some(open) = hole {
+            let typed = &body[open + 1..];
+            if !typed.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                return None;
+            }
+            // The rest of the name after the cursor, and the closing brace.
+            let rest = &text[offset..span.end];
+            let name_len = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let mut end = offset + name_len;
+            if rest[name_len..].starts_with('}') {
+                end += 1;
+            }
+            return Some(StringPlace::Hole {
+                typed: typed.to_string(),
+                replace: Span::new(body_start + open + 1, end),
+            });
+        }
+        if seen_hole {
+            return Some(StringPlace::AfterHole);
+        }
+        Some(StringPlace::Prefix {
+            typed: literal,
+            replace: Span::new(body_start, offset),
+        })
+    }
+}
+
+/// Names for a `{` hole: each inserted with its closing brace.
+fn hole_names(names: Vec<Completion>, typed: &str, replace: Span) -> Vec<Completion> {
+    names
+        .into_iter()
+        .filter(|c| c.label.starts_with(typed))
+        .map(|c| {
+            let insert = format!("{}}}", c.label);
+            c.insert(insert).replacing(replace)
+        })
+        .collect()
+}
+
+fn escape(literal: &str) -> String {
+    let mut out = String::new();
+    for c in literal.chars() {
+        if matches!(c, '"' | '\\' | '{' | '}') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+// ---------- fixed lists ----------
+
+fn top_level(model: &Model, snippets: bool) -> Vec<Completion> {
+    let mut out = vec![
+        Completion::new("table", CompletionKind::Keyword).detail("a DynamoDB table: keys, indexes, delimiter"),
+        Completion::new("entity", CompletionKind::Keyword)
+            .detail("an item type with typed attributes and key templates"),
+        Completion::new("pattern", CompletionKind::Keyword).detail("an access pattern: one Query"),
+    ];
+    if snippets {
+        out.push(
+            Completion::new("table { key … }", CompletionKind::Snippet)
+                .detail("a table with a partition and a sort key")
+                .snippet("table ${1:Name} {\n\tkey ${2:pk}, ${3:sk}\n}"),
+        );
+        // An entity assigns the keys of the (first) table.
+        let keys: Vec<String> = model
+            .tables
+            .first()
+            .and_then(|t| t.base())
+            .map(|b| std::iter::once(b.pk.name.clone()).chain(b.sk.as_ref().map(|s| s.name.clone())))
+            .map(|k| k.collect())
+            .unwrap_or_else(|| vec!["pk".into(), "sk".into()]);
+        let mut body = String::from("entity ${1:Name} {\n\t${2:id}: ${3:id}\n");
+        for (i, key) in keys.iter().enumerate() {
+            body.push_str(&format!("\n\t{key} = \"${}\"", i + 4));
+        }
+        body.push_str("\n}");
+        out.push(
+            Completion::new("entity { … }", CompletionKind::Snippet)
+                .detail("an entity with its key templates")
+                .snippet(body),
+        );
+        out.push(
+            Completion::new("pattern (…) -> …", CompletionKind::Snippet)
+                .detail("an access pattern")
+                .snippet("pattern ${1:name}(${2:known}) -> ${3:Entity}"),
+        );
+    }
+    out
+}
+
+fn table_members() -> Vec<Completion> {
+    vec![
+        Completion::new("key", CompletionKind::Keyword).detail("the partition key [, sort key]"),
+        Completion::new("index", CompletionKind::Keyword).detail("a global secondary index (GSI)"),
+        Completion::new("local index", CompletionKind::Keyword)
+            .detail("a local secondary index (LSI)")
+            .insert("local index "),
+        Completion::new("delimiter", CompletionKind::Keyword).detail("the key separator (default \"#\")"),
+    ]
+}
+
+fn projections() -> Vec<Completion> {
+    vec![
+        Completion::new("all", CompletionKind::Keyword).detail("project every attribute (the default)"),
+        Completion::new("keys_only", CompletionKind::Keyword).detail("project the table and index keys only"),
+        Completion::new("include", CompletionKind::Keyword)
+            .detail("the keys plus the named attributes")
+            .snippet("include(${1:attribute})"),
+    ]
+}
+
+fn key_types() -> Vec<Completion> {
+    vec![
+        Completion::new("string", CompletionKind::Type).detail("S (the default)"),
+        Completion::new("number", CompletionKind::Type).detail("N: numeric order"),
+        Completion::new("binary", CompletionKind::Type).detail("B"),
+    ]
+}
+
+fn attribute_types() -> Vec<Completion> {
+    let plain = |name: &str, detail: &str| Completion::new(name, CompletionKind::Type).detail(detail);
+    vec![
+        plain("string", "any text"),
+        plain("id", "non-empty text without the delimiter"),
+        plain("int", "decimal digits"),
+        Completion::new("int(pad N)", CompletionKind::Type)
+            .detail("exactly N digits, zero-padded: string order = numeric order")
+            .snippet("int(pad ${1:6})"),
+        plain("decimal", "a decimal number"),
+        plain("bool", "true or false"),
+        plain("date", "YYYY-MM-DD"),
+        plain("datetime", "ISO-8601 UTC, YYYY-MM-DDThh:mm:ssZ"),
+        plain("uuid", "36 characters, random"),
+        plain("ulid", "26 characters, sorts by creation time"),
+        Completion::new("enum(...)", CompletionKind::Type)
+            .detail("one of the listed words")
+            .snippet("enum(${1:a}, ${2:b})"),
+        plain("binary", "bytes (cannot fill a hole)"),
+        plain("list", "a DynamoDB list (cannot fill a hole)"),
+        plain("map", "a DynamoDB map (cannot fill a hole)"),
+    ]
+}
+
+fn modifiers() -> Vec<Completion> {
+    vec![
+        Completion::new("by", CompletionKind::Keyword).detail("order by an attribute"),
+        Completion::new("consistent", CompletionKind::Keyword).detail("a strongly consistent read"),
+        Completion::new("limit", CompletionKind::Keyword).detail("at most N items per page"),
+        Completion::new("= query …", CompletionKind::Snippet)
+            .detail("pin the Query")
+            .snippet("= query ${1:Table} where ${2}"),
+    ]
+}
+
+/// Every key attribute of a table, each once, with its role.
+fn key_roles(model: &Model, table: TableId) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for access in &model.tables[table].access {
+        let keys = std::iter::once((&access.pk, "partition key")).chain(access.sk.as_ref().map(|s| (s, "sort key")));
+        for (key, role) in keys {
+            if out.iter().any(|(n, _)| *n == key.name) {
+                continue;
+            }
+            let role = if access.is_index() {
+                format!("{role} of index {}", access.name.text)
+            } else {
+                format!("{role} of {}", access.name.text)
+            };
+            out.push((key.name.clone(), role));
+        }
+    }
+    out
+}
+
+/// The attributes of some entities, each name once, with its type (and the
+/// entities that have it when there are several). `holes` keeps only the
+/// types that can fill a key-template hole.
+fn attributes(model: &Model, entities: &[EntityId], holes: bool) -> Vec<Completion> {
+    let mut found: Vec<(String, String, Vec<&str>)> = Vec::new();
+    for &entity in entities {
+        let entity = &model.entities[entity];
+        for attribute in &entity.attributes {
+            if holes && matches!(attribute.ty, AttrType::Binary | AttrType::List | AttrType::Map) {
+                continue;
+            }
+            match found.iter_mut().find(|(n, _, _)| *n == attribute.name.text) {
+                Some((_, _, owners)) => owners.push(&entity.name.text),
+                None => {
+                    let optional = if attribute.optional { "?" } else { "" };
+                    found.push((
+                        attribute.name.text.clone(),
+                        format!("{}{optional}", attribute.ty.name()),
+                        vec![&entity.name.text],
+                    ));
+                }
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|(name, ty, owners)| {
+            let detail = if entities.len() > 1 {
+                format!("{ty} ({})", owners.join(", "))
+            } else {
+                ty
+            };
+            Completion::new(name, CompletionKind::Attribute).detail(detail)
+        })
+        .collect()
+}
+
+/// The values a fixed known may take: an enum's words, or `true`/`false`.
+fn fixed_values(model: &Model, entities: &[EntityId], attr: &str) -> Vec<Completion> {
+    let ty = entities
+        .iter()
+        .find_map(|&e| model.entities[e].attribute(attr))
+        .map(|a| &a.ty);
+    match ty {
+        Some(AttrType::Enum(values)) => values
+            .iter()
+            .map(|v| Completion::new(v, CompletionKind::EnumMember).detail(format!("{attr} value")))
+            .collect(),
+        Some(AttrType::Bool) => vec![
+            Completion::new("true", CompletionKind::Keyword),
+            Completion::new("false", CompletionKind::Keyword),
+        ],
+        _ => Vec::new(),
+    }
+}

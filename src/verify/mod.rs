@@ -1,0 +1,278 @@
+//! `dyno verify`: the checker's claim — each pattern is one Query that
+//! returns exactly its entities — proved against a DynamoDB endpoint. It
+//! creates the schema's tables under a unique prefix, writes the samples of
+//! `dyno sample`, runs every pattern's Query with parameters taken from the
+//! samples, checks what came back, and deletes the tables.
+//!
+//! Behind the default-on cargo feature `verify` (the AWS SDK); `plan` is the
+//! part that needs no endpoint.
+
+pub mod dynamo;
+pub mod plan;
+
+use serde_json::{Value as Json, json};
+
+use crate::check::Analysis;
+use crate::check::model::AccessKind;
+use crate::check::resolve::pinned_as_written;
+use crate::check::sample::{self, Samples};
+use plan::{Failure, Plan};
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub endpoint: String,
+    /// Leave the tables (and their items) on the endpoint.
+    pub keep: bool,
+    pub sample: sample::Options,
+    /// Table names are `{prefix}{table}`; a unique prefix when `None`.
+    pub prefix: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TableReport {
+    /// The schema's name.
+    pub table: String,
+    /// The name on the endpoint.
+    pub name: String,
+    pub items: usize,
+    pub global_indexes: usize,
+    pub local_indexes: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Pass,
+    Fail,
+    /// Not run: the checker found no Query (and there is no pinned one).
+    Skipped(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct PatternReport {
+    pub pattern: String,
+    pub status: Status,
+    pub plan: Option<Plan>,
+    /// The request as sent, with real values and the endpoint's table name.
+    pub request: Option<Json>,
+    /// `pk = "TENANT#k3x9qz" and begins_with(sk, "USER#")`.
+    pub condition: Option<String>,
+    pub returned: usize,
+    pub pages: usize,
+    pub failures: Vec<Failure>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub endpoint: String,
+    pub prefix: String,
+    pub tables: Vec<TableReport>,
+    pub patterns: Vec<PatternReport>,
+    /// The tables were deleted (false with `--keep`, or when deleting failed).
+    pub deleted: bool,
+    /// Problems cleaning up, and sample notes.
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    pub fn passed(&self) -> usize {
+        self.patterns.iter().filter(|p| p.status == Status::Pass).count()
+    }
+
+    pub fn failed(&self) -> usize {
+        self.patterns.iter().filter(|p| p.status != Status::Pass).count()
+    }
+
+    pub fn ok(&self) -> bool {
+        self.failed() == 0
+    }
+
+    pub fn json(&self) -> Json {
+        let patterns: Vec<Json> = self
+            .patterns
+            .iter()
+            .map(|p| {
+                let status = match &p.status {
+                    Status::Pass => "pass",
+                    Status::Fail => "fail",
+                    Status::Skipped(_) => "skipped",
+                };
+                json!({
+                    "pattern": p.pattern,
+                    "status": status,
+                    "reason": match &p.status { Status::Skipped(r) => Some(r.clone()), _ => None },
+                    "pinned": p.plan.as_ref().map(|plan| plan.pinned),
+                    "checker_ok": p.plan.as_ref().map(|plan| plan.checker_ok),
+                    "params": p.plan.as_ref().map(|plan| plan.params.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>()),
+                    "request": p.request,
+                    "expected": p.plan.as_ref().map(|plan| plan.expected.len()),
+                    "returned": p.returned,
+                    "pages": p.pages,
+                    "failures": p.failures.iter().map(|f| json!({
+                        "kind": f.kind,
+                        "message": f.message,
+                        "items": f.items.iter().map(|i| i.json()).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({
+            "version": 1,
+            "endpoint": self.endpoint,
+            "prefix": self.prefix,
+            "tables": self.tables.iter().map(|t| json!({
+                "table": t.table,
+                "name": t.name,
+                "items": t.items,
+                "global_indexes": t.global_indexes,
+                "local_indexes": t.local_indexes,
+            })).collect::<Vec<_>>(),
+            "patterns": patterns,
+            "summary": { "passed": self.passed(), "failed": self.failed() },
+            "deleted": self.deleted,
+            "notes": self.notes,
+        })
+    }
+}
+
+/// A prefix no earlier run used: `dyno-verify-<pid>-<time>-`.
+pub fn unique_prefix() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("dyno-verify-{:x}{:x}-", std::process::id(), nanos % 0xffff_ffff)
+}
+
+/// What verify runs for each pattern: the checker's Query, or a pinned
+/// query as written when the checker rejects it.
+pub fn plans(source: &str, analysis: &Analysis, samples: &Samples) -> Vec<Result<Plan, String>> {
+    let model = &analysis.model;
+    model
+        .patterns
+        .iter()
+        .enumerate()
+        .map(|(i, pattern)| {
+            let (resolution, checker_ok) = match &analysis.resolutions[i] {
+                Some(r) => (r.clone(), true),
+                None => match pinned_as_written(source, model, &analysis.registry, pattern) {
+                    Some(r) => (r, false),
+                    None if pattern.query.is_some() => {
+                        return Err("the pinned query is not a valid Query (see `dyno check`)".into());
+                    }
+                    None => return Err("no single Query serves it (see `dyno check`)".into()),
+                },
+            };
+            Ok(plan::plan(model, samples, i, &resolution, checker_ok))
+        })
+        .collect()
+}
+
+/// Runs the whole verification. `Err` when the endpoint cannot be used at
+/// all (tables already created are deleted first).
+pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Result<Report, String> {
+    let model = &analysis.model;
+    let samples = sample::generate(model, &options.sample);
+    let plans = plans(source, analysis, &samples);
+    let prefix = options.prefix.clone().unwrap_or_else(unique_prefix);
+    let client = dynamo::client(&options.endpoint).await;
+    let name_of = |t: usize| format!("{prefix}{}", model.tables[t].name.text);
+
+    let mut report = Report {
+        endpoint: options.endpoint.clone(),
+        prefix: prefix.clone(),
+        tables: Vec::new(),
+        patterns: Vec::new(),
+        deleted: false,
+        notes: samples.notes.clone(),
+    };
+    let mut created: Vec<String> = Vec::new();
+    let setup = async {
+        for (t, table) in model.tables.iter().enumerate() {
+            if table.base().is_none() {
+                continue;
+            }
+            let name = name_of(t);
+            dynamo::create_table(&client, table, &name).await?;
+            created.push(name.clone());
+            let items: Vec<_> = samples.tables[t].items.iter().map(|i| &i.item).collect();
+            dynamo::write_items(&client, &name, &items).await?;
+            report.tables.push(TableReport {
+                table: table.name.text.clone(),
+                name,
+                items: items.len(),
+                global_indexes: table.access.iter().filter(|a| a.kind == AccessKind::Gsi).count(),
+                local_indexes: table.access.iter().filter(|a| a.kind == AccessKind::Lsi).count(),
+            });
+        }
+        Ok::<(), String>(())
+    }
+    .await;
+    if let Err(error) = setup {
+        if !options.keep {
+            for name in &created {
+                let _ = dynamo::delete_table(&client, name).await;
+            }
+        }
+        return Err(error);
+    }
+
+    for (i, plan) in plans.into_iter().enumerate() {
+        let pattern = model.patterns[i].name.text.clone();
+        let plan = match plan {
+            Ok(plan) => plan,
+            Err(reason) => {
+                report.patterns.push(PatternReport {
+                    pattern,
+                    status: Status::Skipped(reason),
+                    plan: None,
+                    request: None,
+                    condition: None,
+                    returned: 0,
+                    pages: 0,
+                    failures: Vec::new(),
+                });
+                continue;
+            }
+        };
+        let name = name_of(plan.query.table);
+        let request = plan.query.request(model, &name);
+        let condition = plan.query.condition(model);
+        let (failures, returned, pages) = match dynamo::query_all(&client, model, &plan.query, &name).await {
+            Ok((items, pages)) => (plan::check(model, &samples, &plan, &items), items.len(), pages),
+            Err(error) => (
+                vec![Failure {
+                    kind: "error",
+                    message: error,
+                    items: Vec::new(),
+                }],
+                0,
+                0,
+            ),
+        };
+        report.patterns.push(PatternReport {
+            pattern,
+            status: if failures.is_empty() {
+                Status::Pass
+            } else {
+                Status::Fail
+            },
+            plan: Some(plan),
+            request: Some(request),
+            condition: Some(condition),
+            returned,
+            pages,
+            failures,
+        });
+    }
+
+    if !options.keep {
+        let mut ok = true;
+        for name in &created {
+            if let Err(error) = dynamo::delete_table(&client, name).await {
+                report.notes.push(error);
+                ok = false;
+            }
+        }
+        report.deleted = ok;
+    }
+    Ok(report)
+}

@@ -1,0 +1,863 @@
+//! Hover fixtures: `$0` marks the cursor; the snapshot shows the hovered
+//! range and the Markdown. `UPDATE_EXPECT=1` rewrites the snapshots.
+
+mod common;
+
+use common::cursor;
+use dyno::ide::{File, hover::hover};
+use expect_test::{Expect, expect};
+
+fn check(fixture: &str, expected: Expect) {
+    let (text, offset) = cursor::cursor(fixture);
+    let file = File::new(text);
+    let actual = match hover(&file, offset) {
+        Some(result) => format!(
+            "{} {}\n---\n{}\n",
+            cursor::position(&file.text, result.span),
+            cursor::excerpt(&file.text, result.span),
+            result.markdown
+        ),
+        None => "(none)\n".into(),
+    };
+    expected.assert_eq(&actual);
+}
+
+#[test]
+fn pattern_shows_query_and_cost() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+          delimiter "#"
+        }
+        entity User {
+          userId: id
+          email: string
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+        }
+        /// One user by id.
+        pattern get$0User(userId) -> User
+        "##,
+        expect![[r##"
+            12:9 getUser
+            ---
+            **pattern** `getUser`
+
+            One user by id.
+
+            One Query on the table:
+
+            ```json
+            {
+              "TableName": "App",
+              "KeyConditionExpression": "#pk = :pk AND #sk = :sk",
+              "ExpressionAttributeNames": {
+                "#pk": "pk",
+                "#sk": "sk"
+              },
+              "ExpressionAttributeValues": {
+                ":pk": {
+                  "S": "USER#{userId}"
+                },
+                ":sk": {
+                  "S": "PROFILE"
+                }
+              },
+              "ScanIndexForward": true,
+              "ConsistentRead": false
+            }
+            ```
+
+            Cost: ~1 item × 123 B = 123 B, read as 4 KB → 0.5 RCU (eventually consistent; sizes estimated from type defaults)
+        "##]],
+    );
+}
+
+#[test]
+fn pattern_on_an_index_shows_index_name() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+          index gsi1 (gsi1pk, gsi1sk)
+        }
+        entity User {
+          userId: id
+          groupId: id
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+          gsi1pk = "GROUP#{groupId}"
+          gsi1sk = "USER#{userId}"
+        }
+        pattern $0usersInGroup(groupId) -> User[] ~50
+        "##,
+        expect![[r##"
+            13:9 usersInGroup
+            ---
+            **pattern** `usersInGroup`
+
+            One Query on index `gsi1`:
+
+            ```json
+            {
+              "TableName": "App",
+              "IndexName": "gsi1",
+              "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :sk)",
+              "ExpressionAttributeNames": {
+                "#pk": "gsi1pk",
+                "#sk": "gsi1sk"
+              },
+              "ExpressionAttributeValues": {
+                ":pk": {
+                  "S": "GROUP#{groupId}"
+                },
+                ":sk": {
+                  "S": "USER#"
+                }
+              },
+              "ScanIndexForward": true,
+              "ConsistentRead": false
+            }
+            ```
+
+            Cost: ~50 items × 132 B = 6.4 KB, read as 8 KB → 1 RCU (eventually consistent; sizes estimated from type defaults)
+        "##]],
+    );
+}
+
+#[test]
+fn pinned_pattern_says_verified() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity Order {
+          userId: id
+          orderId: ulid
+          pk = "USER#{userId}"
+          sk = "ORDER#{orderId}"
+        }
+        pattern orders$0(userId) -> Order[] =
+          query App where pk = "USER#{userId}" and begins_with(sk, "ORDER#")
+        "##,
+        expect![[r##"
+            10:9 orders
+            ---
+            **pattern** `orders`
+
+            Pinned Query, verified on the table:
+
+            ```json
+            {
+              "TableName": "App",
+              "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :sk)",
+              "ExpressionAttributeNames": {
+                "#pk": "pk",
+                "#sk": "sk"
+              },
+              "ExpressionAttributeValues": {
+                ":pk": {
+                  "S": "USER#{userId}"
+                },
+                ":sk": {
+                  "S": "ORDER#"
+                }
+              },
+              "ScanIndexForward": true,
+              "ConsistentRead": false
+            }
+            ```
+
+            Cost: ~10 items × 112 B = 1.1 KB, read as 4 KB → 0.5 RCU (eventually consistent; sizes estimated from type defaults; 10 items per `E[]` without `~N`)
+        "##]],
+    );
+}
+
+#[test]
+fn unresolved_pattern_points_to_diagnostics() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity User {
+          userId: id
+          email: string
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+        }
+        pattern by$0Email(email) -> User
+        "##,
+        expect![[r#"
+            10:9 byEmail
+            ---
+            **pattern** `byEmail`
+
+            No single Query serves this pattern yet: see its diagnostics.
+        "#]],
+    );
+}
+
+#[test]
+fn entity_shows_keys_example_and_size() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        /// A person.
+        entity Us$0er {
+          userId: id
+          email: string
+          age: int?
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+        }
+        "##,
+        expect![[r#"
+            5:8 User
+            ---
+            **entity** `User` in `App`
+
+            A person.
+
+            Keys:
+
+            ```dyno
+            pk = "USER#{userId}"
+            sk = "PROFILE"
+            ```
+
+            Example item (130 B, estimated from type defaults):
+
+            ```json
+            {
+              "pk": {
+                "S": "USER#a1b2c3"
+              },
+              "sk": {
+                "S": "PROFILE"
+              },
+              "userId": {
+                "S": "a1b2c3"
+              },
+              "email": {
+                "S": "email text"
+              },
+              "age": {
+                "N": "42"
+              }
+            }
+            ```
+        "#]],
+    );
+}
+
+#[test]
+fn entity_writing_several_items() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity Member$0ship {
+          userId: id
+          teamId: id
+          item { pk = "USER#{userId}"  sk = "TEAM#{teamId}" }
+          item { pk = "TEAM#{teamId}"  sk = "USER#{userId}" }
+        }
+        "##,
+        expect![[r#"
+            4:8 Membership
+            ---
+            **entity** `Membership` in `App`
+
+            Item 1:
+
+            ```dyno
+            pk = "USER#{userId}"
+            sk = "TEAM#{teamId}"
+            ```
+
+            Example item (90 B, estimated from type defaults):
+
+            ```json
+            {
+              "pk": {
+                "S": "USER#a1b2c3"
+              },
+              "sk": {
+                "S": "TEAM#a1b2c3"
+              },
+              "userId": {
+                "S": "a1b2c3"
+              },
+              "teamId": {
+                "S": "a1b2c3"
+              }
+            }
+            ```
+
+            Item 2:
+
+            ```dyno
+            pk = "TEAM#{teamId}"
+            sk = "USER#{userId}"
+            ```
+
+            Example item (90 B, estimated from type defaults):
+
+            ```json
+            {
+              "pk": {
+                "S": "TEAM#a1b2c3"
+              },
+              "sk": {
+                "S": "USER#a1b2c3"
+              },
+              "userId": {
+                "S": "a1b2c3"
+              },
+              "teamId": {
+                "S": "a1b2c3"
+              }
+            }
+            ```
+        "#]],
+    );
+}
+
+#[test]
+fn entity_reference_in_pattern_hovers_like_its_declaration() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity User {
+          userId: id
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+        }
+        pattern getUser(userId) -> $0User
+        "##,
+        expect![[r#"
+            9:28 User
+            ---
+            **entity** `User` in `App`
+
+            Keys:
+
+            ```dyno
+            pk = "USER#{userId}"
+            sk = "PROFILE"
+            ```
+
+            Example item (54 B, estimated from type defaults):
+
+            ```json
+            {
+              "pk": {
+                "S": "USER#a1b2c3"
+              },
+              "sk": {
+                "S": "PROFILE"
+              },
+              "userId": {
+                "S": "a1b2c3"
+              }
+            }
+            ```
+        "#]],
+    );
+}
+
+#[test]
+fn type_tag_in_template_lists_entities_using_it() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity User {
+          userId: id
+          pk = "US$0ER#{userId}"
+          sk = "PROFILE"
+        }
+        entity Order {
+          userId: id
+          orderId: ulid
+          pk = "USER#{userId}"
+          sk = "ORDER#{orderId}"
+        }
+        entity Group {
+          groupId: id
+          pk = "USERGROUP#{groupId}"
+          sk = "META"
+        }
+        "##,
+        expect![[r#"
+            6:9 USER
+            ---
+            **type tag** `USER`
+
+            Written by:
+            - `User`: `pk = "USER#{userId}"`
+            - `Order`: `pk = "USER#{userId}"`
+        "#]],
+    );
+}
+
+#[test]
+fn type_tag_in_pinned_query_condition() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity Order {
+          userId: id
+          orderId: ulid
+          pk = "USER#{userId}"
+          sk = "ORDER#{orderId}"
+        }
+        pattern orders(userId) -> Order[] =
+          query App where pk = "USER#{userId}" and begins_with(sk, "ORD$0ER#")
+        "##,
+        expect![[r#"
+            11:61 ORDER
+            ---
+            **type tag** `ORDER`
+
+            Written by:
+            - `Order`: `sk = "ORDER#{orderId}"`
+        "#]],
+    );
+}
+
+#[test]
+fn type_tag_only_in_a_condition_is_written_by_nobody() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity Order {
+          userId: id
+          orderId: ulid
+          pk = "USER#{userId}"
+          sk = "ORDER#{orderId}"
+        }
+        pattern orders(userId) -> Order[] =
+          query App where pk = "USER#{userId}" and begins_with(sk, "INV$0OICE#")
+        "##,
+        expect![[r#"
+            11:61 INVOICE
+            ---
+            **type tag** `INVOICE`
+
+            No key template writes this tag.
+        "#]],
+    );
+}
+
+#[test]
+fn index_shows_writers_and_projection() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+          index gs$0i1 (gsi1pk, gsi1sk) include(email)
+        }
+        entity User {
+          userId: id
+          email: string
+          groupId: id
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+          gsi1pk = "GROUP#{groupId}"
+          gsi1sk = "USER#{userId}"
+        }
+        entity Order {
+          userId: id
+          orderId: ulid
+          pk = "USER#{userId}"
+          sk = "ORDER#{orderId}"
+        }
+        "##,
+        expect![[r#"
+            3:9 gsi1
+            ---
+            **global index** `gsi1`
+
+            Projection: keys and email. Eventually consistent reads only.
+
+            Written by `User` (sparse: entities that do not write its keys are not in it).
+        "#]],
+    );
+}
+
+#[test]
+fn index_keyed_on_a_plain_attribute() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+          index by$0Email (email)
+        }
+        entity User {
+          userId: id
+          email: string
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+        }
+        entity Guest {
+          guestId: id
+          email: string?
+          pk = "GUEST#{guestId}"
+          sk = "PROFILE"
+        }
+        entity Order {
+          orderId: id
+          pk = "ORDER#{orderId}"
+          sk = "META"
+        }
+        "##,
+        expect![[r#"
+            3:9 byEmail
+            ---
+            **global index** `byEmail`
+
+            Projection: all attributes. Eventually consistent reads only.
+
+            Written by `User`, `Guest` (sparse: entities that do not write its keys are not in it).
+        "#]],
+    );
+}
+
+#[test]
+fn index_nobody_writes() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+          index byStatus$0 (gsi1pk, gsi1sk) keys_only
+        }
+        entity User {
+          userId: id
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+        }
+        "##,
+        expect![[r#"
+            3:9 byStatus
+            ---
+            **global index** `byStatus`
+
+            Projection: keys only. Eventually consistent reads only.
+
+            No entity writes this index's keys yet.
+        "#]],
+    );
+}
+
+#[test]
+fn attribute_shows_type_and_keys() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+          index gsi1 (gsi1pk, gsi1sk)
+        }
+        entity User {
+          user$0Id: id
+          role: enum(admin, member)
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+          gsi1pk = "ROLE#{role}"
+          gsi1sk = "USER#{userId}"
+        }
+        "##,
+        expect![[r#"
+            6:3 userId
+            ---
+            **attribute** `User.userId`: `id`
+
+            In keys: `pk = "USER#{userId}"`, `gsi1sk = "USER#{userId}"`
+        "#]],
+    );
+}
+
+#[test]
+fn enum_attribute_in_a_hole() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+          index gsi1 (gsi1pk, gsi1sk)
+        }
+        entity User {
+          userId: id
+          role: enum(admin, member)
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+          gsi1pk = "ROLE#{ro$0le}"
+          gsi1sk = "USER#{userId}"
+        }
+        "##,
+        expect![[r#"
+            10:19 role
+            ---
+            **attribute** `User.role`: `enum` (admin | member)
+
+            In keys: `gsi1pk = "ROLE#{role}"`
+        "#]],
+    );
+}
+
+#[test]
+fn attribute_not_in_any_key() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity User {
+          userId: id
+          email$0: string?
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+        }
+        "##,
+        expect![[r#"
+            6:3 email
+            ---
+            **attribute** `User.email`: `string?`
+
+            Not part of any key.
+        "#]],
+    );
+}
+
+#[test]
+fn key_name_in_an_entity() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+          index gsi1 (gsi1pk, gsi1sk)
+        }
+        entity User {
+          userId: id
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+          gsi1$0pk = "ALL"
+          gsi1sk = "USER#{userId}"
+        }
+        "##,
+        expect![[r#"
+            9:3 gsi1pk
+            ---
+            **key** `gsi1pk`: string partition key of index `gsi1`
+        "#]],
+    );
+}
+
+#[test]
+fn key_the_table_does_not_declare() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity User {
+          userId: id
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+          gsi9$0pk = "ALL"
+        }
+        "##,
+        expect![[r#"
+            8:3 gsi9pk
+            ---
+            **key** `gsi9pk`: not a key of this table
+        "#]],
+    );
+}
+
+#[test]
+fn key_name_in_a_table() {
+    check(
+        r##"
+        table App {
+          key pk, s$0k
+        }
+        "##,
+        expect![[r#"
+            2:11 sk
+            ---
+            **key** `sk`: string sort key of table `App`
+        "#]],
+    );
+}
+
+#[test]
+fn table_name() {
+    check(
+        r##"
+        table A$0pp {
+          key pk, sk
+          index gsi1 (gsi1pk, gsi1sk)
+          local index lsi1 (pk, lsi1sk)
+        }
+        "##,
+        expect![[r#"
+            1:7 App
+            ---
+            **table** `App`
+
+            - key (pk, sk)
+            - global index `gsi1` (gsi1pk, gsi1sk)
+            - local index `lsi1` (pk, lsi1sk)
+
+            Delimiter `#`; 0 entities.
+        "#]],
+    );
+}
+
+#[test]
+fn range_bound_value() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity Event {
+          userId: id
+          at: datetime
+          pk = "USER#{userId}"
+          sk = "EVENT#{at}"
+        }
+        pattern eventsSince(userId, at >= sin$0ce) -> Event[]
+        "##,
+        expect![[r#"
+            10:35 since
+            ---
+            **value** `since`: passed by the caller of `eventsSince`
+        "#]],
+    );
+}
+
+#[test]
+fn whitespace_and_comments_show_nothing() {
+    check(
+        r##"
+        // a comment about $0App
+        table App {
+          key pk, sk
+        }
+        "##,
+        expect![[r#"
+            (none)
+        "#]],
+    );
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        $0
+        entity User {
+          userId: id
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+        }
+        "##,
+        expect![[r#"
+            (none)
+        "#]],
+    );
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity User {
+          userId: id
+          pk $0= "USER#{userId}"
+          sk = "PROFILE"
+        }
+        "##,
+        expect![[r#"
+            (none)
+        "#]],
+    );
+}
+
+#[test]
+fn unknown_entity_shows_nothing() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        pattern getUser(userId) -> Us$0er
+        "##,
+        expect![[r#"
+            (none)
+        "#]],
+    );
+}
+
+#[test]
+fn broken_file_still_hovers_what_parses() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity User {
+          userId: id
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+        }
+        entity Broken {
+          name: : string
+          pk = "BROKEN#{
+        }
+        pattern get$0User(userId) -> User
+        "##,
+        expect![[r##"
+            13:9 getUser
+            ---
+            **pattern** `getUser`
+
+            One Query on the table:
+
+            ```json
+            {
+              "TableName": "App",
+              "KeyConditionExpression": "#pk = :pk AND #sk = :sk",
+              "ExpressionAttributeNames": {
+                "#pk": "pk",
+                "#sk": "sk"
+              },
+              "ExpressionAttributeValues": {
+                ":pk": {
+                  "S": "USER#{userId}"
+                },
+                ":sk": {
+                  "S": "PROFILE"
+                }
+              },
+              "ScanIndexForward": true,
+              "ConsistentRead": false
+            }
+            ```
+
+            Cost: ~1 item × 54 B = 54 B, read as 4 KB → 0.5 RCU (eventually consistent; sizes estimated from type defaults)
+        "##]],
+    );
+}
