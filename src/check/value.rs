@@ -2,6 +2,8 @@
 //! `TENANT#{tenantId}`. Each parameter has the shape of the attribute it
 //! stands for, so a value has an exact language like a key template.
 
+use std::cell::OnceCell;
+
 use super::lang;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,26 +133,28 @@ pub fn can_begin_with(template: &lang::Template, value: &Value) -> Option<String
 /// A value with its languages compiled once, to ask the questions of
 /// [`can_equal`] and [`can_begin_with`] about many templates (without the
 /// witness).
-pub struct Prepared {
+pub struct Prepared<'v> {
     /// The whole value when it has no parameters.
     constant: Option<String>,
-    /// The value's language, and every string beginning with a value (both
-    /// empty for a constant).
+    /// The value's language (empty for a constant).
     lang: lang::Template,
-    prefix_lang: lang::Template,
+    /// Every string beginning with a value, built on first use.
+    prefix_lang: OnceCell<lang::Template>,
+    value: &'v Value,
 }
 
-impl Prepared {
-    pub fn new(value: &Value) -> Prepared {
+impl<'v> Prepared<'v> {
+    pub fn new(value: &'v Value) -> Prepared<'v> {
         let constant = value.constant().map(str::to_string);
-        let (lang, prefix_lang) = match &constant {
-            Some(_) => (lang::Template::default(), lang::Template::default()),
-            None => (value.lang(), value.prefix_lang()),
+        let lang = match &constant {
+            Some(_) => lang::Template::default(),
+            None => value.lang(),
         };
         Prepared {
             constant,
             lang,
-            prefix_lang,
+            prefix_lang: OnceCell::new(),
+            value,
         }
     }
 
@@ -166,7 +170,10 @@ impl Prepared {
     pub fn can_begin_with(&self, template: &lang::Template) -> bool {
         match &self.constant {
             Some(text) => template.may_begin_with(text),
-            None => template.overlaps(&self.lang) || template.overlaps(&self.prefix_lang),
+            None => {
+                template.overlaps(&self.lang)
+                    || template.overlaps(self.prefix_lang.get_or_init(|| self.value.prefix_lang()))
+            }
         }
     }
 }

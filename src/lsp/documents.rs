@@ -107,6 +107,11 @@ impl Documents {
         self.lock().get(uri).map(|d| d.revision)
     }
 
+    /// The current text, version and revision, without analysing it.
+    pub fn text(&self, uri: &Url) -> Option<(Rope, i32, u64)> {
+        self.lock().get(uri).map(|d| (d.rope.clone(), d.version, d.revision))
+    }
+
     pub fn uris(&self) -> Vec<Url> {
         self.lock().keys().cloned().collect()
     }

@@ -69,16 +69,30 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
     if state.documents.revision(&uri) != Some(revision) {
         return; // superseded before its analysis started
     }
+    // Small files analyse in milliseconds: they always get one complete
+    // publish per version, never a partial one first.
+    let large = state
+        .documents
+        .text(&uri)
+        .is_some_and(|(rope, ..)| rope.len_bytes() >= SYNTAX_FIRST_MIN_BYTES);
     let analysed = state.clone();
     let target = uri.clone();
-    let computed = tokio::task::spawn_blocking(move || {
+    let mut analysis = tokio::task::spawn_blocking(move || {
         catch_unwind(AssertUnwindSafe(|| {
             let snapshot = analysed.snapshot(&target)?;
             let diagnostics = handlers::diagnostics::to_lsp(&snapshot, analysed.encoding());
             Some((snapshot.revision, snapshot.version, diagnostics))
         }))
-    })
-    .await;
+    });
+    let computed = tokio::select! {
+        computed = &mut analysis => computed,
+        _ = tokio::time::sleep(SYNTAX_FIRST_AFTER), if large => {
+            // The analysis is slow (a large file): show the syntax errors of
+            // this version now, the rest when the analysis lands.
+            publish_syntax_first(&client, &state, &published, &uri, revision).await;
+            analysis.await
+        }
+    };
     let (revision, version, diagnostics) = match computed {
         Ok(Ok(Some(computed))) => computed,
         Ok(Ok(None)) => return, // closed meanwhile
@@ -95,6 +109,34 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
     }
     published.insert(uri.clone(), revision);
     client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+}
+
+/// How long the full analysis may take before the syntax errors are
+/// published on their own.
+const SYNTAX_FIRST_AFTER: std::time::Duration = std::time::Duration::from_millis(50);
+/// Documents smaller than this never get a syntax-only publish.
+const SYNTAX_FIRST_MIN_BYTES: usize = 64 * 1024;
+
+async fn publish_syntax_first(client: &Client, state: &State, published: &Published, uri: &Url, revision: u64) {
+    let Some((rope, version, current)) = state.documents.text(uri) else {
+        return;
+    };
+    if current != revision {
+        return;
+    }
+    let encoding = state.encoding();
+    let diagnostics = catch_unwind(AssertUnwindSafe(|| {
+        handlers::diagnostics::syntax_only(uri, &rope, encoding)
+    }))
+    .unwrap_or_default();
+    let published = published.lock().await;
+    // Never over a complete publish of this revision or a newer one.
+    if state.documents.revision(uri) != Some(revision) || published.get(uri).is_some_and(|&r| r >= revision) {
+        return;
+    }
+    client
+        .publish_diagnostics(uri.clone(), diagnostics, Some(version))
+        .await;
 }
 
 fn negotiate_encoding(params: &InitializeParams) -> Encoding {

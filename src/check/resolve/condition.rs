@@ -57,14 +57,14 @@ impl SortOp {
 
 /// A sort-key condition with its automata built once, to ask
 /// [`SortOp::can_match`] (without the witness) about many templates.
-pub enum Prepared {
-    Eq(value::Prepared),
-    BeginsWith(value::Prepared),
+pub enum Prepared<'v> {
+    Eq(value::Prepared<'v>),
+    BeginsWith(value::Prepared<'v>),
     Range(lang::Automaton),
 }
 
 impl SortOp {
-    pub fn prepare(&self) -> Prepared {
+    pub fn prepare(&self) -> Prepared<'_> {
         let range = |lower: &Bound, upper: &Bound| Prepared::Range(lang::Automaton::range(lower, upper));
         match self {
             SortOp::Eq(v) => Prepared::Eq(value::Prepared::new(v)),
@@ -78,7 +78,7 @@ impl SortOp {
     }
 }
 
-impl Prepared {
+impl Prepared<'_> {
     /// `can_match(template).is_some()`.
     pub fn can_match(&self, template: &lang::Template) -> bool {
         match self {

@@ -13,27 +13,40 @@ pub struct ItemRef {
 
 #[derive(Clone, Debug, Default)]
 pub struct Registry {
-    /// Per table: key attribute → (leading literal, item), sorted by literal.
-    by_table: Vec<Vec<(String, Vec<(String, ItemRef)>)>>,
+    /// Per table, per key attribute.
+    by_table: Vec<Vec<Bucket>>,
+}
+
+/// The items that write one key attribute of one table.
+#[derive(Clone, Debug, Default)]
+struct Bucket {
+    attr: String,
+    /// (leading literal, item), sorted by literal.
+    entries: Vec<(String, ItemRef)>,
+    /// The distinct lengths of the leading literals, ascending.
+    lengths: Vec<usize>,
 }
 
 impl Registry {
     pub fn new(model: &Model) -> Registry {
-        let mut by_table: Vec<Vec<(String, Vec<(String, ItemRef)>)>> = vec![Vec::new(); model.tables.len()];
+        let mut by_table: Vec<Vec<Bucket>> = vec![Vec::new(); model.tables.len()];
         for (entity_id, entity) in model.entities.iter().enumerate() {
-            let Some(attrs) = entity.table.and_then(|t| by_table.get_mut(t)) else {
+            let Some(buckets) = entity.table.and_then(|t| by_table.get_mut(t)) else {
                 continue;
             };
             for (item_id, item) in entity.items.iter().enumerate() {
                 for key in &item.keys {
-                    let index = match attrs.iter().position(|(attr, _)| *attr == key.attr) {
+                    let index = match buckets.iter().position(|b| b.attr == key.attr) {
                         Some(index) => index,
                         None => {
-                            attrs.push((key.attr.clone(), Vec::new()));
-                            attrs.len() - 1
+                            buckets.push(Bucket {
+                                attr: key.attr.clone(),
+                                ..Bucket::default()
+                            });
+                            buckets.len() - 1
                         }
                     };
-                    attrs[index].1.push((
+                    buckets[index].entries.push((
                         key.template.literal_prefix(),
                         ItemRef {
                             entity: entity_id,
@@ -43,10 +56,17 @@ impl Registry {
                 }
             }
         }
-        for entries in by_table.iter_mut().flatten() {
-            entries.1.sort_by(|a, b| a.0.cmp(&b.0));
+        for bucket in by_table.iter_mut().flatten() {
+            bucket.entries.sort_by(|a, b| a.0.cmp(&b.0));
+            bucket.lengths = bucket.entries.iter().map(|(p, _)| p.len()).collect();
+            bucket.lengths.sort_unstable();
+            bucket.lengths.dedup();
         }
         Registry { by_table }
+    }
+
+    fn bucket(&self, table: TableId, attr: &str) -> Option<&Bucket> {
+        self.by_table.get(table)?.iter().find(|b| b.attr == attr)
     }
 
     /// Every item of `table` whose `attr` template could produce a value
@@ -54,37 +74,41 @@ impl Registry {
     /// those whose literal extends `head`, then those whose literal is a
     /// proper prefix of it, shortest first.
     pub fn compatible(&self, table: TableId, attr: &str, head: &str) -> Vec<ItemRef> {
-        let entries = self.entries(table, attr);
-        let mut prefixes = Vec::new();
-        // `entries[lo..hi]` are the literals that begin with `head[..end]`, a
-        // sorted run in which `head[..end]` itself comes first; each step
-        // narrows it by one more character of `head`.
-        let (mut lo, mut hi, mut end) = (0, entries.len(), 0);
-        loop {
-            if end == head.len() {
-                let mut found: Vec<ItemRef> = entries[lo..hi].iter().map(|(_, item)| *item).collect();
-                found.append(&mut prefixes);
-                return found;
+        let Some(bucket) = self.bucket(table, attr) else {
+            return Vec::new();
+        };
+        let entries = &bucket.entries;
+        let mut found = Vec::new();
+        // Templates whose leading literal extends `head`: one sorted run.
+        let start = entries.partition_point(|(prefix, _)| prefix.as_str() < head);
+        found.extend(
+            entries[start..]
+                .iter()
+                .take_while(|(p, _)| p.starts_with(head))
+                .map(|(_, item)| *item),
+        );
+        // Templates whose leading literal is a proper prefix of `head`: only
+        // the lengths some literal has can match, and such literals sort
+        // before `head`.
+        for &end in bucket.lengths.iter().take_while(|&&n| n < head.len()) {
+            if !head.is_char_boundary(end) {
+                continue;
             }
-            let exact = entries[lo..hi].iter().take_while(|(p, _)| p.len() == end).count();
-            prefixes.extend(entries[lo..lo + exact].iter().map(|(_, item)| *item));
-            lo += exact;
-            end += head[end..].chars().next().map_or(1, char::len_utf8);
-            let longer = &head[..end];
-            lo += entries[lo..hi].partition_point(|(p, _)| p.as_str() < longer);
-            hi = lo + entries[lo..hi].partition_point(|(p, _)| p.starts_with(longer));
-            if lo == hi {
-                return prefixes;
-            }
+            let prefix = &head[..end];
+            let from = entries[..start].partition_point(|(p, _)| p.as_str() < prefix);
+            found.extend(
+                entries[from..start]
+                    .iter()
+                    .take_while(|(p, _)| p == prefix)
+                    .map(|(_, item)| *item),
+            );
         }
+        found
     }
 
     /// Every (leading literal, item) for a key attribute, sorted.
     pub fn entries(&self, table: TableId, attr: &str) -> &[(String, ItemRef)] {
-        self.by_table
-            .get(table)
-            .and_then(|attrs| attrs.iter().find(|(a, _)| a == attr))
-            .map_or(&[], |(_, entries)| entries.as_slice())
+        self.bucket(table, attr).map_or(&[], |b| b.entries.as_slice())
     }
 
     /// Every (table, key attribute) with its sorted (leading literal, item) list.
@@ -92,6 +116,6 @@ impl Registry {
         self.by_table
             .iter()
             .enumerate()
-            .flat_map(|(t, attrs)| attrs.iter().map(move |(a, e)| (t, a.as_str(), e.as_slice())))
+            .flat_map(|(t, buckets)| buckets.iter().map(move |b| (t, b.attr.as_str(), b.entries.as_slice())))
     }
 }

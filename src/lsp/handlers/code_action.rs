@@ -29,7 +29,12 @@ pub fn handle(state: &State, params: CodeActionParams) -> Option<CodeActionRespo
     let actions = ide::code_actions::actions(&snapshot.file, range)
         .into_iter()
         .map(|action| {
-            let ours = diagnostics::convert(&snapshot, &analysis.diagnostics[action.diagnostic], encoding);
+            let ours = diagnostics::convert(
+                &snapshot.uri,
+                &snapshot.rope,
+                &analysis.diagnostics[action.diagnostic],
+                encoding,
+            );
             // The client's copy of the diagnostic when it sent one, so it can
             // match the action to what it shows.
             let diagnostic = params

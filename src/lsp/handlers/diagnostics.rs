@@ -6,6 +6,9 @@ use tower_lsp::lsp_types::{
 };
 
 use crate::diagnostic::{self, Severity};
+use ropey::Rope;
+use tower_lsp::lsp_types::Url;
+
 use crate::lsp::documents::Snapshot;
 use crate::lsp::position::{self, Encoding};
 
@@ -20,13 +23,25 @@ pub fn to_lsp(snapshot: &Snapshot, encoding: Encoding) -> Vec<Diagnostic> {
         .diagnostics
         .iter()
         .take(MAX_PER_FILE)
-        .map(|d| convert(snapshot, d, encoding))
+        .map(|d| convert(&snapshot.uri, &snapshot.rope, d, encoding))
         .collect()
 }
 
 /// One diagnostic as the protocol has it.
-pub fn convert(snapshot: &Snapshot, d: &diagnostic::Diagnostic, encoding: Encoding) -> Diagnostic {
-    let range = |span| position::range(&snapshot.rope, span, encoding);
+/// The parser's diagnostics alone: what is published first when the full
+/// analysis of a large file takes a while.
+pub fn syntax_only(uri: &Url, rope: &Rope, encoding: Encoding) -> Vec<Diagnostic> {
+    let text = rope.to_string();
+    crate::syntax::parse(&text)
+        .diagnostics
+        .iter()
+        .take(MAX_PER_FILE)
+        .map(|d| convert(uri, rope, d, encoding))
+        .collect()
+}
+
+pub fn convert(uri: &Url, rope: &Rope, d: &diagnostic::Diagnostic, encoding: Encoding) -> Diagnostic {
+    let range = |span| position::range(rope, span, encoding);
     let mut message = d.message.clone();
     if let Some(help) = &d.help {
         message.push_str("\nhelp: ");
@@ -36,7 +51,7 @@ pub fn convert(snapshot: &Snapshot, d: &diagnostic::Diagnostic, encoding: Encodi
         .related
         .iter()
         .map(|r| DiagnosticRelatedInformation {
-            location: Location::new(snapshot.uri.clone(), range(r.span)),
+            location: Location::new(uri.clone(), range(r.span)),
             message: r.message.clone(),
         })
         .collect::<Vec<_>>();

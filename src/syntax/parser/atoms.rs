@@ -69,14 +69,17 @@ pub fn name<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
 }
 
 /// A contextual keyword: an identifier with this exact text.
-pub fn kw<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>(word: &'static str) -> impl Parser<'t, I, Span, Extra<E>> + Clone {
+pub fn kw<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>(
+    word: &'static str,
+) -> impl Parser<'t, I, Span, Extra<E>> + Clone {
     just(Token::Ident(word)).map_with(|_, e| span(e.span()))
 }
 
 /// A string literal, split into literal text and holes. An unterminated
 /// string is accepted here (the lexer has reported it) so that the rest of
 /// the line still parses.
-pub fn string<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, StringLit, Extra<E>> + Clone {
+pub fn string<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, StringLit, Extra<E>> + Clone {
     select! { Token::Str(raw) => raw, Token::UnterminatedStr(raw) => raw }
         .map_with(|raw, e| {
             let at = span(e.span());
@@ -88,15 +91,16 @@ pub fn string<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl
 }
 
 /// The raw text of a number token.
-pub fn number_text<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, (&'src str, Span), Extra<E>> + Clone
-{
+pub fn number_text<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, (&'src str, Span), Extra<E>> + Clone {
     select! { Token::Number(text) => text }
         .map_with(|text, e| (text, span(e.span())))
         .labelled("a number")
 }
 
 /// A whole number without unit (`pad 6`, `limit 10`).
-pub fn count<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, (u64, Span), Extra<E>> + Clone {
+pub fn count<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, (u64, Span), Extra<E>> + Clone {
     number_text().validate(|(text, at), e, emitter| match text.parse::<u64>() {
         Ok(n) => (n, at),
         Err(_) => {
@@ -111,7 +115,8 @@ pub fn count<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl 
 }
 
 /// `~2KB`, `~1500`, `~200`.
-pub fn size_hint<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, SizeHint, Extra<E>> + Clone {
+pub fn size_hint<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, SizeHint, Extra<E>> + Clone {
     just(Token::Tilde)
         .ignore_then(number_text())
         .validate(|(text, _), e, emitter| {

@@ -2,7 +2,9 @@
 
 use chumsky::prelude::*;
 
-use super::atoms::{Extra, Fail, Tokens, braced, coded, count, kw, name, paren_list, size_hint, skip_member, span, string};
+use super::atoms::{
+    Extra, Fail, Tokens, braced, coded, count, kw, name, paren_list, size_hint, skip_member, span, string,
+};
 use crate::diagnostic::Code;
 use crate::syntax::ast::{Attribute, Entity, ItemShape, KeyTemplate, TypeArg, TypeRef};
 use crate::syntax::lexer::Token;
@@ -13,7 +15,8 @@ enum Member {
     Item(ItemShape),
 }
 
-fn type_ref<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, TypeRef, Extra<E>> + Clone {
+fn type_ref<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, TypeRef, Extra<E>> + Clone
+{
     let arg = choice((
         kw("pad").ignore_then(count()).map_with(|(width, _), e| TypeArg::Pad {
             span: span(e.span()),
@@ -46,7 +49,8 @@ fn type_ref<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
 }
 
 /// `pk = "USER#{userId}"`
-pub fn key_template<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, KeyTemplate, Extra<E>> + Clone {
+pub fn key_template<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, KeyTemplate, Extra<E>> + Clone {
     name()
         .then_ignore(just(Token::Eq))
         .then(string())
@@ -58,7 +62,8 @@ pub fn key_template<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -
         })
 }
 
-pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Entity, Extra<E>> + Clone {
+pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Entity, Extra<E>> + Clone
+{
     let attribute = name()
         .then_ignore(just(Token::Colon))
         .then(type_ref())

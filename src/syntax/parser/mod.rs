@@ -46,7 +46,9 @@ pub fn parse(text: &str) -> Parse {
     // the same path and build the same tree.
     let fast = file_parser::<_, EmptyErr>().parse(input);
     let (items, errors) = if fast.has_errors() {
-        file_parser::<_, Rich<'_, Token<'_>>>().parse(input).into_output_errors()
+        file_parser::<_, Rich<'_, Token<'_>>>()
+            .parse(input)
+            .into_output_errors()
     } else {
         (fast.into_output(), Vec::new())
     };
@@ -66,7 +68,8 @@ pub fn parse(text: &str) -> Parse {
     Parse { file, diagnostics }
 }
 
-fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Vec<Option<Item>>, Extra<E>> {
+fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, Vec<Option<Item>>, Extra<E>> {
     let item_start = one_of([Token::Table, Token::Entity, Token::Pattern]).ignored();
     let item = choice((
         table::table().map(Item::Table).boxed(),

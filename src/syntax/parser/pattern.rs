@@ -10,7 +10,8 @@ use crate::syntax::ast::{
 };
 use crate::syntax::lexer::Token;
 
-fn compare_op<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, CompareOp, Extra<E>> + Clone {
+fn compare_op<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, CompareOp, Extra<E>> + Clone {
     select! {
         Token::Lt => CompareOp::Lt,
         Token::Le => CompareOp::Le,
@@ -51,7 +52,8 @@ fn known<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Pars
     })
 }
 
-fn returned<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Returned, Extra<E>> + Clone {
+fn returned<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Returned, Extra<E>> + Clone
+{
     name()
         .then(just(Token::LBracket).then(just(Token::RBracket)).or_not())
         .then(size_hint().or_not())
@@ -64,7 +66,8 @@ fn returned<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
         .labelled("an entity name")
 }
 
-fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Modifier, Extra<E>> + Clone {
+fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Modifier, Extra<E>> + Clone
+{
     let direction = choice((kw("asc").to(false), kw("desc").to(true)));
     choice((
         kw("by")
@@ -132,7 +135,8 @@ fn query<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Pars
         })
 }
 
-pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Pattern, Extra<E>> + Clone {
+pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, Pattern, Extra<E>> + Clone {
     let item_start = one_of([Token::Table, Token::Entity, Token::Pattern]).ignored();
 
     // `-> A, B[]`; a half-typed `->` keeps the pattern, with an error.

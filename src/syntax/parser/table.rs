@@ -14,7 +14,8 @@ enum Member {
 }
 
 /// `pk` or `pk: number`
-fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, KeyAttr, Extra<E>> + Clone {
+fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, KeyAttr, Extra<E>> + Clone
+{
     name()
         .then(just(Token::Colon).ignore_then(name()).or_not())
         .validate(|(name, ty), _, emitter| {
@@ -33,7 +34,8 @@ fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
         })
 }
 
-fn projection<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Projection, Extra<E>> + Clone {
+fn projection<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, Projection, Extra<E>> + Clone {
     choice((
         kw("all").map(Projection::All),
         kw("keys_only").map(Projection::KeysOnly),
