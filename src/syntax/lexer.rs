@@ -135,21 +135,16 @@ impl std::fmt::Display for Token<'_> {
 pub fn lex(text: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
     let mut tokens: Vec<(Token<'_>, Span)> = Vec::new();
     let mut diagnostics = Vec::new();
-    for (result, range) in Token::lexer(text).spanned() {
-        let span = Span::from(range);
-        match result {
-            Ok(token) => tokens.push((token, span)),
-            // Merge adjacent unknown bytes into one error token.
-            Err(()) => match tokens.last_mut() {
-                Some((Token::Error(_), last)) if last.end == span.start => {
-                    last.end = span.end;
-                    *tokens.last_mut().unwrap() = (Token::Error(&text[last.range()]), *last);
-                }
-                _ => tokens.push((Token::Error(&text[span.range()]), span)),
-            },
-        }
-    }
-    for &(token, span) in &tokens {
+    lex_into(text, &mut diagnostics, |token, span| tokens.push((token, span)));
+    (tokens, diagnostics)
+}
+
+/// Lexes `text`, handing every token to `emit` in order (a run of adjacent
+/// unknown bytes is one `Error` token) and reporting lexical errors as it
+/// goes, in token order. What [`lex`] collects; the parser sorts the tokens
+/// as they come instead of copying a full list.
+pub fn lex_into<'src>(text: &'src str, diagnostics: &mut Vec<Diagnostic>, mut emit: impl FnMut(Token<'src>, Span)) {
+    let mut report = |token: Token<'src>, span: Span| {
         match token {
             Token::Error(s) => diagnostics.push(
                 Diagnostic::new(Code::UnknownCharacter, span, format!("unknown character `{s}`"))
@@ -160,13 +155,35 @@ pub fn lex(text: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
                     Diagnostic::new(Code::UnterminatedString, span, "unterminated string")
                         .with_label("missing closing `\"` before the end of the line"),
                 );
-                template::check(raw, span.start, &mut diagnostics);
+                template::check(raw, span.start, diagnostics);
             }
-            Token::Str(raw) => {
-                template::check(raw, span.start, &mut diagnostics);
-            }
+            Token::Str(raw) => template::check(raw, span.start, diagnostics),
             _ => {}
         }
+        emit(token, span);
+    };
+    // Unknown bytes wait here until the run ends.
+    let mut unknown: Option<Span> = None;
+    for (result, range) in Token::lexer(text).spanned() {
+        let span = Span::from(range);
+        match result {
+            Ok(token) => {
+                if let Some(run) = unknown.take() {
+                    report(Token::Error(&text[run.range()]), run);
+                }
+                report(token, span);
+            }
+            Err(()) => match &mut unknown {
+                Some(run) if run.end == span.start => run.end = span.end,
+                _ => {
+                    if let Some(run) = unknown.replace(span) {
+                        report(Token::Error(&text[run.range()]), run);
+                    }
+                }
+            },
+        }
     }
-    (tokens, diagnostics)
+    if let Some(run) = unknown {
+        report(Token::Error(&text[run.range()]), run);
+    }
 }

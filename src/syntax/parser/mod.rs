@@ -27,14 +27,19 @@ pub struct Parse {
 }
 
 pub fn parse(text: &str) -> Parse {
-    let (tokens, mut diagnostics) = lexer::lex(text);
+    let mut diagnostics = Vec::new();
     // Comments are trivia and unknown bytes were reported by the lexer:
-    // neither reaches the parser.
-    let significant: Vec<(Token<'_>, SimpleSpan)> = tokens
-        .iter()
-        .filter(|(t, _)| !t.is_trivia() && !matches!(t, Token::Error(_)))
-        .map(|&(t, s)| (t, SimpleSpan::from(s.range())))
-        .collect();
+    // neither reaches the parser. They are kept apart (for the docs), so
+    // that no second list of every token is built.
+    let mut significant: Vec<(Token<'_>, SimpleSpan)> = Vec::with_capacity(text.len() / 8);
+    let mut others: Vec<(Token<'_>, Span)> = Vec::new();
+    lexer::lex_into(text, &mut diagnostics, |token, span| {
+        if token.is_trivia() || matches!(token, Token::Error(_)) {
+            others.push((token, span));
+        } else {
+            significant.push((token, SimpleSpan::from(span.range())));
+        }
+    });
     // "Found end of file" points just after the last token, not at a blank
     // last line.
     let end = significant.last().map_or(0, |(_, s)| s.end);
@@ -64,7 +69,7 @@ pub fn parse(text: &str) -> Parse {
     let mut file = SourceFile {
         items: items.unwrap_or_default().into_iter().flatten().collect(),
     };
-    attach_docs(&mut file, &tokens);
+    attach_docs(&mut file, &significant, &others);
     Parse { file, diagnostics }
 }
 
@@ -134,15 +139,22 @@ fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
     }
 }
 
-/// Gives every item and member the `///` lines directly above it.
-fn attach_docs(file: &mut SourceFile, tokens: &[(Token<'_>, Span)]) {
+/// Gives every item and member the `///` lines directly above it: the
+/// doc comments right before it, with no other token in between (the
+/// tokens come in two ordered lists, significant and the others).
+fn attach_docs(file: &mut SourceFile, significant: &[(Token<'_>, SimpleSpan)], others: &[(Token<'_>, Span)]) {
     let docs_before = |start: usize| -> Option<Docs> {
-        let index = tokens.partition_point(|(_, s)| s.start < start);
-        let first = tokens[..index]
+        let index = others.partition_point(|(_, s)| s.start < start);
+        // The last significant token before `start` ends any run of docs.
+        let barrier = match significant.partition_point(|(_, s)| s.start < start) {
+            0 => None,
+            k => Some(significant[k - 1].1.start),
+        };
+        let first = others[..index]
             .iter()
-            .rposition(|(t, _)| !matches!(t, Token::DocComment(_)))
+            .rposition(|(t, s)| !matches!(t, Token::DocComment(_)) || barrier.is_some_and(|b| b > s.start))
             .map_or(0, |i| i + 1);
-        let lines = &tokens[first..index];
+        let lines = &others[first..index];
         let (_, first_span) = lines.first()?;
         let text = lines
             .iter()
