@@ -55,7 +55,10 @@ pub fn parse(data: &[u8]) {
     let (tokens, lexical) = crate::syntax::lexer::lex(&text);
     let mut end = 0;
     for (_, span) in &tokens {
-        assert!(span.start >= end && span.end <= text.len(), "token {span:?} out of order");
+        assert!(
+            span.start >= end && span.end <= text.len(),
+            "token {span:?} out of order"
+        );
         end = span.end;
     }
     assert_spans(&text, &lexical);
@@ -84,7 +87,9 @@ pub fn check(data: &[u8]) {
     let _ = crate::ide::semantic_tokens::tokens(&file);
     let _ = crate::ide::inlay::hints(&file);
     let step = (file.text.len() / 32).max(1);
-    let offsets = (0..=file.text.len()).step_by(step).filter(|&o| file.text.is_char_boundary(o));
+    let offsets = (0..=file.text.len())
+        .step_by(step)
+        .filter(|&o| file.text.is_char_boundary(o));
     for offset in offsets {
         let _ = crate::ide::hover::hover(&file, offset);
         let _ = crate::ide::completion::completions(&file, offset);
@@ -238,7 +243,9 @@ pub fn edits(data: &[u8]) {
             }
         };
         version += 1;
-        documents.change(&uri, version, &[change], encoding).expect("the document is open");
+        documents
+            .change(&uri, version, &[change], encoding)
+            .expect("the document is open");
         let (rope, current, _) = documents.text(&uri).expect("the document is open");
         assert_eq!(current, version);
         assert_eq!(rope.to_string(), model, "the store and the model disagree");
@@ -248,7 +255,11 @@ pub fn edits(data: &[u8]) {
                 continue;
             }
             let at = position::position(&rope, offset, encoding);
-            assert_eq!(position::offset(&rope, at, encoding), Some(offset), "round trip of {offset}");
+            assert_eq!(
+                position::offset(&rope, at, encoding),
+                Some(offset),
+                "round trip of {offset}"
+            );
         }
     }
 }

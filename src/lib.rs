@@ -8,6 +8,8 @@
 pub mod check;
 pub mod cli;
 pub mod diagnostic;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod ide;
 pub mod lsp;
 pub mod syntax;

@@ -652,7 +652,10 @@ fn lower_pattern(
         let entity = entity_ids.get(returned.entity.text.as_str()).copied();
         if entity.is_none() {
             let name = &returned.entity;
-            let (hint, fix) = did_you_mean_fix(&name.text, name.span, entity_ids.keys().copied());
+            // In declaration order: among equally close names the first
+            // declared wins, the same every run (a map's order is not).
+            let names = model.entities.iter().map(|e| e.name.text.as_str());
+            let (hint, fix) = did_you_mean_fix(&name.text, name.span, names);
             diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownEntity,

@@ -1,7 +1,8 @@
 //! The language server over stdio. The only code that knows tower-lsp, LSP
 //! types or JSON-RPC.
 
-mod documents;
+#[doc(hidden)]
+pub mod documents;
 mod handlers;
 pub mod position;
 mod server;
