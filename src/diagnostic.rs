@@ -44,6 +44,12 @@ macro_rules! codes {
                 match self { $(Code::$variant => $title,)* }
             }
 
+            /// Whether the lexer or parser reports it (`E0xx`), as opposed
+            /// to the checker.
+            pub fn is_syntax(self) -> bool {
+                self.as_str().as_bytes().get(1) == Some(&b'0')
+            }
+
             pub fn parse(code: &str) -> Option<Code> {
                 match code { $($code => Some(Code::$variant),)* _ => None }
             }

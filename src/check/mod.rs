@@ -28,7 +28,15 @@ pub struct Analysis {
 }
 
 pub fn analyze(text: &str) -> Analysis {
+    analyze_with(text, |_| {})
+}
+
+/// [`analyze`], handing the parse to `parsed` as soon as it exists: the
+/// syntax errors of a large file can be shown before the semantic passes,
+/// which take longer, have finished.
+pub fn analyze_with(text: &str, parsed: impl FnOnce(&Parse)) -> Analysis {
     let parse = syntax::parse(text);
+    parsed(&parse);
     let mut diagnostics = parse.diagnostics.clone();
     let model = lower::lower(&parse.file, &mut diagnostics);
     let registry = resolve::registry::Registry::new(&model);

@@ -31,7 +31,13 @@ pub struct File {
 
 impl File {
     pub fn new(text: String) -> File {
-        let analysis = check::analyze(&text);
+        File::new_with(text, |_| {})
+    }
+
+    /// [`File::new`], handing the syntax tree to `parsed` before the
+    /// semantic passes start (see [`check::analyze_with`]).
+    pub fn new_with(text: String, parsed: impl FnOnce(&crate::syntax::Parse)) -> File {
+        let analysis = check::analyze_with(&text, parsed);
         File {
             text,
             analysis,

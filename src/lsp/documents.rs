@@ -2,7 +2,9 @@
 //! this before their first `.await`, so edits land in the order the client
 //! sent them even though tower-lsp runs handlers concurrently. Analyses are
 //! cached per document revision: a request never re-analyses an unchanged
-//! document, and every result carries the revision it was computed from.
+//! document, requests that need a revision while it is being analysed wait
+//! for that analysis instead of starting their own, and every result
+//! carries the revision it was computed from.
 //!
 //! A revision names one exact text: every open and every change gets a new
 //! one, from one counter for the whole store. The client's version number
@@ -11,19 +13,23 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use ropey::Rope;
 use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
 
 use super::position::{self, Encoding};
+use crate::diagnostic::Diagnostic;
 use crate::ide;
+
+/// The analysis of one revision, computed by whoever needs it first.
+type Analysed = Arc<OnceLock<Arc<ide::File>>>;
 
 struct Document {
     rope: Rope,
     version: i32,
     revision: u64,
-    file: Option<Arc<ide::File>>,
+    file: Analysed,
 }
 
 /// An immutable view of one document revision and its analysis.
@@ -56,21 +62,26 @@ impl Documents {
     pub fn open(&self, uri: Url, text: &str, version: i32) -> u64 {
         let mut docs = self.lock();
         let revision = self.next_revision();
-        docs.insert(
+        let replaced = docs.insert(
             uri,
             Document {
                 rope: Rope::from_str(text),
                 version,
                 revision,
-                file: None,
+                file: Analysed::default(),
             },
         );
+        drop(docs);
+        if let Some(old) = replaced {
+            release(old.file);
+        }
         revision
     }
 
     /// Forgets a document; `false` when it was not open.
     pub fn close(&self, uri: &Url) -> bool {
-        self.lock().remove(uri).is_some()
+        let removed = self.lock().remove(uri);
+        removed.map(|doc| release(doc.file)).is_some()
     }
 
     /// Applies a `didChange` in order. Returns the new revision, or `None`
@@ -98,8 +109,11 @@ impl Documents {
         }
         doc.version = version;
         doc.revision = self.next_revision();
-        doc.file = None;
-        Some(doc.revision)
+        let revision = doc.revision;
+        let superseded = std::mem::take(&mut doc.file);
+        drop(docs);
+        release(superseded);
+        Some(revision)
     }
 
     /// The current revision of an open document.
@@ -119,29 +133,26 @@ impl Documents {
     /// The current revision with its analysis, computed at most once per
     /// revision (outside the lock, so edits are never held up by it).
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
-        let (rope, version, revision) = {
+        self.snapshot_with(uri, |_, _| {})
+    }
+
+    /// [`Documents::snapshot`]; when this call is the one that analyses the
+    /// revision, `parsed` gets its text and syntax errors as soon as they
+    /// are known, before the semantic passes.
+    pub fn snapshot_with(&self, uri: &Url, parsed: impl FnOnce(&Rope, &[Diagnostic])) -> Option<Snapshot> {
+        let (rope, version, revision, cell) = {
             let docs = self.lock();
             let doc = docs.get(uri)?;
-            if let Some(file) = &doc.file {
-                return Some(Snapshot {
-                    uri: uri.clone(),
-                    version: doc.version,
-                    revision: doc.revision,
-                    rope: doc.rope.clone(),
-                    file: file.clone(),
-                });
-            }
-            (doc.rope.clone(), doc.version, doc.revision)
+            (doc.rope.clone(), doc.version, doc.revision, doc.file.clone())
         };
-        let file = Arc::new(ide::File::new(rope.to_string()));
-        let mut docs = self.lock();
-        // Only for the very text analysed: the document may have changed,
-        // or been closed and reopened at the same version, meanwhile.
-        if let Some(doc) = docs.get_mut(uri)
-            && doc.revision == revision
-        {
-            doc.file = Some(file.clone());
-        }
+        // The cell belongs to this revision: an edit meanwhile gives the
+        // document a new one, so the result is never cached for other text.
+        let file = cell
+            .get_or_init(|| {
+                let text = rope.to_string();
+                Arc::new(ide::File::new_with(text, |parse| parsed(&rope, &parse.diagnostics)))
+            })
+            .clone();
         Some(Snapshot {
             uri: uri.clone(),
             version,
@@ -149,6 +160,19 @@ impl Documents {
             rope,
             file,
         })
+    }
+}
+
+/// Frees a superseded analysis off the caller's thread when a runtime is
+/// there to do it: dropping the tree and model of a large file takes
+/// milliseconds, which the edit that made them stale should not wait for.
+fn release(file: Analysed) {
+    if file.get().is_none() {
+        return;
+    }
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => drop(runtime.spawn_blocking(move || drop(file))),
+        Err(_) => drop(file),
     }
 }
 

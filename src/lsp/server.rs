@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
+use ropey::Rope;
 use tower_lsp::jsonrpc::{Error, Result};
 use tower_lsp::lsp_types::*;
 use tower_lsp::{Client, LanguageServer};
@@ -15,9 +16,17 @@ use super::handlers;
 use super::position::Encoding;
 use super::state::State;
 
-/// The revision last published per document. Its lock serialises
-/// publishing, so an older analysis can never overwrite a newer one.
-type Published = Arc<tokio::sync::Mutex<HashMap<Url, u64>>>;
+/// What was last published per document. Its lock serialises publishing,
+/// so an older analysis can never overwrite a newer one.
+type Published = Arc<tokio::sync::Mutex<HashMap<Url, Shown>>>;
+
+/// The last complete publish of a document: its revision, and the text and
+/// checker diagnostics that syntax-first publishes carry over.
+struct Shown {
+    revision: u64,
+    rope: Rope,
+    semantic: Vec<crate::diagnostic::Diagnostic>,
+}
 
 pub struct Server {
     client: Client,
@@ -75,25 +84,45 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
         .documents
         .text(&uri)
         .is_some_and(|(rope, ..)| rope.len_bytes() >= SYNTAX_FIRST_MIN_BYTES);
+    let encoding = state.encoding();
+    // The analysis hands over its syntax errors as soon as it has parsed.
+    let (parsed, syntax) = tokio::sync::oneshot::channel();
     let analysed = state.clone();
     let target = uri.clone();
     let mut analysis = tokio::task::spawn_blocking(move || {
         catch_unwind(AssertUnwindSafe(|| {
-            let snapshot = analysed.snapshot(&target)?;
-            let diagnostics = handlers::diagnostics::to_lsp(&snapshot, analysed.encoding());
-            Some((snapshot.revision, snapshot.version, diagnostics))
+            let snapshot = analysed.documents.snapshot_with(&target, |rope, syntax| {
+                if large {
+                    let _ = parsed.send((rope.clone(), syntax.to_vec()));
+                }
+            })?;
+            let diagnostics = handlers::diagnostics::to_lsp(&snapshot, encoding);
+            let shown = Shown {
+                revision: snapshot.revision,
+                semantic: handlers::diagnostics::semantic(&snapshot),
+                rope: snapshot.rope,
+            };
+            Some((shown, snapshot.version, diagnostics))
         }))
     });
     let computed = tokio::select! {
         computed = &mut analysis => computed,
         _ = tokio::time::sleep(SYNTAX_FIRST_AFTER), if large => {
             // The analysis is slow (a large file): show the syntax errors of
-            // this version now, the rest when the analysis lands.
-            publish_syntax_first(&client, &state, &published, &uri, revision).await;
-            analysis.await
+            // this version as soon as they are known, the rest when the
+            // analysis lands. (No syntax errors come when another request
+            // is analysing this revision: then the analysis alone counts.)
+            tokio::select! {
+                biased;
+                computed = &mut analysis => computed,
+                Ok((rope, syntax)) = syntax => {
+                    publish_syntax_first(&client, &state, &published, &uri, revision, &rope, &syntax).await;
+                    analysis.await
+                }
+            }
         }
     };
-    let (revision, version, diagnostics) = match computed {
+    let (shown, version, diagnostics) = match computed {
         Ok(Ok(Some(computed))) => computed,
         Ok(Ok(None)) => return, // closed meanwhile
         Ok(Err(_)) | Err(_) => {
@@ -104,10 +133,11 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
         }
     };
     let mut published = published.lock().await;
-    if state.documents.revision(&uri) != Some(revision) || published.get(&uri).is_some_and(|&r| r >= revision) {
+    let revision = shown.revision;
+    if state.documents.revision(&uri) != Some(revision) || published.get(&uri).is_some_and(|s| s.revision >= revision) {
         return; // stale, or already published
     }
-    published.insert(uri.clone(), revision);
+    published.insert(uri.clone(), shown);
     client.publish_diagnostics(uri, diagnostics, Some(version)).await;
 }
 
@@ -117,23 +147,30 @@ const SYNTAX_FIRST_AFTER: std::time::Duration = std::time::Duration::from_millis
 /// Documents smaller than this never get a syntax-only publish.
 const SYNTAX_FIRST_MIN_BYTES: usize = 64 * 1024;
 
-async fn publish_syntax_first(client: &Client, state: &State, published: &Published, uri: &Url, revision: u64) {
-    let Some((rope, version, current)) = state.documents.text(uri) else {
+async fn publish_syntax_first(
+    client: &Client,
+    state: &State,
+    published: &Published,
+    uri: &Url,
+    revision: u64,
+    rope: &Rope,
+    syntax: &[crate::diagnostic::Diagnostic],
+) {
+    let published = published.lock().await;
+    // Never over a complete publish of this revision or a newer one.
+    let Some((_, version, current)) = state.documents.text(uri) else {
         return;
     };
-    if current != revision {
+    let previous = published.get(uri);
+    if current != revision || previous.is_some_and(|s| s.revision >= revision) {
         return;
     }
     let encoding = state.encoding();
     let diagnostics = catch_unwind(AssertUnwindSafe(|| {
-        handlers::diagnostics::syntax_only(uri, &rope, encoding)
+        let previous = previous.map(|s| (&s.rope, s.semantic.as_slice()));
+        handlers::diagnostics::syntax_first(uri, rope, syntax, previous, encoding)
     }))
     .unwrap_or_default();
-    let published = published.lock().await;
-    // Never over a complete publish of this revision or a newer one.
-    if state.documents.revision(uri) != Some(revision) || published.get(uri).is_some_and(|&r| r >= revision) {
-        return;
-    }
     client
         .publish_diagnostics(uri.clone(), diagnostics, Some(version))
         .await;

@@ -5,7 +5,8 @@ use tower_lsp::lsp_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location, NumberOrString,
 };
 
-use crate::diagnostic::{self, Severity};
+use crate::diagnostic::{self, Related, Severity};
+use crate::syntax::Span;
 use ropey::Rope;
 use tower_lsp::lsp_types::Url;
 
@@ -27,19 +28,106 @@ pub fn to_lsp(snapshot: &Snapshot, encoding: Encoding) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// One diagnostic as the protocol has it.
-/// The parser's diagnostics alone: what is published first when the full
-/// analysis of a large file takes a while.
-pub fn syntax_only(uri: &Url, rope: &Rope, encoding: Encoding) -> Vec<Diagnostic> {
-    let text = rope.to_string();
-    crate::syntax::parse(&text)
-        .diagnostics
+/// The checker's diagnostics of an analysis, without the syntax errors:
+/// what a syntax-first publish of a later revision carries over.
+pub fn semantic(snapshot: &Snapshot) -> Vec<diagnostic::Diagnostic> {
+    let all = &snapshot.file.analysis.diagnostics;
+    all.iter().filter(|d| !d.code.is_syntax()).cloned().collect()
+}
+
+/// What is published first when the analysis of a large file takes a
+/// while: the new text's syntax errors, and the checker's diagnostics of
+/// the last complete publish (`previous`: its text and diagnostics) that lie
+/// outside the edited region, moved with the text around them — so they do
+/// not vanish and come back on every keystroke.
+pub fn syntax_first(
+    uri: &Url,
+    rope: &Rope,
+    syntax: &[diagnostic::Diagnostic],
+    previous: Option<(&Rope, &[diagnostic::Diagnostic])>,
+    encoding: Encoding,
+) -> Vec<Diagnostic> {
+    let mut shown: Vec<diagnostic::Diagnostic> = syntax.to_vec();
+    if let Some((old_rope, semantic)) = previous {
+        shown.extend(carry_over(&old_rope.to_string(), &rope.to_string(), semantic));
+    }
+    shown.sort_by_key(|d| (d.span.start, d.span.end));
+    shown
         .iter()
         .take(MAX_PER_FILE)
         .map(|d| convert(uri, rope, d, encoding))
         .collect()
 }
 
+/// `diagnostics` of `old` moved into `new`: the two texts differ only
+/// between their common prefix and suffix; a span before that region keeps
+/// its offsets, a span after it moves by the change in length, and a span
+/// that touches it is dropped (the next analysis reports it again). A
+/// related location that touches it is dropped alone.
+pub fn carry_over(old: &str, new: &str, diagnostics: &[diagnostic::Diagnostic]) -> Vec<diagnostic::Diagnostic> {
+    let prefix = common_prefix(old.as_bytes(), new.as_bytes());
+    let limit = old.len().min(new.len()) - prefix;
+    let suffix = common_suffix(
+        &old.as_bytes()[old.len() - limit..],
+        &new.as_bytes()[new.len() - limit..],
+    );
+    let (changed_from, changed_to) = (prefix, old.len() - suffix);
+    let map = |span: Span| -> Option<Span> {
+        if span.end <= changed_from {
+            Some(span)
+        } else if span.start >= changed_to {
+            // `start >= old.len() - suffix` and `suffix <= new.len()`: no underflow.
+            let moved = |at: usize| at + new.len() - old.len();
+            Some(Span::new(moved(span.start), moved(span.end)))
+        } else {
+            None
+        }
+    };
+    diagnostics
+        .iter()
+        .filter_map(|d| {
+            let span = map(d.span)?;
+            let mut moved = d.clone();
+            moved.span = span;
+            moved.related = d
+                .related
+                .iter()
+                .filter_map(|r| {
+                    Some(Related {
+                        span: map(r.span)?,
+                        ..r.clone()
+                    })
+                })
+                .collect();
+            moved.fixes.clear(); // code actions come from a complete analysis
+            Some(moved)
+        })
+        .collect()
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    // Whole blocks first (slice equality is a memcmp), then byte by byte.
+    let same: usize = a
+        .chunks(64)
+        .zip(b.chunks(64))
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len())
+        .sum();
+    same + a[same..].iter().zip(&b[same..]).take_while(|(x, y)| x == y).count()
+}
+
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let same: usize = a
+        .rchunks(64)
+        .zip(b.rchunks(64))
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len())
+        .sum();
+    let (a, b) = (&a[..a.len() - same], &b[..b.len() - same]);
+    same + a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count()
+}
+
+/// One diagnostic as the protocol has it.
 pub fn convert(uri: &Url, rope: &Rope, d: &diagnostic::Diagnostic, encoding: Encoding) -> Diagnostic {
     let range = |span| position::range(rope, span, encoding);
     let mut message = d.message.clone();
@@ -69,5 +157,70 @@ pub fn convert(uri: &Url, rope: &Rope, d: &diagnostic::Diagnostic, encoding: Enc
         // Hints report what nothing uses: editors grey it out.
         tags: (d.severity == Severity::Hint).then(|| vec![DiagnosticTag::UNNECESSARY]),
         ..Diagnostic::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Code;
+
+    /// Spans given as the text they cover in `old` (first occurrence),
+    /// returned as the text they cover in `new`.
+    fn carried(old: &str, new: &str, marked: &[&str]) -> Vec<String> {
+        let diagnostics: Vec<_> = marked
+            .iter()
+            .map(|m| {
+                let start = old.find(m).unwrap();
+                let span = Span::new(start, start + m.len());
+                diagnostic::Diagnostic::new(Code::UnknownEntity, span, "x").with_related(span, "here")
+            })
+            .collect();
+        carry_over(old, new, &diagnostics)
+            .iter()
+            .map(|d| {
+                assert_eq!(d.related.len(), 1, "the related span moves with the diagnostic");
+                assert_eq!(d.related[0].span, d.span);
+                new[d.span.start..d.span.end].to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn spans_before_the_edit_stay_and_spans_after_it_move() {
+        let old = "entity Usr { }\npattern p -> Usr\npattern q -> Grp\n";
+        let new = "entity Usr { x }\npattern p -> Usr\npattern q -> Grp\n";
+        assert_eq!(carried(old, new, &["Usr", "Grp"]), ["Usr", "Grp"]);
+        // Deleting moves them back.
+        assert_eq!(carried(new, old, &["Usr", "Grp"]), ["Usr", "Grp"]);
+    }
+
+    #[test]
+    fn spans_touching_the_edit_are_dropped() {
+        let old = "pattern p -> Usr\npattern q -> Grp\n";
+        let new = "pattern p -> User\npattern q -> Grp\n";
+        assert_eq!(carried(old, new, &["Usr", "Grp"]), ["Grp"]);
+        // A related location inside the edit goes, its diagnostic stays.
+        let span = Span::new(old.find("Grp").unwrap(), old.find("Grp").unwrap() + 3);
+        let d = diagnostic::Diagnostic::new(Code::UnknownEntity, span, "x").with_related(Span::new(13, 16), "Usr");
+        let moved = carry_over(old, new, &[d]);
+        assert_eq!(moved.len(), 1);
+        assert!(moved[0].related.is_empty());
+        assert_eq!(&new[moved[0].span.start..moved[0].span.end], "Grp");
+    }
+
+    #[test]
+    fn multibyte_text_and_repeated_characters_keep_spans_on_the_same_text() {
+        // The inserted `é` sits among equal bytes: the common prefix and
+        // suffix must not overlap.
+        let old = "/// ééé\npattern p -> Usr\n";
+        let new = "/// éééé\npattern p -> Usr\n";
+        assert_eq!(carried(old, new, &["Usr", "/// "]), ["Usr", "/// "]);
+        let (a, b) = ("aaaa", "aaaaaa");
+        assert_eq!(carried(a, b, &["aa"]), ["aa"]);
+        assert_eq!(carried(b, a, &["aa"]), ["aa"]);
+        // A whole replacement keeps nothing that it touched.
+        assert_eq!(carried("abc", "xyz", &["b"]), Vec::<String>::new());
+        assert_eq!(carried("", "abc", &[]), Vec::<String>::new());
     }
 }
