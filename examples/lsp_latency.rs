@@ -1,0 +1,369 @@
+//! The LSP latency benchmark: drives the release `dyno lsp` over stdio like
+//! an editor and prints p50/p95/max latencies and the server's peak RSS.
+//!
+//! cargo build --release && cargo run --release --example lsp_latency -- --lines 5000
+//! cargo run --release --example lsp_latency -- --lines 50000 [--edits 200] [--requests 100] [--seed 1]
+//!
+//! It opens a generated schema (`dyno::synth`, about `--lines` lines), then
+//! makes `--edits` single-character edits one after the other — a letter
+//! typed at a random place, then deleted again — each timed from sending
+//! `didChange` to receiving the `publishDiagnostics` of that version. For a
+//! large file the server may first publish the syntax errors (with the
+//! checker's diagnostics of the previous analysis carried over) and the
+//! complete diagnostics later: both are timed ("first" and "complete"; a
+//! publish is complete when its codes are those of `dyno::check::analyze`
+//! of the edited text, computed here before the edit is sent). Then
+//! `--requests` hovers and as many
+//! completions at random positions of the settled document, each timed from
+//! request to response. Last, the server's peak resident memory (`VmHWM`).
+//!
+//! `--server PATH` picks the binary (default: `dyno` next to this example's
+//! directory, i.e. `target/release/dyno`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+const URI: &str = "file:///bench/schema.dyno";
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<(Instant, Value)>,
+    next_id: i64,
+}
+
+fn read_frame(reader: &mut impl BufRead) -> std::io::Result<Option<Vec<u8>>> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length.ok_or_else(|| std::io::Error::other("no Content-Length"))?];
+    reader.read_exact(&mut body)?;
+    Ok(Some(body))
+}
+
+impl Server {
+    fn spawn(path: &PathBuf) -> Server {
+        let mut child = Command::new(path)
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", path.display()));
+        let stdout = child.stdout.take().unwrap();
+        let (sender, incoming) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Ok(Some(body)) = read_frame(&mut reader) {
+                // Stamped on arrival, before any parsing on this side.
+                let at = Instant::now();
+                let Ok(value) = serde_json::from_slice::<Value>(&body) else {
+                    continue;
+                };
+                if sender.send((at, value)).is_err() {
+                    break;
+                }
+            }
+        });
+        Server {
+            stdin: child.stdin.take().unwrap(),
+            child,
+            incoming,
+            next_id: 1,
+        }
+    }
+
+    fn send(&mut self, message: Value) -> Instant {
+        let body = message.to_string();
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        let at = Instant::now();
+        self.stdin.write_all(frame.as_bytes()).expect("server stdin");
+        self.stdin.flush().expect("server stdin");
+        at
+    }
+
+    fn notify(&mut self, method: &str, params: Value) -> Instant {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }))
+    }
+
+    /// Sends a request; returns its id and when it was sent.
+    fn request(&mut self, method: &str, params: Value) -> (i64, Instant) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let at = self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        (id, at)
+    }
+
+    /// The next message that satisfies `wanted`, with its arrival time;
+    /// requests from the server are answered with `null` on the way.
+    fn wait(&mut self, mut wanted: impl FnMut(&Value) -> bool) -> (Instant, Value) {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(left) {
+                Ok((at, message)) => {
+                    if message.get("method").is_some()
+                        && let Some(id) = message.get("id")
+                    {
+                        let id = id.clone();
+                        self.send(json!({ "jsonrpc": "2.0", "id": id, "result": null }));
+                        continue;
+                    }
+                    if wanted(&message) {
+                        return (at, message);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("no answer from the server within {TIMEOUT:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the server exited"),
+            }
+        }
+    }
+
+    fn response(&mut self, id: i64) -> (Instant, Value) {
+        self.wait(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
+    }
+
+    fn peak_rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+}
+
+/// xorshift64*, deterministic by seed.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1) as u64) as usize
+    }
+}
+
+/// The codes a complete publish of `text` has, in order.
+fn expected_codes(text: &str) -> Vec<Value> {
+    let analysis = dyno::check::analyze(text);
+    let codes = analysis.diagnostics.iter().take(500);
+    codes.map(|d| json!(d.code.as_str())).collect()
+}
+
+fn codes(message: &Value) -> Vec<Value> {
+    let diagnostics = message["params"]["diagnostics"].as_array();
+    diagnostics.map_or(Vec::new(), |ds| ds.iter().map(|d| d["code"].clone()).collect())
+}
+
+/// The byte offset of (`line`, `column` in characters) in `text`.
+fn offset(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    let rest = &text[start..];
+    start + rest.char_indices().nth(column).map_or(rest.len(), |(i, _)| i)
+}
+
+struct Stats {
+    name: &'static str,
+    samples: Vec<Duration>,
+}
+
+impl Stats {
+    fn new(name: &'static str) -> Stats {
+        Stats {
+            name,
+            samples: Vec::new(),
+        }
+    }
+
+    fn row(&self) -> String {
+        let mut sorted = self.samples.clone();
+        sorted.sort();
+        let at = |q: f64| sorted[((sorted.len() as f64 - 1.0) * q).round() as usize];
+        let ms = |d: Duration| format!("{:.2}", d.as_secs_f64() * 1e3);
+        if sorted.is_empty() {
+            return format!("| {} | 0 | - | - | - |", self.name);
+        }
+        format!(
+            "| {} | {} | {} | {} | {} |",
+            self.name,
+            sorted.len(),
+            ms(at(0.5)),
+            ms(at(0.95)),
+            ms(*sorted.last().unwrap())
+        )
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let number = |flag: &str, default: usize| value(flag).and_then(|v| v.parse().ok()).unwrap_or(default);
+    let lines = number("--lines", 5000);
+    let edits = number("--edits", 200);
+    let requests = number("--requests", 100);
+    let seed = number("--seed", 1) as u64;
+    let server_path = value("--server").map(PathBuf::from).unwrap_or_else(|| {
+        let exe = std::env::current_exe().expect("current exe");
+        exe.parent().and_then(|p| p.parent()).expect("target dir").join("dyno")
+    });
+
+    let mut text = dyno::synth::generate(&dyno::synth::Config::for_lines(lines, seed)).dyno;
+    // Line lengths in characters: every generated character is in the BMP,
+    // so they are UTF-16 columns too.
+    let line_lengths: Vec<usize> = text.lines().map(|l| l.chars().count()).collect();
+    eprintln!(
+        "schema: {} lines, {} bytes; server: {}",
+        line_lengths.len(),
+        text.len(),
+        server_path.display()
+    );
+
+    let mut server = Server::spawn(&server_path);
+    let (id, _) = server.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": null, "capabilities": {
+            "textDocument": { "publishDiagnostics": { "versionSupport": true } } } }),
+    );
+    server.response(id);
+    server.notify("initialized", json!({}));
+
+    let is_publish_of = |version: i64| {
+        move |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == json!(version)
+    };
+    let expected = expected_codes(&text);
+    let sent = server.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": URI, "languageId": "dyno", "version": 0, "text": text } }),
+    );
+    let (mut at, mut message) = server.wait(is_publish_of(0));
+    while codes(&message) != expected {
+        (at, message) = server.wait(is_publish_of(0));
+    }
+    let open = at - sent;
+
+    // Edits: a letter typed at a random place of a random line, then
+    // deleted. The text is the generated one again after every deletion.
+    let mut first = Stats::new("keystroke → first publishDiagnostics");
+    let mut full = Stats::new("keystroke → complete publishDiagnostics");
+    let mut partial_publishes = 0;
+    let mut rng = Rng(seed.max(1) * 0x9E37_79B9);
+    let mut pending_delete: Option<(usize, usize)> = None;
+    let last_version = (edits + edits % 2) as i64;
+    for version in 1..=last_version {
+        let (line, column, letter) = match pending_delete.take() {
+            Some((line, column)) => (line, column, None),
+            None => {
+                let line = rng.below(line_lengths.len());
+                let column = rng.below(line_lengths[line] + 1);
+                pending_delete = Some((line, column));
+                (line, column, Some((b'a' + rng.below(26) as u8) as char))
+            }
+        };
+        let at = offset(&text, line, column);
+        let change = match letter {
+            Some(letter) => {
+                text.insert(at, letter);
+                json!({ "range": { "start": { "line": line, "character": column },
+                                   "end": { "line": line, "character": column } },
+                        "text": letter.to_string() })
+            }
+            None => {
+                text.remove(at);
+                json!({ "range": { "start": { "line": line, "character": column },
+                                   "end": { "line": line, "character": column + 1 } },
+                        "text": "" })
+            }
+        };
+        let expected = expected_codes(&text);
+        let sent = server.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": URI, "version": version }, "contentChanges": [change] }),
+        );
+        let mut last = server.wait(is_publish_of(version));
+        // The deletion that restores the text makes the edit count even;
+        // it is only timed when asked for.
+        let timed = version <= edits as i64;
+        if timed {
+            first.samples.push(last.0 - sent);
+        }
+        while codes(&last.1) != expected {
+            partial_publishes += usize::from(timed);
+            last = server.wait(is_publish_of(version));
+        }
+        if timed {
+            full.samples.push(last.0 - sent);
+        }
+    }
+
+    let mut hover = Stats::new("hover");
+    let mut completion = Stats::new("completion");
+    for _ in 0..requests {
+        for (method, stats) in [
+            ("textDocument/hover", &mut hover),
+            ("textDocument/completion", &mut completion),
+        ] {
+            let line = rng.below(line_lengths.len());
+            let character = rng.below(line_lengths[line] + 1);
+            let (id, sent) = server.request(
+                method,
+                json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": character } }),
+            );
+            let (at, _) = server.response(id);
+            stats.samples.push(at - sent);
+        }
+    }
+
+    let rss = server.peak_rss_kib();
+    let (id, _) = server.request("shutdown", Value::Null);
+    server.response(id);
+    server.notify("exit", Value::Null);
+    let _ = server.child.wait();
+
+    println!(
+        "\n## dyno lsp latency: {} lines, {} bytes ({} edits, {} hovers, {} completions)\n",
+        line_lengths.len(),
+        text.len(),
+        edits,
+        requests,
+        requests
+    );
+    println!("didOpen → complete diagnostics: {:.2} ms", open.as_secs_f64() * 1e3);
+    println!("edits answered first by a syntax-first publish: {partial_publishes} of {edits}\n");
+    println!("| what | n | p50 ms | p95 ms | max ms |");
+    println!("|------|--:|-------:|-------:|-------:|");
+    for stats in [&first, &full, &hover, &completion] {
+        println!("{}", stats.row());
+    }
+    match rss {
+        Some(kib) => println!(
+            "\npeak RSS (VmHWM): {:.1} MiB = {:.1}× the file size",
+            kib as f64 / 1024.0,
+            (kib * 1024) as f64 / text.len() as f64
+        ),
+        None => println!("\npeak RSS: unavailable (no /proc)"),
+    }
+}
