@@ -148,8 +148,36 @@ fn check_templates(text: &str) {
     }
 }
 
+/// Completion lexes only the lines around the cursor: at every offset,
+/// those tokens must be a run of the whole file's tokens, and include the
+/// token under the cursor.
+fn check_completion_window(text: &str) {
+    let (all, _) = lex(text);
+    for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+        let window = dyno::ide::completion::window::tokens(text, offset);
+        let Some(first) = window.first() else { continue };
+        let at = all.iter().position(|t| t == first).expect("a token of the file");
+        assert_eq!(
+            &all[at..at + window.len()],
+            window.as_slice(),
+            "window at {offset} of {text:?}"
+        );
+        if let Some(under) = all.iter().find(|(_, s)| s.start <= offset && offset <= s.end) {
+            assert!(
+                window.contains(under),
+                "window at {offset} misses {under:?} in {text:?}"
+            );
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn completion_windows_are_runs_of_the_files_tokens(text in soup()) {
+        check_completion_window(&text);
+    }
 
     #[test]
     fn arbitrary_text_is_handled(text in "(?s).{0,300}") {

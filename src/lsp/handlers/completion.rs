@@ -1,8 +1,8 @@
 //! `textDocument/completion`
 
 use tower_lsp::lsp_types::{
-    CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, CompletionTextEdit, InsertTextFormat,
-    TextEdit,
+    CompletionItem, CompletionItemKind, CompletionList, CompletionParams, CompletionResponse, CompletionTextEdit,
+    InsertTextFormat, TextEdit,
 };
 
 use crate::ide;
@@ -16,6 +16,7 @@ pub fn handle(state: &State, params: CompletionParams) -> Option<CompletionRespo
     if completions.is_empty() {
         return None;
     }
+    let (completions, is_incomplete) = ide::completion::limit(completions, &snapshot.file.text, offset, MAX_ITEMS);
     let items = completions
         .into_iter()
         .enumerate()
@@ -44,8 +45,11 @@ pub fn handle(state: &State, params: CompletionParams) -> Option<CompletionRespo
             }
         })
         .collect();
-    Some(CompletionResponse::Array(items))
+    Some(CompletionResponse::List(CompletionList { is_incomplete, items }))
 }
+
+/// Longer lists are cut to what matches the typed word (`ide::completion::limit`).
+const MAX_ITEMS: usize = 200;
 
 fn kind(kind: CompletionKind) -> CompletionItemKind {
     match kind {

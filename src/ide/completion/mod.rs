@@ -11,7 +11,12 @@
 use super::File;
 use crate::check::model::{AttrType, EntityId, Model, TableId};
 use crate::syntax::Span;
-use crate::syntax::lexer::{Token, lex};
+use crate::syntax::lexer::Token;
+
+mod limit;
+pub mod window;
+
+pub use limit::limit;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CompletionKind {
@@ -86,7 +91,9 @@ pub fn completions(file: &File, offset: usize) -> Vec<Completion> {
     if offset > file.text.len() || !file.text.is_char_boundary(offset) {
         return Vec::new();
     }
-    let (tokens, _) = lex(&file.text);
+    // Only the item around the cursor: lexing a large file on every
+    // request would be most of the request's time.
+    let tokens = window::tokens(&file.text, offset);
     let mut string = None;
     for &(token, span) in &tokens {
         match token {
