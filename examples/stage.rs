@@ -9,7 +9,7 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [stage, path, rest @ ..] = args.as_slice() else {
-        eprintln!("usage: stage lex|parse|check|format|json FILE [RUNS]");
+        eprintln!("usage: stage lex|parse|check|format|occurrences|json FILE [RUNS]");
         std::process::exit(2);
     };
     let runs: u32 = rest.first().and_then(|r| r.parse().ok()).unwrap_or(1);
@@ -21,6 +21,11 @@ fn main() {
             "parse" => drop(std::hint::black_box(dyno::syntax::parse(&text))),
             "check" => drop(std::hint::black_box(dyno::check::analyze(&text))),
             "format" => drop(std::hint::black_box(dyno::ide::format::format(&text))),
+            // What the first hover or rename after an edit adds to the analysis.
+            "occurrences" => {
+                let file = dyno::ide::File::new(text.clone());
+                std::hint::black_box(file.occurrences().len());
+            }
             "json" => drop(std::hint::black_box(dyno::synth::parse_json(&text))),
             other => panic!("unknown stage {other}"),
         }

@@ -3,8 +3,8 @@
 //! is missing is skipped, everything present is still checked.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
+use super::fxhash::FxHashMap;
 use super::lang;
 use super::model::*;
 use super::suggest::did_you_mean_fix;
@@ -23,7 +23,7 @@ pub fn lower(file: &ast::SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Model
         if let ast::Item::Table(table) = item
             && names.declare("table", &table.name, diagnostics)
         {
-            model.tables.push(lower_table(table, diagnostics));
+            model.add_table(lower_table(table, diagnostics));
         }
     }
     for item in &file.items {
@@ -31,21 +31,15 @@ pub fn lower(file: &ast::SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Model
             && names.declare("entity", &entity.name, diagnostics)
         {
             let lowered = lower_entity(entity, &model.tables, diagnostics);
-            model.entities.push(lowered);
+            model.add_entity(lowered);
         }
     }
-    let entity_ids: HashMap<&str, EntityId> = model
-        .entities
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.name.text.as_str(), i))
-        .collect();
     for item in &file.items {
         if let ast::Item::Pattern(pattern) = item
             && names.declare("pattern", &pattern.name, diagnostics)
         {
-            let lowered = lower_pattern(pattern, &model, &entity_ids, diagnostics);
-            model.patterns.push(lowered);
+            let lowered = lower_pattern(pattern, &model, diagnostics);
+            model.add_pattern(lowered);
         }
     }
     model
@@ -54,38 +48,7 @@ pub fn lower(file: &ast::SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Model
 /// First declarations by name, per kind, to report duplicates.
 #[derive(Default)]
 struct Names<'a> {
-    seen: HashMap<(&'static str, &'a str), Span, BuildHasherDefault<FxHasher>>,
-}
-
-/// The multiply-rotate hash of rustc (FxHash): names are short, and SipHash's
-/// protection against chosen collisions buys nothing for one schema.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, byte: u8) {
-        self.write_u64(u64::from(byte));
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    seen: FxHashMap<(&'static str, &'a str), Span>,
 }
 
 impl<'a> Names<'a> {
@@ -641,15 +604,10 @@ fn check_number_key(entity: &Entity, key: &ast::KeyTemplate, template: &Template
     }
 }
 
-fn lower_pattern(
-    pattern: &ast::Pattern,
-    model: &Model,
-    entity_ids: &HashMap<&str, EntityId>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Pattern {
+fn lower_pattern(pattern: &ast::Pattern, model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Pattern {
     let mut returns = Vec::with_capacity(pattern.returns.len());
     for returned in &pattern.returns {
-        let entity = entity_ids.get(returned.entity.text.as_str()).copied();
+        let entity = model.entity(&returned.entity.text);
         if entity.is_none() {
             let name = &returned.entity;
             // In declaration order: among equally close names the first

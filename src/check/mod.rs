@@ -2,6 +2,7 @@
 //! nothing of editors or the protocol.
 
 pub mod cost;
+mod fxhash;
 pub mod lang;
 pub mod lints;
 mod lower;

@@ -6,6 +6,7 @@
 use crate::syntax::Span;
 use crate::syntax::ast::{self, KeyType, Name};
 
+use super::fxhash::FxHashMap;
 use super::lang;
 
 pub type TableId = usize;
@@ -16,15 +17,53 @@ pub struct Model {
     pub tables: Vec<Table>,
     pub entities: Vec<Entity>,
     pub patterns: Vec<Pattern>,
+    /// Ids by name, so that looking a name up is not a scan of every
+    /// declaration. Names are unique: a duplicate is reported, not lowered.
+    ids: Ids,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Ids {
+    tables: FxHashMap<Box<str>, TableId>,
+    entities: FxHashMap<Box<str>, EntityId>,
+    patterns: FxHashMap<Box<str>, usize>,
 }
 
 impl Model {
     pub fn table(&self, name: &str) -> Option<TableId> {
-        self.tables.iter().position(|t| t.name.text == name)
+        self.ids.tables.get(name).copied()
     }
 
     pub fn entity(&self, name: &str) -> Option<EntityId> {
-        self.entities.iter().position(|e| e.name.text == name)
+        self.ids.entities.get(name).copied()
+    }
+
+    pub fn pattern(&self, name: &str) -> Option<usize> {
+        self.ids.patterns.get(name).copied()
+    }
+
+    pub(super) fn add_table(&mut self, table: Table) {
+        self.ids
+            .tables
+            .entry(table.name.text.as_str().into())
+            .or_insert(self.tables.len());
+        self.tables.push(table);
+    }
+
+    pub(super) fn add_entity(&mut self, entity: Entity) {
+        self.ids
+            .entities
+            .entry(entity.name.text.as_str().into())
+            .or_insert(self.entities.len());
+        self.entities.push(entity);
+    }
+
+    pub(super) fn add_pattern(&mut self, pattern: Pattern) {
+        self.ids
+            .patterns
+            .entry(pattern.name.text.as_str().into())
+            .or_insert(self.patterns.len());
+        self.patterns.push(pattern);
     }
 }
 

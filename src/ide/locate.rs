@@ -235,12 +235,7 @@ impl Walk<'_> {
     }
 
     fn pattern(&mut self, pattern: &ast::Pattern) {
-        let Some(id) = self
-            .model
-            .patterns
-            .iter()
-            .position(|p| p.name.text == pattern.name.text)
-        else {
+        let Some(id) = self.model.pattern(&pattern.name.text) else {
             return;
         };
         self.push(pattern.name.span, Symbol::Pattern(id), true);
