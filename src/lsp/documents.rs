@@ -25,6 +25,7 @@ use crate::ide;
 /// The analysis of one revision, computed by whoever needs it first.
 type Analysed = Arc<OnceLock<Arc<ide::File>>>;
 
+#[derive(Clone)]
 struct Document {
     rope: Rope,
     version: i32,
@@ -76,6 +77,15 @@ impl Documents {
             release(old.file);
         }
         revision
+    }
+
+    /// The documents as they are now, in a store of their own; their
+    /// analyses are shared with this store.
+    pub fn pinned(&self) -> Documents {
+        Documents {
+            docs: Mutex::new(self.lock().clone()),
+            revisions: AtomicU64::new(self.revisions.load(Ordering::Relaxed)),
+        }
     }
 
     /// Forgets a document; `false` when it was not open.
@@ -204,5 +214,26 @@ mod tests {
         assert!(third > second);
         assert_eq!(docs.revision(&uri), Some(third));
         assert!(docs.snapshot(&uri).unwrap().file.text.contains("table C"));
+    }
+
+    #[test]
+    fn a_pinned_store_keeps_its_text_and_shares_analyses() {
+        let docs = Documents::default();
+        let uri = Url::parse("file:///a.dyno").unwrap();
+        docs.open(uri.clone(), "table A {\n  key pk\n}\n", 1);
+        let pinned = docs.pinned();
+        // Analysed through the pinned store: cached for the live one too.
+        let through_pinned = pinned.snapshot(&uri).unwrap();
+        assert!(Arc::ptr_eq(&through_pinned.file, &docs.snapshot(&uri).unwrap().file));
+        let change = TextDocumentContentChangeEvent {
+            range: None,
+            range_length: None,
+            text: "table B {\n  key pk\n}\n".into(),
+        };
+        docs.change(&uri, 2, &[change], Encoding::Utf16).unwrap();
+        let later = pinned.snapshot(&uri).unwrap();
+        assert_eq!(later.version, 1);
+        assert!(later.file.text.contains("table A"));
+        assert!(docs.snapshot(&uri).unwrap().file.text.contains("table B"));
     }
 }

@@ -43,21 +43,31 @@ impl Server {
         }
     }
 
-    /// Runs a handler, turning a panic into a logged internal error.
-    fn request<T>(&self, method: &str, handler: impl FnOnce(&State) -> T) -> Result<T> {
-        match catch_unwind(AssertUnwindSafe(|| handler(&self.state))) {
-            Ok(value) => Ok(value),
-            Err(panic) => {
+    /// Runs a handler on a blocking thread, over the documents as they are
+    /// when the request arrives (edits that come in meanwhile do not change
+    /// what it answers), turning a panic into a logged internal error. The
+    /// async threads stay free for edits: a request may have to wait for
+    /// the analysis of a large file.
+    async fn request<T: Send + 'static>(
+        &self,
+        method: &'static str,
+        handler: impl FnOnce(&State) -> T + Send + 'static,
+    ) -> Result<T> {
+        let pinned = self.state.pinned();
+        let outcome = tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(|| handler(&pinned)))).await;
+        match outcome {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(panic)) => {
                 let what = panic
                     .downcast_ref::<&str>()
                     .map(|s| s.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "unknown panic".into());
-                let client = self.client.clone();
                 let message = format!("dyno: internal error in {method}: {what}");
-                tokio::spawn(async move { client.log_message(MessageType::ERROR, message).await });
+                self.client.log_message(MessageType::ERROR, message).await;
                 Err(Error::internal_error())
             }
+            Err(_) => Err(Error::internal_error()), // the runtime is shutting down
         }
     }
 
@@ -318,60 +328,73 @@ impl LanguageServer for Server {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         self.request("hover", |state| handlers::hover::handle(state, params))
+            .await
     }
 
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         self.request("definition", |state| handlers::definition::handle(state, params))
+            .await
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         self.request("references", |state| handlers::references::handle(state, params))
+            .await
     }
 
     async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
         self.request("prepareRename", |state| handlers::rename::prepare(state, params))
+            .await
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        self.request("rename", |state| handlers::rename::handle(state, params))?
+        self.request("rename", |state| handlers::rename::handle(state, params))
+            .await?
             .map_err(Error::invalid_params)
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         self.request("completion", |state| handlers::completion::handle(state, params))
+            .await
     }
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
         self.request("documentSymbol", |state| {
             handlers::document_symbol::handle(state, params)
         })
+        .await
     }
 
     async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<Vec<SymbolInformation>>> {
         self.request("workspace/symbol", |state| {
             handlers::workspace_symbol::handle(state, params)
         })
+        .await
     }
 
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
         self.request("semanticTokens/full", |state| {
             handlers::semantic_tokens::handle(state, params)
         })
+        .await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         self.request("foldingRange", |state| handlers::folding_range::handle(state, params))
+            .await
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         self.request("formatting", |state| handlers::formatting::handle(state, params))
+            .await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         self.request("codeAction", |state| handlers::code_action::handle(state, params))
+            .await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         self.request("inlayHint", |state| handlers::inlay_hint::handle(state, params))
+            .await
     }
 }

@@ -34,6 +34,17 @@ impl State {
         self.documents.snapshot(uri)
     }
 
+    /// A copy that no later edit changes: the same texts and analyses
+    /// (shared, so an analysis computed through it is cached for all), for
+    /// a request to answer about the documents as they were when it came.
+    pub fn pinned(&self) -> State {
+        State {
+            documents: self.documents.pinned(),
+            utf8: AtomicBool::new(self.utf8.load(Ordering::Relaxed)),
+            workspace_folders: Mutex::new(self.folders()),
+        }
+    }
+
     pub fn folders(&self) -> Vec<PathBuf> {
         self.workspace_folders.lock().map(|f| f.clone()).unwrap_or_default()
     }
