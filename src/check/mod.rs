@@ -7,6 +7,7 @@ pub mod lang;
 pub mod lints;
 mod lower;
 pub mod model;
+mod parallel;
 pub mod resolve;
 pub mod sample;
 mod suggest;
@@ -36,13 +37,26 @@ pub fn analyze(text: &str) -> Analysis {
 /// syntax errors of a large file can be shown before the semantic passes,
 /// which take longer, have finished.
 pub fn analyze_with(text: &str, parsed: impl FnOnce(&Parse)) -> Analysis {
+    analyze_on(text, parsed, |model| {
+        parallel::worth_it(model.patterns.len() + model.entities.len())
+    })
+}
+
+/// The analysis, on as many threads as `threads` says for the model.
+fn analyze_on(text: &str, parsed: impl FnOnce(&Parse), threads: impl FnOnce(&model::Model) -> usize) -> Analysis {
     let parse = syntax::parse(text);
     parsed(&parse);
     let mut diagnostics = parse.diagnostics.clone();
     let model = lower::lower(&parse.file, &mut diagnostics);
     let registry = resolve::registry::Registry::new(&model);
-    let resolutions = resolve::resolve_all(text, &model, &registry, &mut diagnostics);
-    lints::lint(&model, &registry, &resolutions, &mut diagnostics);
+    let threads = threads(&model);
+    // The model lints run while the patterns resolve.
+    let (resolutions, findings) = parallel::join(
+        threads,
+        || resolve::resolve_all(text, &model, &registry, threads, &mut diagnostics),
+        || lints::model_lints(&model, &registry),
+    );
+    lints::lint_with(&model, &resolutions, findings, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
     Analysis {
         parse,
@@ -50,5 +64,24 @@ pub fn analyze_with(text: &str, parsed: impl FnOnce(&Parse)) -> Analysis {
         registry,
         resolutions,
         diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_do_not_change_the_analysis() {
+        // Large enough for the parallel path, with hazards planted.
+        let config = crate::synth::Config::for_lines(15_000, 3);
+        let text = crate::synth::generate(&config).dyno;
+        let one = analyze_on(&text, |_| {}, |_| 1);
+        assert!(one.diagnostics.iter().any(|d| !d.code.is_syntax()));
+        for threads in [2, 3] {
+            let many = analyze_on(&text, |_| {}, |_| threads);
+            assert_eq!(many.diagnostics, one.diagnostics, "{threads} threads");
+            assert_eq!(format!("{:?}", many.resolutions), format!("{:?}", one.resolutions));
+        }
     }
 }

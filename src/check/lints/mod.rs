@@ -35,12 +35,42 @@ use crate::syntax::ast::KeyType;
 
 /// Runs every registry lint; pure over the analysed schema.
 pub fn lint(model: &Model, registry: &Registry, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
-    tags::type_tag_prefixes(model, registry, diagnostics);
-    tags::mixed_delimiters(model, diagnostics);
-    overwrite::overwrites(model, registry, diagnostics);
+    let findings = model_lints(model, registry);
+    lint_with(model, resolutions, findings, diagnostics);
+}
+
+/// What the lints that read the model alone found: they need no pattern's
+/// Query, so they can run while the patterns resolve.
+pub struct ModelFindings {
+    before_order: Vec<Diagnostic>,
+    after_order: Vec<Diagnostic>,
+}
+
+pub fn model_lints(model: &Model, registry: &Registry) -> ModelFindings {
+    let mut before_order = Vec::new();
+    tags::type_tag_prefixes(model, registry, &mut before_order);
+    tags::mixed_delimiters(model, &mut before_order);
+    overwrite::overwrites(model, registry, &mut before_order);
+    let mut after_order = Vec::new();
+    limits::key_lengths(model, &mut after_order);
+    unused::unused_entities(model, &mut after_order);
+    ModelFindings {
+        before_order,
+        after_order,
+    }
+}
+
+/// The lints that read the resolutions, with the model lints' findings, in
+/// one fixed order (diagnostics at the same span keep it).
+pub fn lint_with(
+    model: &Model,
+    resolutions: &[Option<Resolution>],
+    findings: ModelFindings,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    diagnostics.extend(findings.before_order);
     order::unsorted_values(model, resolutions, diagnostics);
-    limits::key_lengths(model, diagnostics);
-    unused::unused_entities(model, diagnostics);
+    diagnostics.extend(findings.after_order);
     unused::unused_indexes(model, resolutions, diagnostics);
 }
 

@@ -68,19 +68,19 @@ impl Context<'_> {
     }
 }
 
-/// Resolves every pattern; `None` where no Query could be found (reported).
-/// `source` is the text the model was lowered from.
+/// Resolves every pattern, on up to `threads` threads; `None` where no
+/// Query could be found (reported). `source` is the text the model was
+/// lowered from.
 pub fn resolve_all(
     source: &str,
     model: &Model,
     registry: &Registry,
+    threads: usize,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Option<Resolution>> {
-    model
-        .patterns
-        .iter()
-        .map(|pattern| resolve(source, model, registry, pattern, diagnostics))
-        .collect()
+    super::parallel::map(threads, &model.patterns, diagnostics, |pattern, diagnostics| {
+        resolve(source, model, registry, pattern, diagnostics)
+    })
 }
 
 fn resolve(

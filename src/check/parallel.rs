@@ -1,0 +1,95 @@
+//! The checker's passes over patterns are independent of each other, and the
+//! model lints need no pattern: on a large schema they are spread over the
+//! machine's cores. Results are put back in the order a single thread gives,
+//! so the diagnostics are the same either way.
+
+use std::num::NonZeroUsize;
+
+/// Below this many patterns and entities, starting threads costs more than
+/// it saves (a thread start is tens of microseconds; resolving a pattern,
+/// a few).
+const MIN_ITEMS: usize = 512;
+
+/// At most this many threads: the passes are short.
+const MAX_THREADS: usize = 4;
+
+/// How many threads a schema of `items` patterns and entities gets.
+pub fn worth_it(items: usize) -> usize {
+    if items < MIN_ITEMS {
+        return 1;
+    }
+    std::thread::available_parallelism()
+        .map_or(1, NonZeroUsize::get)
+        .min(MAX_THREADS)
+}
+
+/// `a()` and `b()`, at once when `threads` > 1.
+pub fn join<A: Send, B: Send>(threads: usize, a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B) {
+    if threads <= 1 {
+        return (a(), b());
+    }
+    std::thread::scope(|scope| {
+        let b = scope.spawn(b);
+        let a = a();
+        (a, b.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
+}
+
+/// `f` over every element, in order, in up to `threads` contiguous runs at
+/// once; each run also collects what `f` pushes into its own list, and the
+/// lists are appended to `out` in order.
+pub fn map<T: Sync, R: Send, D: Send>(
+    threads: usize,
+    items: &[T],
+    out: &mut Vec<D>,
+    f: impl Fn(&T, &mut Vec<D>) -> R + Sync,
+) -> Vec<R> {
+    if threads <= 1 || items.len() < 2 {
+        return items.iter().map(|item| f(item, out)).collect();
+    }
+    let run = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let f = &f;
+        let runs: Vec<_> = items
+            .chunks(run)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    let mut pushed = Vec::new();
+                    let results: Vec<R> = chunk.iter().map(|item| f(item, &mut pushed)).collect();
+                    (results, pushed)
+                })
+            })
+            .collect();
+        let mut results = Vec::with_capacity(items.len());
+        for run in runs {
+            let (part, pushed) = run.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            results.extend(part);
+            out.extend(pushed);
+        }
+        results
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_and_pushes_keep_the_sequential_order() {
+        let items: Vec<u32> = (0..1000).collect();
+        let f = |n: &u32, out: &mut Vec<u32>| {
+            if n.is_multiple_of(7) {
+                out.push(*n);
+            }
+            n * 2
+        };
+        let mut sequential = Vec::new();
+        let expected = map(1, &items, &mut sequential, f);
+        for threads in 2..=5 {
+            let mut pushed = Vec::new();
+            assert_eq!(map(threads, &items, &mut pushed, f), expected);
+            assert_eq!(pushed, sequential);
+        }
+        assert_eq!(join(2, || 1, || 2), (1, 2));
+    }
+}
