@@ -4,6 +4,7 @@
 //! so the diagnostics are the same either way.
 
 use std::num::NonZeroUsize;
+use std::sync::OnceLock;
 
 /// Below this many patterns and entities, starting threads costs more than
 /// it saves (a thread start is tens of microseconds; resolving a pattern,
@@ -13,14 +14,25 @@ const MIN_ITEMS: usize = 512;
 /// At most this many threads: the passes are short.
 const MAX_THREADS: usize = 4;
 
-/// How many threads a schema of `items` patterns and entities gets.
+/// How many threads a schema of `items` patterns and entities gets: one
+/// when it is small, else the machine's cores up to four — or what the
+/// environment variable `DYNO_THREADS` says (`1` keeps the checker on the
+/// calling thread, as on a shared machine or to compare with one core).
 pub fn worth_it(items: usize) -> usize {
     if items < MIN_ITEMS {
         return 1;
     }
-    std::thread::available_parallelism()
-        .map_or(1, NonZeroUsize::get)
-        .min(MAX_THREADS)
+    static CHOSEN: OnceLock<usize> = OnceLock::new();
+    *CHOSEN.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+        match std::env::var("DYNO_THREADS")
+            .ok()
+            .and_then(|n| n.trim().parse::<usize>().ok())
+        {
+            Some(n) => n.max(1),
+            None => cores.min(MAX_THREADS),
+        }
+    })
 }
 
 /// `a()` and `b()`, at once when `threads` > 1.
