@@ -90,10 +90,22 @@ pub fn check(data: &[u8]) {
     let offsets = (0..=file.text.len())
         .step_by(step)
         .filter(|&o| file.text.is_char_boundary(o));
+    let (all_tokens, _) = crate::syntax::lexer::lex(&file.text);
     for offset in offsets {
         let _ = crate::ide::hover::hover(&file, offset);
         let _ = crate::ide::completion::completions(&file, offset);
         let _ = crate::ide::goto::definition(&file, offset);
+        // Completion lexes only the lines around the cursor: the same
+        // tokens as the whole file there.
+        let window = crate::ide::completion::window::tokens(&file.text, offset);
+        if let Some(first) = window.first() {
+            let at = all_tokens.iter().position(|t| t == first).expect("a token of the file");
+            assert_eq!(
+                &all_tokens[at..at + window.len()],
+                window.as_slice(),
+                "window at {offset}"
+            );
+        }
     }
 }
 
