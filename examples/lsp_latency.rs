@@ -20,7 +20,7 @@
 //! `--server PATH` picks the binary (default: `dyno` next to this example's
 //! directory, i.e. `target/release/dyno`).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -28,6 +28,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+#[path = "../tests/common/framing.rs"]
+mod framing;
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 const URI: &str = "file:///bench/schema.dyno";
@@ -37,28 +40,6 @@ struct Server {
     stdin: ChildStdin,
     incoming: Receiver<(Instant, Value)>,
     next_id: i64,
-}
-
-fn read_frame(reader: &mut impl BufRead) -> std::io::Result<Option<Vec<u8>>> {
-    let mut length = None;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 {
-            return Ok(None);
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; length.ok_or_else(|| std::io::Error::other("no Content-Length"))?];
-    reader.read_exact(&mut body)?;
-    Ok(Some(body))
 }
 
 impl Server {
@@ -74,7 +55,7 @@ impl Server {
         let (sender, incoming) = mpsc::channel();
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
-            while let Ok(Some(body)) = read_frame(&mut reader) {
+            while let Ok(Some(body)) = framing::read_frame(&mut reader) {
                 // Stamped on arrival, before any parsing on this side.
                 let at = Instant::now();
                 let Ok(value) = serde_json::from_slice::<Value>(&body) else {
@@ -94,10 +75,9 @@ impl Server {
     }
 
     fn send(&mut self, message: Value) -> Instant {
-        let body = message.to_string();
-        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        let frame = framing::frame(message.to_string().as_bytes());
         let at = Instant::now();
-        self.stdin.write_all(frame.as_bytes()).expect("server stdin");
+        self.stdin.write_all(&frame).expect("server stdin");
         self.stdin.flush().expect("server stdin");
         at
     }

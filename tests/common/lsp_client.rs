@@ -5,7 +5,7 @@
 //! sleeps for a fixed time.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -13,6 +13,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+pub use super::framing::frame;
+use super::framing::read_frame;
 
 /// How long any single exchange may take before the test fails. Generous:
 /// a debug build on a busy 2-core machine.
@@ -28,36 +31,6 @@ pub struct LspClient {
     notifications: Vec<Value>,
     stderr: Arc<Mutex<String>>,
     next_id: i64,
-}
-
-/// The body of one frame, `Ok(None)` at the end of the stream.
-fn read_frame(reader: &mut impl BufRead) -> std::io::Result<Option<Vec<u8>>> {
-    let mut length = None;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 {
-            return Ok(None);
-        }
-        let line = line.trim_end_matches(['\r', '\n']);
-        if line.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':')
-            && name.trim().eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse::<usize>().ok();
-        }
-    }
-    let length = length.ok_or_else(|| std::io::Error::other("frame without Content-Length"))?;
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
-    Ok(Some(body))
-}
-
-pub fn frame(body: &[u8]) -> Vec<u8> {
-    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    out.extend_from_slice(body);
-    out
 }
 
 impl LspClient {

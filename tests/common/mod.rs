@@ -5,6 +5,7 @@
 //! deliberate change, then review the diff.
 
 pub mod cursor;
+pub mod framing;
 pub mod lsp_client;
 pub mod markdown;
 
