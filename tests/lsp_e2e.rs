@@ -553,6 +553,41 @@ fn completion_offers_registered_prefixes_inside_begins_with() {
 }
 
 #[test]
+fn snippets_only_for_clients_that_take_them() {
+    // After the last pattern: `= query …` pins its Query, a snippet.
+    let text = format!("{BILLING}\n");
+    let position = position_of(&text, text.len(), Enc::Utf16);
+    let pin_query = |capabilities: Value| {
+        let (mut client, _) = LspClient::start_with(capabilities, &[]);
+        let uri = doc_uri("billing.dyno");
+        open(&mut client, &uri, &text, 1);
+        let result = client.result("textDocument/completion", at(&uri, position.clone()));
+        let items = result
+            .as_array()
+            .or_else(|| result["items"].as_array())
+            .cloned()
+            .unwrap_or_default();
+        let item = items
+            .into_iter()
+            .find(|i| i["label"] == "= query …")
+            .unwrap_or_else(|| panic!("no `= query` completion in {result}"));
+        assert_eq!(client.shutdown_and_exit().code(), Some(0));
+        let inserted = item["textEdit"]["newText"].as_str().or(item["insertText"].as_str());
+        (
+            item["insertTextFormat"].clone(),
+            inserted.unwrap_or_default().to_string(),
+        )
+    };
+    let (format, inserted) =
+        pin_query(json!({ "textDocument": { "completion": { "completionItem": { "snippetSupport": true } } } }));
+    assert_eq!(format, json!(2), "a snippet");
+    assert!(inserted.contains("${1:"), "{inserted}");
+    let (format, inserted) = pin_query(json!({}));
+    assert_eq!(format, json!(1), "plain text");
+    assert_eq!(inserted, "= query Table where ");
+}
+
+#[test]
 fn formatting_symbols_and_workspace_symbols() {
     let workspace = scratch("workspace");
     let on_disk = workspace.join("inventory.dyno");

@@ -251,6 +251,15 @@ impl LanguageServer for Server {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         let encoding = negotiate_encoding(&params);
         self.state.set_encoding(encoding);
+        let completion = params
+            .capabilities
+            .text_document
+            .as_ref()
+            .and_then(|t| t.completion.as_ref());
+        let snippets = completion
+            .and_then(|c| c.completion_item.as_ref())
+            .and_then(|i| i.snippet_support);
+        self.state.set_snippets(snippets == Some(true));
         let mut folders: Vec<_> = params
             .workspace_folders
             .iter()

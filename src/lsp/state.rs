@@ -14,6 +14,8 @@ use super::position::Encoding;
 pub struct State {
     pub documents: Documents,
     utf8: AtomicBool,
+    /// Whether the client takes snippets in completions.
+    snippets: AtomicBool,
     pub workspace_folders: Mutex<Vec<PathBuf>>,
 }
 
@@ -30,6 +32,14 @@ impl State {
         self.utf8.store(encoding == Encoding::Utf8, Ordering::Relaxed);
     }
 
+    pub fn snippets(&self) -> bool {
+        self.snippets.load(Ordering::Relaxed)
+    }
+
+    pub fn set_snippets(&self, supported: bool) {
+        self.snippets.store(supported, Ordering::Relaxed);
+    }
+
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         self.documents.snapshot(uri)
     }
@@ -41,6 +51,7 @@ impl State {
         State {
             documents: self.documents.pinned(),
             utf8: AtomicBool::new(self.utf8.load(Ordering::Relaxed)),
+            snippets: AtomicBool::new(self.snippets()),
             workspace_folders: Mutex::new(self.folders()),
         }
     }

@@ -14,9 +14,11 @@ use crate::syntax::Span;
 use crate::syntax::lexer::Token;
 
 mod limit;
+mod snippet;
 pub mod window;
 
 pub use limit::limit;
+pub use snippet::plain_text;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CompletionKind {

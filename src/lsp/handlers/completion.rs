@@ -20,7 +20,12 @@ pub fn handle(state: &State, params: CompletionParams) -> Option<CompletionRespo
     let items = completions
         .into_iter()
         .enumerate()
-        .map(|(i, c)| {
+        .map(|(i, mut c)| {
+            // Clients that take no snippets get the placeholders' defaults.
+            if c.snippet && !state.snippets() {
+                c.insert_text = c.insert_text.as_deref().map(ide::completion::plain_text);
+                c.snippet = false;
+            }
             let new_text = c.insert_text.clone().unwrap_or_else(|| c.label.clone());
             let text_edit = c.replace.map(|span| {
                 CompletionTextEdit::Edit(TextEdit::new(
