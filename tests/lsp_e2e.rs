@@ -699,6 +699,14 @@ fn formatting_symbols_and_workspace_symbols() {
     assert_eq!(found.len(), 2, "{found:#?}");
     let stale = client.result("workspace/symbol", json!({ "query": "Gizmo" }));
     assert_eq!(stale, json!([]), "the open buffer replaces the file on disk");
+    // A file that changes on disk is read again (its symbols are cached
+    // until its modification time or length changes).
+    let before = std::fs::read_to_string(&on_disk).unwrap();
+    std::fs::write(&on_disk, before.replace("Widget", "Sprocket")).unwrap();
+    let found = client.result("workspace/symbol", json!({ "query": "sprocket" }));
+    assert_eq!(found.as_array().map(Vec::len), Some(1), "{found}");
+    let gone = client.result("workspace/symbol", json!({ "query": "widget" }));
+    assert_eq!(gone, json!([]));
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
     let _ = std::fs::remove_dir_all(&workspace);
 }

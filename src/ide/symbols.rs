@@ -3,7 +3,7 @@
 
 use super::File;
 use crate::syntax::Span;
-use crate::syntax::ast::Item;
+use crate::syntax::ast::{Item, SourceFile};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SymbolKind {
@@ -27,6 +27,12 @@ pub struct DocumentSymbol {
 }
 
 pub fn document_symbols(file: &File) -> Vec<DocumentSymbol> {
+    outline(&file.text, &file.analysis.parse.file)
+}
+
+/// The symbols of a syntax tree and its text: no analysis needed, so files
+/// that are not open can be searched from their parse alone.
+pub fn outline(text: &str, tree: &SourceFile) -> Vec<DocumentSymbol> {
     let symbol = |name: &str, detail: Option<String>, kind, span, selection, children| DocumentSymbol {
         name: name.to_string(),
         detail,
@@ -35,10 +41,7 @@ pub fn document_symbols(file: &File) -> Vec<DocumentSymbol> {
         selection,
         children,
     };
-    file.analysis
-        .parse
-        .file
-        .items
+    tree.items
         .iter()
         .map(|item| match item {
             Item::Table(t) => {
@@ -65,7 +68,7 @@ pub fn document_symbols(file: &File) -> Vec<DocumentSymbol> {
                     .iter()
                     .map(|a| {
                         // The type as written (`int(pad 6)`, `string?`), on one line.
-                        let written = file.text.get(a.ty.span.range()).unwrap_or(&a.ty.name.text);
+                        let written = text.get(a.ty.span.range()).unwrap_or(&a.ty.name.text);
                         let ty = written.split_whitespace().collect::<Vec<_>>().join(" ");
                         let optional = if a.optional { "?" } else { "" };
                         symbol(
@@ -109,14 +112,25 @@ pub fn document_symbols(file: &File) -> Vec<DocumentSymbol> {
 /// Every symbol, flattened, whose name contains `query` (case-insensitive).
 pub fn matching(file: &File, query: &str) -> Vec<DocumentSymbol> {
     let query = query.to_lowercase();
+    let mut out = flatten(document_symbols(file));
+    out.retain(|symbol| matches(&symbol.name, &query));
+    out
+}
+
+/// Every symbol of a tree, children after their parent, in source order.
+pub fn flatten(symbols: Vec<DocumentSymbol>) -> Vec<DocumentSymbol> {
     let mut out = Vec::new();
-    let mut stack = document_symbols(file);
+    let mut stack = symbols;
     while let Some(mut symbol) = stack.pop() {
         stack.append(&mut symbol.children);
-        if symbol.name.to_lowercase().contains(&query) {
-            out.push(symbol);
-        }
+        out.push(symbol);
     }
     out.sort_by_key(|s| s.span.start);
     out
+}
+
+/// Whether a symbol named `name` answers a workspace search for `query`
+/// (already lowercase): a case-insensitive substring.
+pub fn matches(name: &str, query: &str) -> bool {
+    name.to_lowercase().contains(query)
 }

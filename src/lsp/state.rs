@@ -2,12 +2,13 @@
 //! encoding and the workspace folders.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use tower_lsp::lsp_types::Url;
 
 use super::documents::{Documents, Snapshot};
+use super::handlers::workspace_symbol::DiskCache;
 use super::position::Encoding;
 
 #[derive(Default)]
@@ -17,6 +18,8 @@ pub struct State {
     /// Whether the client takes snippets in completions.
     snippets: AtomicBool,
     pub workspace_folders: Mutex<Vec<PathBuf>>,
+    /// Shared by every pinned view.
+    pub disk_symbols: Arc<DiskCache>,
 }
 
 impl State {
@@ -53,6 +56,7 @@ impl State {
             utf8: AtomicBool::new(self.utf8.load(Ordering::Relaxed)),
             snippets: AtomicBool::new(self.snippets()),
             workspace_folders: Mutex::new(self.folders()),
+            disk_symbols: self.disk_symbols.clone(),
         }
     }
 
