@@ -4,12 +4,9 @@
 //! whole file has from there on; the window runs from the last line before
 //! the cursor with an item keyword to the next line after it with one.
 
+use super::is_item_keyword;
 use crate::syntax::Span;
 use crate::syntax::lexer::{Token, lex};
-
-fn is_item_keyword(token: Token<'_>) -> bool {
-    matches!(token, Token::Table | Token::Entity | Token::Pattern)
-}
 
 /// Where item keywords start on `line` (which begins at `start`).
 fn item_keywords(line: &str, start: usize) -> impl Iterator<Item = usize> + '_ {
