@@ -95,17 +95,27 @@ pub fn check(data: &[u8]) {
         let _ = crate::ide::hover::hover(&file, offset);
         let _ = crate::ide::completion::completions(&file, offset);
         let _ = crate::ide::goto::definition(&file, offset);
-        // Completion lexes only the lines around the cursor: the same
-        // tokens as the whole file there.
-        let window = crate::ide::completion::window::tokens(&file.text, offset);
-        if let Some(first) = window.first() {
-            let at = all_tokens.iter().position(|t| t == first).expect("a token of the file");
-            assert_eq!(
-                &all_tokens[at..at + window.len()],
-                window.as_slice(),
-                "window at {offset}"
-            );
-        }
+        completion_window(&file.text, &all_tokens, offset);
+    }
+}
+
+/// Completion lexes only the lines around the cursor
+/// (`ide::completion::window`): those tokens must be a run of the whole
+/// file's tokens (`all`), and include the token under the cursor.
+pub fn completion_window(text: &str, all: &[(crate::syntax::lexer::Token<'_>, crate::syntax::Span)], offset: usize) {
+    let window = crate::ide::completion::window::tokens(text, offset);
+    let Some(first) = window.first() else { return };
+    let at = all.iter().position(|t| t == first).expect("a token of the file");
+    assert_eq!(
+        &all[at..at + window.len()],
+        window.as_slice(),
+        "window at {offset} of {text:?}"
+    );
+    if let Some(under) = all.iter().find(|(_, s)| s.start <= offset && offset <= s.end) {
+        assert!(
+            window.contains(under),
+            "window at {offset} misses {under:?} in {text:?}"
+        );
     }
 }
 

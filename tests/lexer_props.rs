@@ -148,26 +148,11 @@ fn check_templates(text: &str) {
     }
 }
 
-/// Completion lexes only the lines around the cursor: at every offset,
-/// those tokens must be a run of the whole file's tokens, and include the
-/// token under the cursor.
+/// Completion's token window at every offset (`dyno::fuzz::completion_window`).
 fn check_completion_window(text: &str) {
     let (all, _) = lex(text);
     for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
-        let window = dyno::ide::completion::window::tokens(text, offset);
-        let Some(first) = window.first() else { continue };
-        let at = all.iter().position(|t| t == first).expect("a token of the file");
-        assert_eq!(
-            &all[at..at + window.len()],
-            window.as_slice(),
-            "window at {offset} of {text:?}"
-        );
-        if let Some(under) = all.iter().find(|(_, s)| s.start <= offset && offset <= s.end) {
-            assert!(
-                window.contains(under),
-                "window at {offset} misses {under:?} in {text:?}"
-            );
-        }
+        dyno::fuzz::completion_window(text, &all, offset);
     }
 }
 
