@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use super::fxhash::FxHashMap;
 use super::lang;
 use super::model::*;
 use super::suggest::did_you_mean_fix;
@@ -18,56 +17,49 @@ pub fn lower(file: &ast::SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Model
     model.tables.reserve(count(|i| matches!(i, ast::Item::Table(_))));
     model.entities.reserve(count(|i| matches!(i, ast::Item::Entity(_))));
     model.patterns.reserve(count(|i| matches!(i, ast::Item::Pattern(_))));
-    let mut names = Names::default();
+    // The model's name maps hold the first declaration of each name: a
+    // later one is reported and not lowered.
     for item in &file.items {
-        if let ast::Item::Table(table) = item
-            && names.declare("table", &table.name, diagnostics)
-        {
-            model.add_table(lower_table(table, diagnostics));
+        if let ast::Item::Table(table) = item {
+            let first = model.table(&table.name.text).map(|id| model.tables[id].name.span);
+            if unique("table", &table.name, first, diagnostics) {
+                model.add_table(lower_table(table, diagnostics));
+            }
         }
     }
     for item in &file.items {
-        if let ast::Item::Entity(entity) = item
-            && names.declare("entity", &entity.name, diagnostics)
-        {
-            let lowered = lower_entity(entity, &model.tables, diagnostics);
-            model.add_entity(lowered);
+        if let ast::Item::Entity(entity) = item {
+            let first = model.entity(&entity.name.text).map(|id| model.entities[id].name.span);
+            if unique("entity", &entity.name, first, diagnostics) {
+                let lowered = lower_entity(entity, &model.tables, diagnostics);
+                model.add_entity(lowered);
+            }
         }
     }
     for item in &file.items {
-        if let ast::Item::Pattern(pattern) = item
-            && names.declare("pattern", &pattern.name, diagnostics)
-        {
-            let lowered = lower_pattern(pattern, &model, diagnostics);
-            model.add_pattern(lowered);
+        if let ast::Item::Pattern(pattern) = item {
+            let first = model.pattern(&pattern.name.text).map(|id| model.patterns[id].name.span);
+            if unique("pattern", &pattern.name, first, diagnostics) {
+                let lowered = lower_pattern(pattern, &model, diagnostics);
+                model.add_pattern(lowered);
+            }
         }
     }
     model
 }
 
-/// First declarations by name, per kind, to report duplicates.
-#[derive(Default)]
-struct Names<'a> {
-    seen: FxHashMap<(&'static str, &'a str), Span>,
-}
-
-impl<'a> Names<'a> {
-    /// False (with an error) when the name is already taken.
-    fn declare(&mut self, kind: &'static str, name: &'a Name, diagnostics: &mut Vec<Diagnostic>) -> bool {
-        if let Some(&first) = self.seen.get(&(kind, name.text.as_str())) {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::DuplicateName,
-                    name.span,
-                    format!("{kind} `{}` is declared twice", name.text),
-                )
-                .with_related(first, "first declared here"),
-            );
-            return false;
-        }
-        self.seen.insert((kind, name.text.as_str()), name.span);
-        true
-    }
+/// False (with an error) when the name was `first` declared elsewhere.
+fn unique(kind: &str, name: &Name, first: Option<Span>, diagnostics: &mut Vec<Diagnostic>) -> bool {
+    let Some(first) = first else { return true };
+    diagnostics.push(
+        Diagnostic::new(
+            Code::DuplicateName,
+            name.span,
+            format!("{kind} `{}` is declared twice", name.text),
+        )
+        .with_related(first, "first declared here"),
+    );
+    false
 }
 
 fn key_attr(attr: &ast::KeyAttr) -> KeyAttr {
