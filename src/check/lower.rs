@@ -437,7 +437,7 @@ fn lower_item(
     // An index keyed on a plain attribute: the attribute is the key value.
     for key in table.key_attributes() {
         if item.key(&key.name).is_none()
-            && let Some(index) = entity.attributes.iter().position(|a| a.name.text == key.name)
+            && let Some(index) = entity.attribute_id(&key.name)
         {
             let attribute = &entity.attributes[index];
             let shape = attribute.ty.shape(delimiter).unwrap_or(lang::Shape::String);
@@ -521,7 +521,7 @@ fn lower_template(
                 lang_parts.push(lang::Part::Literal(text.clone()));
             }
             Segment::Hole { name, span } => {
-                let attr = entity.attributes.iter().position(|a| a.name.text == name.text);
+                let attr = entity.attribute_id(&name.text);
                 let shape = match attr.map(|i| &entity.attributes[i]) {
                     None => {
                         if !name.text.is_empty() {

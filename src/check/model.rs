@@ -148,7 +148,12 @@ pub struct Entity {
 
 impl Entity {
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
-        self.attributes.iter().find(|a| a.name.text == name)
+        self.attribute_id(name).map(|i| &self.attributes[i])
+    }
+
+    /// The position of the (first) attribute called `name`.
+    pub fn attribute_id(&self, name: &str) -> Option<usize> {
+        self.attributes.iter().position(|a| a.name.text == name)
     }
 }
 

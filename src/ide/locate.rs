@@ -139,11 +139,7 @@ impl Walk<'_> {
             self.push(name.span, Symbol::Table(table), false);
         }
         for attribute in &entity.attributes {
-            if let Some(attr) = model_entity
-                .attributes
-                .iter()
-                .position(|a| a.name.text == attribute.name.text)
-            {
+            if let Some(attr) = model_entity.attribute_id(&attribute.name.text) {
                 // A duplicate declaration points at the first one's symbol too.
                 self.push(attribute.name.span, Symbol::Attribute { entity: id, attr }, true);
             }
@@ -206,10 +202,7 @@ impl Walk<'_> {
     }
 
     fn attribute(&self, entity: EntityId, name: &str) -> Option<Symbol> {
-        let attr = self.model.entities[entity]
-            .attributes
-            .iter()
-            .position(|a| a.name.text == name)?;
+        let attr = self.model.entities[entity].attribute_id(name)?;
         Some(Symbol::Attribute { entity, attr })
     }
 
