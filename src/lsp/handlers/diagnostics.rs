@@ -18,14 +18,15 @@ use crate::lsp::position::{self, Encoding};
 pub const MAX_PER_FILE: usize = 500;
 
 pub fn to_lsp(snapshot: &Snapshot, encoding: Encoding) -> Vec<Diagnostic> {
-    snapshot
-        .file
-        .analysis
-        .diagnostics
-        .iter()
-        .take(MAX_PER_FILE)
-        .map(|d| convert(&snapshot.uri, &snapshot.rope, d, encoding))
-        .collect()
+    let diagnostics = &snapshot.file.analysis.diagnostics;
+    publishable(&snapshot.uri, &snapshot.rope, diagnostics, encoding)
+}
+
+/// The first [`MAX_PER_FILE`] of `diagnostics` (in source order), as the
+/// protocol has them.
+fn publishable(uri: &Url, rope: &Rope, diagnostics: &[diagnostic::Diagnostic], encoding: Encoding) -> Vec<Diagnostic> {
+    let shown = diagnostics.iter().take(MAX_PER_FILE);
+    shown.map(|d| convert(uri, rope, d, encoding)).collect()
 }
 
 /// The checker's diagnostics of an analysis, without the syntax errors:
@@ -52,11 +53,7 @@ pub fn syntax_first(
         shown.extend(carry_over(&old_rope.to_string(), &rope.to_string(), semantic));
     }
     shown.sort_by_key(|d| (d.span.start, d.span.end));
-    shown
-        .iter()
-        .take(MAX_PER_FILE)
-        .map(|d| convert(uri, rope, d, encoding))
-        .collect()
+    publishable(uri, rope, &shown, encoding)
 }
 
 /// `diagnostics` of `old` moved into `new`: the two texts differ only
