@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, input, render};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, render};
+use crate::check::Analysis;
 use crate::check::cost::{self, ReadCost};
 use crate::check::resolve::request::query_request;
-use crate::check::{Analysis, analyze};
 use crate::diagnostic::Severity;
 
 #[derive(Args)]
@@ -25,14 +25,10 @@ pub struct ExplainArgs {
 }
 
 pub fn run(args: &ExplainArgs) -> i32 {
-    let source = match input::read(&args.file) {
-        Ok(source) => source,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return EXIT_USAGE;
-        }
+    let (source, analysis) = match super::analysed(&args.file, None) {
+        Ok(analysed) => analysed,
+        Err(status) => return status,
     };
-    let analysis = analyze(&source.text);
     let selected: Vec<usize> = (0..analysis.model.patterns.len())
         .filter(|&i| {
             args.pattern

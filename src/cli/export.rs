@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Map, Value as Json, json};
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, input, render};
-use crate::check::analyze;
+use super::{EXIT_ERRORS, EXIT_OK};
 use crate::check::model::{AccessKind, AttrType, KeySchema, Model, Projection, Table};
 use crate::check::sample::{self, DEFAULT_PER_ENTITY, DEFAULT_SEED, Options};
 use crate::syntax::ast::KeyType;
@@ -53,21 +52,10 @@ pub fn run(args: &ExportArgs) -> i32 {
     let file = match &args.target {
         Target::Cloudformation { file, .. } | Target::Workbench { file, .. } => file,
     };
-    let source = match input::read(file) {
-        Ok(source) => source,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return EXIT_USAGE;
-        }
+    let (source, analysis) = match super::analysed(file, Some("nothing exported")) {
+        Ok(analysed) => analysed,
+        Err(status) => return status,
     };
-    let analysis = analyze(&source.text);
-    if !analysis.parse.diagnostics.is_empty() {
-        for d in &analysis.parse.diagnostics {
-            eprint!("{}", render::text(&source, d));
-        }
-        eprintln!("error: `{}` has syntax errors: nothing exported", source.display_path());
-        return EXIT_ERRORS;
-    }
     let model = &analysis.model;
     if !model.tables.iter().any(|t| t.base().is_some()) {
         eprintln!("error: `{}` declares no table with a key", source.display_path());

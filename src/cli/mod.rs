@@ -56,6 +56,28 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_ERRORS: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 
+/// A schema read and analysed, for the commands that work from its model.
+/// `Err` is the exit status, the reason already printed: `EXIT_USAGE` when
+/// the file cannot be read; with `refusal` (what the command then does not
+/// do, e.g. "nothing exported"), `EXIT_ERRORS` after the syntax errors.
+fn analysed(path: &std::path::Path, refusal: Option<&str>) -> Result<(input::SourceText, crate::check::Analysis), i32> {
+    let source = input::read(path).map_err(|message| {
+        eprintln!("error: {message}");
+        EXIT_USAGE
+    })?;
+    let analysis = crate::check::analyze(&source.text);
+    if let Some(refusal) = refusal
+        && !analysis.parse.diagnostics.is_empty()
+    {
+        for d in &analysis.parse.diagnostics {
+            eprint!("{}", render::text(&source, d));
+        }
+        eprintln!("error: `{}` has syntax errors: {refusal}", source.display_path());
+        return Err(EXIT_ERRORS);
+    }
+    Ok((source, analysis))
+}
+
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -8,8 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use serde_json::{Value as Json, json};
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, input, render};
-use crate::check::analyze;
+use super::EXIT_OK;
 use crate::check::sample::{self, DEFAULT_PER_ENTITY, DEFAULT_SEED, Options};
 
 #[derive(Args)]
@@ -36,21 +35,10 @@ pub enum SampleFormat {
 }
 
 pub fn run(args: &SampleArgs) -> i32 {
-    let source = match input::read(&args.file) {
-        Ok(source) => source,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return EXIT_USAGE;
-        }
+    let (_, analysis) = match super::analysed(&args.file, Some("no samples")) {
+        Ok(analysed) => analysed,
+        Err(status) => return status,
     };
-    let analysis = analyze(&source.text);
-    if !analysis.parse.diagnostics.is_empty() {
-        for d in &analysis.parse.diagnostics {
-            eprint!("{}", render::text(&source, d));
-        }
-        eprintln!("error: `{}` has syntax errors: no samples", source.display_path());
-        return EXIT_ERRORS;
-    }
     let model = &analysis.model;
     let samples = sample::generate(
         model,

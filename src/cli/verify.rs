@@ -54,29 +54,14 @@ pub fn run(args: &VerifyArgs) -> i32 {
 
 #[cfg(feature = "verify")]
 pub fn run(args: &VerifyArgs) -> i32 {
-    use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, input, render};
-    use crate::check::analyze;
+    use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
     use crate::check::sample::Options as SampleOptions;
     use crate::verify::{self, Options};
 
-    let source = match input::read(&args.file) {
-        Ok(source) => source,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return EXIT_USAGE;
-        }
+    let (source, analysis) = match super::analysed(&args.file, Some("nothing to verify")) {
+        Ok(analysed) => analysed,
+        Err(status) => return status,
     };
-    let analysis = analyze(&source.text);
-    if !analysis.parse.diagnostics.is_empty() {
-        for d in &analysis.parse.diagnostics {
-            eprint!("{}", render::text(&source, d));
-        }
-        eprintln!(
-            "error: `{}` has syntax errors: nothing to verify",
-            source.display_path()
-        );
-        return EXIT_ERRORS;
-    }
     let options = Options {
         endpoint: args.endpoint.clone(),
         keep: args.keep,
