@@ -82,6 +82,11 @@ impl Table {
         self.access.first()
     }
 
+    /// The position in `access` of the index called `name`.
+    pub fn index_id(&self, name: &str) -> Option<usize> {
+        self.access.iter().position(|a| a.is_index() && a.name.text == name)
+    }
+
     /// Every key attribute name of the table and its indexes.
     pub fn key_attributes(&self) -> impl Iterator<Item = &KeyAttr> {
         self.access

@@ -108,10 +108,7 @@ impl Walk<'_> {
             }
         }
         for index in &table.indexes {
-            let access = self.model.tables[id]
-                .access
-                .iter()
-                .position(|a| a.is_index() && a.name.text == index.name.text);
+            let access = self.model.tables[id].index_id(&index.name.text);
             if let Some(access) = access {
                 self.push(index.name.span, Symbol::Index { table: id, access }, true);
             }
@@ -273,10 +270,7 @@ impl Walk<'_> {
         };
         self.push(query.table.span, Symbol::Table(table), false);
         if let Some(index) = &query.index {
-            let access = self.model.tables[table]
-                .access
-                .iter()
-                .position(|a| a.is_index() && a.name.text == index.text);
+            let access = self.model.tables[table].index_id(&index.text);
             if let Some(access) = access {
                 self.push(index.span, Symbol::Index { table, access }, false);
             }

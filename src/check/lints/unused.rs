@@ -39,10 +39,7 @@ pub fn unused_indexes(model: &Model, resolutions: &[Option<Resolution>], diagnos
     for query in model.patterns.iter().filter_map(|p| p.query.as_ref()) {
         let Some(index) = &query.index else { continue };
         if let Some(t) = model.table(&query.table.text)
-            && let Some(a) = model.tables[t]
-                .access
-                .iter()
-                .position(|a| a.is_index() && a.name.text == index.text)
+            && let Some(a) = model.tables[t].index_id(&index.text)
         {
             used[t][a] = true;
         }

@@ -36,10 +36,7 @@ pub fn verify(
     }
     let access_id = match &query.index {
         None => 0,
-        Some(index) => table
-            .access
-            .iter()
-            .position(|a| a.is_index() && a.name.text == index.text)?,
+        Some(index) => table.index_id(&index.text)?,
     };
     let access = &table.access[access_id];
     let (partition, sort) = key_conditions(cx, access, query, diagnostics)?;
@@ -191,10 +188,7 @@ pub fn as_written(cx: &Context, pattern: &Pattern, query: &ast::Query) -> Option
     let table = &cx.model.tables[table_id];
     let access_id = match &query.index {
         None => 0,
-        Some(index) => table
-            .access
-            .iter()
-            .position(|a| a.is_index() && a.name.text == index.text)?,
+        Some(index) => table.index_id(&index.text)?,
     };
     let access = &table.access[access_id];
     let (partition, sort) = key_conditions(cx, access, query, &mut Vec::new())?;
