@@ -96,32 +96,25 @@ impl Walk<'_> {
         };
         self.push(table.name.span, Symbol::Table(id), true);
         for key in &table.keys {
-            for attr in std::iter::once(&key.partition).chain(&key.sort) {
-                self.push(
-                    attr.name.span,
-                    Symbol::Key {
-                        table: id,
-                        name: attr.name.text.clone(),
-                    },
-                    true,
-                );
-            }
+            self.key_declarations(id, std::iter::once(&key.partition).chain(&key.sort));
         }
         for index in &table.indexes {
             let access = self.model.tables[id].index_id(&index.name.text);
             if let Some(access) = access {
                 self.push(index.name.span, Symbol::Index { table: id, access }, true);
             }
-            for attr in std::iter::once(&index.partition).chain(&index.sort) {
-                self.push(
-                    attr.name.span,
-                    Symbol::Key {
-                        table: id,
-                        name: attr.name.text.clone(),
-                    },
-                    true,
-                );
-            }
+            self.key_declarations(id, std::iter::once(&index.partition).chain(&index.sort));
+        }
+    }
+
+    /// Key attributes named in a table's `key` or `index` line.
+    fn key_declarations<'k>(&mut self, table: TableId, attrs: impl Iterator<Item = &'k ast::KeyAttr>) {
+        for attr in attrs {
+            let symbol = Symbol::Key {
+                table,
+                name: attr.name.text.clone(),
+            };
+            self.push(attr.name.span, symbol, true);
         }
     }
 
