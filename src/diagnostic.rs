@@ -92,7 +92,8 @@ codes! {
     MixedTables = "E207", Error, "pattern over several tables";
     TooManyRanges = "E208", Error, "more than one range";
     InvalidFixedValue = "E209", Error, "fixed value outside the attribute's type";
-    PrefixEndsInHole = "W201", Warning, "begins_with prefix ends inside a variable-length value";
+    UnpinnedValue = "E210", Error, "key condition that does not pin a known value";
+    IndexNotUnique = "W202", Warning, "single item from an index key that is not unique";
     Overwrite = "E301", Error, "two items can have the same primary key";
     KeyTooLong = "E302", Error, "key value longer than DynamoDB allows";
     TypeTagPrefix = "W301", Warning, "type tag that is a prefix of another";

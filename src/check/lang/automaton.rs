@@ -230,6 +230,11 @@ impl Automaton {
         live
     }
 
+    /// [`useful_states`](Self::useful_states), for the rest of `lang`.
+    pub(super) fn useful(&self) -> Vec<bool> {
+        self.useful_states()
+    }
+
     /// States that are reachable from the start and can reach an accepting state.
     fn useful_states(&self) -> Vec<bool> {
         let n = self.state_count();
@@ -279,6 +284,11 @@ impl Builder {
             pending: Vec::new(),
             accepting: vec![false],
         }
+    }
+
+    /// How many states exist so far (states are numbered in creation order).
+    pub fn state_total(&self) -> u32 {
+        self.accepting.len() as u32
     }
 
     pub fn state(&mut self) -> u32 {

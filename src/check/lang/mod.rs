@@ -43,8 +43,10 @@
 
 mod automaton;
 mod condition;
+mod pinning;
 mod product;
 mod shape;
+mod tagged;
 
 #[cfg(test)]
 mod proptests;
@@ -56,8 +58,10 @@ use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
 pub use automaton::Automaton;
+pub use pinning::{Binding, Role, Unpinned, unpinned};
 pub use product::{MAX_AUTOMATA, intersect};
 pub use shape::Shape;
+pub use tagged::{ByteSet, Tagged};
 
 /// One piece of a template.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

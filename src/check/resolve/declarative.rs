@@ -2,13 +2,13 @@
 //! indexes, then the global ones, for one Query that returns exactly the
 //! declared entities in the declared order.
 
-use super::condition::{SortOp, successor, upper_bound_of_prefix};
-use super::knowns::{Next, Range, instantiate};
-use super::{Context, Resolution, matches_exactly};
+use super::condition::SortOp;
+use super::exact::{self, NotUnique};
+use super::knowns::{Next, instantiate};
+use super::{Context, Resolution, range};
 use crate::check::lang;
-use crate::check::model::{AccessKind, EntityId, KeyValue, Pattern};
+use crate::check::model::{AccessKind, EntityId, KeyValue, Part, Pattern};
 use crate::check::value::Value;
-use crate::syntax::ast::CompareOp;
 
 /// The chosen item of one returned entity and its key values.
 struct Chosen<'m> {
@@ -29,7 +29,7 @@ pub fn search_order(kinds: &[AccessKind]) -> Vec<usize> {
     order
 }
 
-pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<Resolution, String> {
+pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(Resolution, Vec<NotUnique>), String> {
     let table = &cx.model.tables[cx.table];
     let access = &table.access[access_id];
     if pattern.consistent.is_some() && access.kind == AccessKind::Gsi {
@@ -117,9 +117,8 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<R
         relies_on: relied_on(table.access[access_id].span, &chosen),
         pinned: false,
     };
-    let returned = matches_exactly(cx, &resolution)?;
-    check_single_item(cx, pattern, &resolution, &returned)?;
-    Ok(resolution)
+    let not_unique = exact::check(cx, pattern, &resolution)?;
+    Ok((resolution, not_unique))
 }
 
 fn relied_on(access_span: crate::syntax::Span, chosen: &[Chosen]) -> Vec<crate::syntax::Span> {
@@ -129,25 +128,6 @@ fn relied_on(access_span: crate::syntax::Span, chosen: &[Chosen]) -> Vec<crate::
         spans.extend(c.sk.map(|s| s.span));
     }
     spans
-}
-
-/// `-> E` promises one item: the Query must name a whole key, or say `limit 1`.
-fn check_single_item(cx: &Context, pattern: &Pattern, resolution: &Resolution, _: &[EntityId]) -> Result<(), String> {
-    let single = pattern.returns.iter().all(|r| !r.many);
-    let has_sk = cx.model.tables[cx.table].access[resolution.access].sk.is_some();
-    let whole_key = !has_sk || matches!(resolution.sort, Some(SortOp::Eq(_)));
-    if single && !whole_key && pattern.limit != Some(1) {
-        let what = pattern
-            .returns
-            .iter()
-            .map(|r| r.name.text.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
-        return Err(format!(
-            "it can return several items, but the pattern returns one `{what}` (write `{what}[]`, or `limit 1`)"
-        ));
-    }
-    Ok(())
 }
 
 fn sort_condition(cx: &Context, pattern: &Pattern, sk_name: &str, chosen: &[Chosen]) -> Result<Option<SortOp>, String> {
@@ -174,99 +154,100 @@ fn sort_condition(cx: &Context, pattern: &Pattern, sk_name: &str, chosen: &[Chos
             }
         }
     }
-    let (first_prefix, first_next) = &starts[0];
-    let shared = starts
+    if let (Some(order), Some(limit)) = (&pattern.order, pattern.limit) {
+        limited_order(cx, &order.attr.text, limit, chosen)?;
+    }
+    let (first_prefix, _) = &starts[0];
+    if let Some((ranged, range)) = &cx.knowns.range {
+        let mut members = Vec::new();
+        for (c, (prefix, next)) in chosen.iter().zip(&starts) {
+            let entity = &cx.model.entities[c.entity].name.text;
+            if !same_text(prefix, first_prefix) {
+                return Err(format!(
+                    "a range on `{ranged}` needs every returned entity's sort key to be the same up to `{{{ranged}}}`: `{}` has `{first_prefix}`, `{entity}` has `{prefix}`",
+                    cx.model.entities[chosen[0].entity].name.text
+                ));
+            }
+            match next {
+                Next::End => {
+                    return Err(format!(
+                        "the range on `{ranged}` is not on the sort key `{sk_name}` of `{entity}`"
+                    ));
+                }
+                Next::Hole { attr, .. } if attr != ranged => {
+                    return Err(format!(
+                        "the range on `{ranged}` needs `{{{ranged}}}` right after `{prefix}` in the sort key `{sk_name}` of `{entity}`, but `{{{attr}}}` comes first"
+                    ));
+                }
+                Next::Hole { .. } => {}
+            }
+            let (shape, rest) = around_next_hole(c, &cx.knowns);
+            members.push((entity.as_str(), shape, rest));
+        }
+        return range::condition(first_prefix, ranged, range, &members).map(Some);
+    }
+    let all_known = starts
         .iter()
-        .all(|(p, n)| same_text(p, first_prefix) && n == first_next);
-    if !shared {
-        if let Some((attr, _)) = &cx.knowns.range {
-            return Err(format!(
-                "a range on `{attr}` needs every returned entity's sort key to start the same way"
-            ));
-        }
-        let heads: Vec<&str> = starts.iter().map(|(p, _)| p.literal_head()).collect();
-        let common = common_prefix(&heads);
-        return Ok((!common.is_empty()).then(|| SortOp::BeginsWith(Value::literal(common))));
+        .all(|(p, n)| *n == Next::End && same_text(p, first_prefix));
+    if all_known {
+        return Ok(Some(SortOp::Eq(first_prefix.clone())));
     }
-    match (first_next, &cx.knowns.range) {
-        (Next::End, None) => Ok(Some(SortOp::Eq(first_prefix.clone()))),
-        (Next::End, Some((attr, _))) => Err(format!("the range on `{attr}` is not on its sort key `{sk_name}`")),
-        (Next::Hole { attr, .. }, Some((ranged, _))) if attr != ranged => Err(format!(
-            "the range on `{ranged}` needs `{ranged}` right after `{first_prefix}` in the sort key `{sk_name}`, but `{attr}` comes first"
-        )),
-        (Next::Hole { followed_by, .. }, Some((ranged, range))) => {
-            let shape = cx.shape_of(ranged);
-            Ok(Some(range_condition(
-                first_prefix,
-                range,
-                followed_by.as_deref(),
-                shape,
-            )))
-        }
-        (Next::Hole { .. }, None) if first_prefix.is_empty() => Ok(None),
-        (Next::Hole { .. }, None) => Ok(Some(SortOp::BeginsWith(first_prefix.clone()))),
+    let common = starts[1..]
+        .iter()
+        .fold(first_prefix.clone(), |acc, (p, _)| exact::common_parts(&acc, p));
+    Ok((!common.is_empty()).then_some(SortOp::BeginsWith(common)))
+}
+
+/// The shape of the first hole the known values leave open in the sort key
+/// of `c`, and the template of what follows it.
+fn around_next_hole(c: &Chosen, knowns: &super::knowns::Knowns) -> (lang::Shape, lang::Template) {
+    let template = &c.sk.expect("an index with a sort key").template;
+    let at = prefix_parts(template, knowns);
+    let shape = match template.lang.parts.get(at) {
+        Some(lang::Part::Hole(shape)) => shape.clone(),
+        _ => lang::Shape::String,
+    };
+    let rest = lang::Template::new(template.lang.parts.get(at + 1..).unwrap_or_default().to_vec());
+    (shape, rest)
+}
+
+/// `limit N` with `by attr`: the first page is the first N items in key
+/// order, which is the order of `attr` only when keys compare like it.
+fn limited_order(cx: &Context, attr: &str, limit: u64, chosen: &[Chosen]) -> Result<(), String> {
+    let around: Vec<_> = chosen.iter().map(|c| around_next_hole(c, &cx.knowns)).collect();
+    let after = around.iter().filter_map(|(_, rest)| rest.first_bytes().max()).max();
+    for (c, (shape, rest)) in chosen.iter().zip(&around) {
+        let entity = &cx.model.entities[c.entity].name.text;
+        let why = if matches!(shape, lang::Shape::Int { pad: None } | lang::Shape::Decimal) {
+            format!("`{attr}` is an unpadded number, and `10` sorts before `9`")
+        } else if let Some(byte) = range::continuation(shape, rest, after, false) {
+            format!(
+                "a `{attr}` can go on with byte 0x{byte:02X}, which sorts before what follows it in the sort key of `{entity}`"
+            )
+        } else {
+            continue;
+        };
+        return Err(format!(
+            "`limit {limit}` returns the first {limit} items in key order, and key order is not `{attr}` order: {why}"
+        ));
     }
+    Ok(())
+}
+
+/// How many parts of `template` the known values fill from its start.
+fn prefix_parts(template: &crate::check::model::Template, knowns: &super::knowns::Knowns) -> usize {
+    template
+        .parts
+        .iter()
+        .take_while(|p| match p {
+            Part::Literal { .. } => true,
+            Part::Hole { name, .. } => knowns.equal.contains_key(&name.text),
+        })
+        .count()
 }
 
 /// Whether two values are written the same (`TENANT#{tenantId}`); equal
 /// parts are, without formatting either.
 fn same_text(a: &Value, b: &Value) -> bool {
     a.parts == b.parts || a.to_string() == b.to_string()
-}
-
-fn common_prefix<'a>(heads: &[&'a str]) -> &'a str {
-    let first = heads[0];
-    let mut end = first.len();
-    for head in &heads[1..] {
-        end = end.min(first.bytes().zip(head.bytes()).take_while(|(a, b)| a == b).count());
-    }
-    while !first.is_char_boundary(end) {
-        end -= 1;
-    }
-    &first[..end]
-}
-
-/// A range on the hole right after the known `prefix`, bounded so that it
-/// never leaks into keys outside the prefix: `>=` becomes a BETWEEN up to
-/// the prefix's upper bound, and strict bounds step over the literal that
-/// follows the hole.
-fn range_condition(prefix: &Value, range: &Range, followed_by: Option<&str>, shape: lang::Shape) -> SortOp {
-    let with = |param: &str| {
-        let mut value = prefix.clone();
-        value.push_param(param, shape.clone());
-        value
-    };
-    let stepped = |param: &str| {
-        let c = followed_by.and_then(|t| t.chars().next()).and_then(successor)?;
-        let mut value = with(param);
-        value.push_literal(&c.to_string());
-        Some(value)
-    };
-    let upper = upper_bound_of_prefix(prefix);
-    let lower_to = |low: Value| match &upper {
-        Some(high) => SortOp::Between(low, high.clone()),
-        None => SortOp::Ge(low),
-    };
-    let from_prefix = |high: Value| {
-        if prefix.is_empty() {
-            SortOp::Le(high)
-        } else {
-            SortOp::Between(prefix.clone(), high)
-        }
-    };
-    match range {
-        Range::Compare(CompareOp::Ge, x) => lower_to(with(x)),
-        Range::Compare(CompareOp::Gt, x) => match stepped(x) {
-            Some(low) => lower_to(low),
-            None => SortOp::Gt(with(x)),
-        },
-        Range::Compare(CompareOp::Le, x) => from_prefix(stepped(x).unwrap_or_else(|| with(x))),
-        Range::Compare(CompareOp::Lt, x) => match followed_by {
-            Some(_) if !prefix.is_empty() => SortOp::Between(prefix.clone(), with(x)),
-            _ => SortOp::Lt(with(x)),
-        },
-        Range::Compare(CompareOp::Eq, x) => SortOp::Eq(with(x)),
-        Range::Between(lo, hi) => SortOp::Between(with(lo), stepped(hi).unwrap_or_else(|| with(hi))),
-        Range::BeginsWith(p) => SortOp::BeginsWith(with(p)),
-    }
 }

@@ -5,12 +5,12 @@
 
 mod condition;
 mod declarative;
+mod exact;
 mod knowns;
 mod pinned;
+mod range;
 pub mod registry;
 pub mod request;
-
-use std::collections::BTreeSet;
 
 pub use condition::SortOp;
 use knowns::Knowns;
@@ -20,7 +20,7 @@ use registry::{ItemRef, Registry};
 use super::lang;
 use super::model::{AccessKind, AttrType, EntityId, Model, Part, Pattern, TableId, Template};
 use super::suggest::{closest, escape};
-use super::value::{self, Value, ValuePart};
+use super::value::{self, Value};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::syntax::Span;
 use crate::syntax::ast::{KnownKind, Literal};
@@ -222,8 +222,8 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
     let mut reasons = Vec::new();
     for access in declarative::search_order(&kinds) {
         match declarative::try_access(cx, pattern, access) {
-            Ok(resolution) => {
-                warn_prefix_in_hole(cx, pattern, &resolution, pattern.name.span, diagnostics);
+            Ok((resolution, not_unique)) => {
+                warn_not_unique(cx, pattern, &resolution, &not_unique, diagnostics);
                 return Some(resolution);
             }
             Err(reason) => reasons.push((access, reason)),
@@ -476,56 +476,31 @@ pub fn matching_items(model: &Model, registry: &Registry, resolution: &Resolutio
     found
 }
 
-/// The Query returns the declared entities and nothing else.
-fn matches_exactly(cx: &Context, resolution: &Resolution) -> Result<Vec<EntityId>, String> {
-    let matched: BTreeSet<EntityId> = matching_items(cx.model, cx.registry, resolution)
-        .iter()
-        .map(|i| i.entity)
-        .collect();
-    let extra: Vec<&str> = matched
-        .iter()
-        .filter(|e| !cx.returns.contains(e))
-        .map(|&e| cx.model.entities[e].name.text.as_str())
-        .collect();
-    if !extra.is_empty() {
-        return Err(format!(
-            "it would also return {}",
-            extra.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-        ));
-    }
-    Ok(matched.into_iter().collect())
-}
-
-/// `begins_with(sk, "ORDER#{orderId}")` with `orderId: id` also matches
-/// `ORDER#420...` for `42`: warn unless a literal follows the value.
-fn warn_prefix_in_hole(
+/// `-> Customer` served by `index byEmail (email)`: the index key is given
+/// in full, but nothing stops two customers from sharing an e-mail address.
+pub(super) fn warn_not_unique(
     cx: &Context,
     pattern: &Pattern,
     resolution: &Resolution,
-    at: Span,
+    not_unique: &[exact::NotUnique],
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let Some(SortOp::BeginsWith(value)) = &resolution.sort else {
-        return;
-    };
-    let Some(ValuePart::Param { name, shape }) = value.parts.last() else {
-        return;
-    };
-    if shape.fixed_len().is_some() {
-        return;
+    let access = &cx.model.tables[resolution.table].access[resolution.access];
+    for n in not_unique {
+        let entity = &cx.model.entities[n.entity].name.text;
+        diagnostics.push(
+            Diagnostic::new(
+                Code::IndexNotUnique,
+                pattern.name.span,
+                format!(
+                    "`{}` returns one `{entity}`, but index `{}` does not keep its keys unique: two `{entity}` items can share them, and the Query then returns both",
+                    pattern.name.text, n.index
+                ),
+            )
+            .with_related(access.span, "an index key, not a primary key")
+            .with_help(format!(
+                "return `{entity}[]`, or make the pattern know the attributes of `{entity}`'s primary key"
+            )),
+        );
     }
-    diagnostics.push(
-        Diagnostic::new(
-            Code::PrefixEndsInHole,
-            at,
-            format!(
-                "`begins_with` on `{value}` also matches longer values of `{name}` (`42` matches `420`) in `{}`",
-                pattern.name.text
-            ),
-        )
-        .with_help(format!(
-            "put a literal after `{{{name}}}` in the sort key (`{{{name}}}#`), or make `{name}` fixed-length"
-        )),
-    );
-    let _ = cx;
 }

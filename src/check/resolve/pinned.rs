@@ -7,10 +7,11 @@
 use std::collections::BTreeSet;
 
 use super::condition::SortOp;
-use super::{Context, Resolution, matching_items, warn_prefix_in_hole};
+use super::{Context, Resolution, exact, matching_items, warn_not_unique};
+use crate::check::lang::Shape;
 use crate::check::model::{AccessKind, EntityId, KeySchema, Pattern};
 use crate::check::suggest::{closest, escape};
-use crate::check::value::Value;
+use crate::check::value::{Value, ValuePart};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::syntax::Span;
 use crate::syntax::ast::{self, CompareOp, ConditionKind, KeyType, Operand, Segment};
@@ -166,7 +167,16 @@ pub fn verify(
     if !ok {
         return None;
     }
-    warn_prefix_in_hole(cx, pattern, &resolution, condition_span, diagnostics);
+    match exact::check(cx, pattern, &resolution) {
+        Ok(not_unique) => warn_not_unique(cx, pattern, &resolution, &not_unique, diagnostics),
+        Err(reason) => {
+            diagnostics.push(
+                Diagnostic::new(Code::UnpinnedValue, condition_span, format!("`{}`: {reason}", pattern.name.text))
+                    .with_help("make the condition use every known value exactly, ending a value with the delimiter that follows it in the key"),
+            );
+            return None;
+        }
+    }
     let mut resolution = resolution;
     for item in items {
         let entity_item = &cx.model.entities[item.entity].items[item.item];
@@ -300,6 +310,10 @@ fn key_conditions(
                 ConditionKind::Compare(_, v) | ConditionKind::BeginsWith(v) => v.span(),
                 ConditionKind::Between(lo, hi) => lo.span().cover(hi.span()),
             };
+            if let Some(message) = rejected_at_run_time(&op, is_string) {
+                reject(span, message, None);
+                ok = false;
+            }
             sort = Some((span, op));
         } else {
             let elsewhere = cx.model.tables[cx.table]
@@ -339,6 +353,39 @@ fn key_conditions(
         return None;
     }
     Some((partition?, sort))
+}
+
+/// What DynamoDB rejects only when the request is made: an empty string
+/// as a key value, and a BETWEEN whose lower bound is above its upper one.
+fn rejected_at_run_time(op: &SortOp, is_string: bool) -> Option<String> {
+    if op.values().iter().any(|(_, v)| v.constant() == Some("")) {
+        return Some("DynamoDB rejects an empty string as a key condition value".into());
+    }
+    let SortOp::Between(lo, hi) = op else { return None };
+    if let (Some(lo), Some(hi)) = (lo.constant(), hi.constant()) {
+        let inverted = match (is_string, lo.parse::<f64>(), hi.parse::<f64>()) {
+            (false, Ok(a), Ok(b)) => a > b,
+            _ => lo > hi,
+        };
+        return inverted.then(|| {
+            format!("the lower bound `{lo}` sorts after the upper bound `{hi}`: DynamoDB rejects this BETWEEN")
+        });
+    }
+    if !is_string {
+        return None;
+    }
+    let unpadded = [lo, hi].into_iter().flat_map(|v| &v.parts).find_map(|p| match p {
+        ValuePart::Param {
+            name,
+            shape: Shape::Int { pad: None } | Shape::Decimal,
+        } => Some(name),
+        _ => None,
+    });
+    unpadded.map(|name| {
+        format!(
+            "`{name}` is an unpadded number: `9` to `10` comes out inverted in byte order (`9` > `10`), and DynamoDB rejects a BETWEEN whose lower bound sorts after its upper bound; use `int(pad N)`"
+        )
+    })
 }
 
 /// A pinned query's operand as a value: template holes and names stand for

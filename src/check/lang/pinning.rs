@@ -1,0 +1,233 @@
+//! Does a key condition pin an attribute? Given an item's key template and
+//! the value a key condition compares it with (equal to it, or a prefix of
+//! it), is every item the condition matches one whose known attributes have
+//! exactly the values the caller gave?
+//!
+//! Both sides are run together over the same bytes, each state tagged with
+//! the part that wrote the byte (see [`Tagged`]). A known attribute is pinned
+//! when, on every accepted run, its hole in the item is read exactly where
+//! the caller's value for it is read in the condition (the same bytes, so the
+//! same value), or — for a value fixed in the pattern (`status = open`) —
+//! when the hole reads exactly that text. Any accepted run that breaks this
+//! is a key the condition matches while the attribute differs: the witness.
+//!
+//! Holes are independent within one side (an attribute used twice in one
+//! template is two values here): that can only find a run that the shared
+//! value forbids, so it over-reports, never under-reports.
+
+use std::collections::HashMap;
+
+use super::Template;
+
+/// What a part of a template or condition value stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Literal text, or a hole or value no rule is about.
+    Other,
+    /// The `ord`-th occurrence of variable `var` in this template or value.
+    Var { var: u32, ord: u32 },
+}
+
+/// How the pattern binds a variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// Bound to nothing (not known).
+    Free,
+    /// The caller's value: the item's hole must align with the condition's
+    /// value for the same variable.
+    Param,
+    /// Fixed to this text by the pattern.
+    Fixed(String),
+}
+
+/// A key the condition matches although a known attribute differs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unpinned {
+    pub var: u32,
+    /// The item's key value on that run.
+    pub witness: String,
+    /// The condition's value on that run (the prefix the witness begins
+    /// with, for a prefix condition).
+    pub condition: String,
+}
+
+const TAIL: u32 = u32::MAX;
+const NO_TRACK: u16 = u16::MAX - 1;
+const MISMATCH: u16 = u16::MAX;
+
+/// Whether `condition` (followed by anything when `prefix`) pins every bound
+/// variable of `item`; the first run that does not, when one exists.
+/// `bindings[var]` says how each variable is bound (missing: free).
+pub fn unpinned(
+    item: (&Template, &[Role]),
+    condition: (&Template, &[Role]),
+    prefix: bool,
+    bindings: &[Binding],
+) -> Option<Unpinned> {
+    let (item_template, item_roles) = item;
+    let (query_template, query_roles) = condition;
+    let it = item_template.compile_tagged();
+    let qt = query_template.compile_tagged();
+    let binding = |var: u32| bindings.get(var as usize).unwrap_or(&Binding::Free);
+    let item_role = |s: u32| it.part_of(s).map_or(Role::Other, |p| item_roles[p]);
+    let query_role = |s: u32| {
+        if s == TAIL {
+            None
+        } else {
+            Some(qt.part_of(s).map_or(Role::Other, |p| query_roles[p]))
+        }
+    };
+    // The rule broken by being at (item state, condition state), if any.
+    let broken = |t: u32, q: u32| -> Option<u32> {
+        let (ir, qr) = (item_role(t), query_role(q));
+        if let Role::Var { var, .. } = ir {
+            match binding(var) {
+                Binding::Param if qr != Some(ir) => return Some(var),
+                Binding::Fixed(_) if qr.is_none() => return Some(var),
+                _ => {}
+            }
+        }
+        if let Some(Role::Var { var, .. }) = qr
+            && binding(var) == &Binding::Param
+            && qr != Some(ir)
+        {
+            return Some(var);
+        }
+        None
+    };
+    let fixed_text = |t: u32| match item_role(t) {
+        Role::Var { var, .. } => match binding(var) {
+            Binding::Fixed(text) => Some((var, text.as_bytes())),
+            _ => None,
+        },
+        Role::Other => None,
+    };
+    let ia = &it.automaton;
+    let qa = &qt.automaton;
+    let q_accepts = |q: u32| q == TAIL || qa.is_accepting(q);
+    let can_tail = |q: u32| prefix && q != TAIL && qa.is_accepting(q);
+
+    // Node: (item state, condition state, fixed-text position, broken var + 1).
+    type Node = (u32, u32, u16, u32);
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut parents: Vec<(u32, u8)> = Vec::new();
+    let mut seen: HashMap<Node, ()> = HashMap::new();
+    let start = (ia.start, qa.start, NO_TRACK, 0);
+    nodes.push(start);
+    parents.push((u32::MAX, 0));
+    seen.insert(start, ());
+    let mut head = 0;
+    while head < nodes.len() {
+        let (t, q, pos, bad) = nodes[head];
+        // Accepting with a broken rule, or a fixed hole that ends short or wrong.
+        if ia.is_accepting(t) && q_accepts(q) {
+            let fixed_bad = fixed_text(t).and_then(|(var, text)| (pos as usize != text.len()).then_some(var));
+            let var = if bad > 0 { Some(bad - 1) } else { fixed_bad };
+            if let Some(var) = var {
+                let steps = path(&parents, head);
+                let witness: Vec<u8> = steps.iter().map(|&(b, _)| b).collect();
+                // The condition's bytes end where its run entered the tail.
+                let read = steps.iter().take_while(|&&(_, n)| nodes[n].1 != TAIL).count();
+                return Some(Unpinned {
+                    var,
+                    witness: String::from_utf8_lossy(&witness).into_owned(),
+                    condition: String::from_utf8_lossy(&witness[..read]).into_owned(),
+                });
+            }
+        }
+        let mut queries: Vec<(u32, u8, u8)> = Vec::new();
+        if q == TAIL {
+            queries.push((TAIL, 0, 255));
+        } else {
+            queries.extend(qa.edges(q).iter().map(|e| (e.to, e.lo, e.hi)));
+            if can_tail(q) {
+                queries.push((TAIL, 0, 255));
+            }
+        }
+        let mut edges: Vec<_> = ia.edges(t).to_vec();
+        edges.sort_by_key(|e| rank(e.lo, e.hi));
+        for e in &edges {
+            for &(q2, lo, hi) in &queries {
+                let (lo, hi) = (lo.max(e.lo), hi.min(e.hi));
+                if lo > hi {
+                    continue;
+                }
+                let t2 = e.to;
+                let entering = it.part_of(t2) != it.part_of(t);
+                // Leaving a fixed hole that did not read exactly its text.
+                let mut bad2 = bad;
+                if bad2 == 0
+                    && entering
+                    && let Some((var, text)) = fixed_text(t)
+                    && pos as usize != text.len()
+                {
+                    bad2 = var + 1;
+                }
+                if bad2 == 0
+                    && let Some(var) = broken(t2, q2)
+                {
+                    bad2 = var + 1;
+                }
+                let start_pos = if entering { 0 } else { pos };
+                let mut push = |byte: u8, pos2: u16, nodes: &mut Vec<Node>, parents: &mut Vec<(u32, u8)>| {
+                    let node = (t2, q2, pos2, bad2);
+                    if seen.insert(node, ()).is_none() {
+                        nodes.push(node);
+                        parents.push((head as u32, byte));
+                    }
+                };
+                match fixed_text(t2) {
+                    None => push(readable(lo, hi), NO_TRACK, &mut nodes, &mut parents),
+                    Some((_, text)) => {
+                        let want = match start_pos {
+                            MISMATCH | NO_TRACK => None,
+                            p => text.get(p as usize).copied(),
+                        };
+                        match want {
+                            Some(w) if (lo..=hi).contains(&w) => {
+                                push(w, start_pos + 1, &mut nodes, &mut parents);
+                                if let Some(other) = (lo..=hi).find(|&b| b != w) {
+                                    push(other, MISMATCH, &mut nodes, &mut parents);
+                                }
+                            }
+                            _ => push(readable(lo, hi), MISMATCH, &mut nodes, &mut parents),
+                        }
+                    }
+                }
+            }
+        }
+        head += 1;
+    }
+    None
+}
+
+/// How readable the best byte of `lo..=hi` is (lower is better).
+fn rank(lo: u8, hi: u8) -> usize {
+    READABLE
+        .iter()
+        .position(|&(a, z)| lo.max(a) <= hi.min(z))
+        .unwrap_or(READABLE.len())
+}
+
+const READABLE: [(u8, u8); 4] = [(b'a', b'z'), (b'0', b'9'), (b'A', b'Z'), (b'!', b'~')];
+
+fn readable(lo: u8, hi: u8) -> u8 {
+    for (a, z) in READABLE {
+        let (l, h) = (lo.max(a), hi.min(z));
+        if l <= h {
+            return l;
+        }
+    }
+    lo
+}
+
+/// The bytes from the start to `node`, each with the node it led to.
+fn path(parents: &[(u32, u8)], mut node: usize) -> Vec<(u8, usize)> {
+    let mut out = Vec::new();
+    while parents[node].0 != u32::MAX {
+        out.push((parents[node].1, node));
+        node = parents[node].0 as usize;
+    }
+    out.reverse();
+    out
+}

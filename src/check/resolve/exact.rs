@@ -1,0 +1,312 @@
+//! The one semantic check every resolution passes: the items the key
+//! condition can match, given what each entity writes, are exactly the items
+//! the pattern declares — no item of another entity, no item of a declared
+//! entity whose known attributes differ from the caller's values (a known
+//! value the Query does not use, a prefix that also matches longer values,
+//! an enum word that prefixes another), and no more than one item where the
+//! pattern returns one.
+
+use std::collections::HashMap;
+
+use super::condition::SortOp;
+use super::registry::ItemRef;
+use super::{Context, Resolution, matching_items};
+use crate::check::lang::{self, Binding, Role};
+use crate::check::model::{AccessKind, EntityId, KeyValue, Part, Pattern, Template};
+use crate::check::value::{Value, ValuePart};
+
+/// A pattern returning one item that the key cannot guarantee is one: the
+/// index key is fully given, but an index does not enforce unique keys.
+#[derive(Clone, Debug)]
+pub struct NotUnique {
+    pub entity: EntityId,
+    pub index: String,
+}
+
+/// Ok with the single returns only an index key vouches for, or why the
+/// Query does not return exactly the declared items.
+pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result<Vec<NotUnique>, String> {
+    let items = matching_items(cx.model, cx.registry, resolution);
+    let extra: Vec<&str> = unique_names(cx, items.iter().filter(|i| !cx.returns.contains(&i.entity)));
+    if !extra.is_empty() {
+        return Err(format!(
+            "it would also return {}",
+            extra.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let vars = Vars::new(pattern, &cx.knowns.equal);
+    let access = &cx.model.tables[resolution.table].access[resolution.access];
+    let (sort_value, sort_prefix) = sort_prefix(resolution.sort.as_ref());
+    let mut not_unique = Vec::new();
+    for item in &items {
+        let entity = &cx.model.entities[item.entity];
+        let shape = &entity.items[item.item];
+        let pk = shape
+            .key(&access.pk.name)
+            .expect("matching items write the partition key");
+        let sk = access.sk.as_ref().and_then(|k| shape.key(&k.name));
+        for (attr, _) in vars.bound() {
+            if entity.attribute(attr).is_none() {
+                continue;
+            }
+            let in_key = std::iter::once(pk).chain(sk).any(|k| has_hole(&k.template, attr));
+            if !in_key {
+                return Err(format!(
+                    "`{attr}` is in none of its keys, so the Query cannot select on it: it would return `{}` items whatever their `{attr}`",
+                    entity.name.text
+                ));
+            }
+        }
+        if let Some(reason) = vars.unpinned(pk, &resolution.partition, false) {
+            return Err(describe(
+                cx,
+                item,
+                &access.pk.name,
+                &resolution.partition,
+                false,
+                &reason,
+            ));
+        }
+        // The same attribute is one value: what the partition key pins is
+        // pinned wherever else the item's keys use it.
+        let mut sk_vars = vars.clone();
+        sk_vars.release(pk.template.holes().map(|(name, _)| name.text.as_str()));
+        if let Some(sk) = sk
+            && let Some(reason) = sk_vars.unpinned(sk, &sort_value, sort_prefix)
+        {
+            let key = &access.sk.as_ref().expect("a sort key").name;
+            return Err(describe(cx, item, key, &sort_value, sort_prefix, &reason));
+        }
+        single_item(cx, pattern, resolution, item, &vars, &mut not_unique)?;
+    }
+    Ok(not_unique)
+}
+
+/// A single return needs a key that at most one item of the entity has.
+fn single_item(
+    cx: &Context,
+    pattern: &Pattern,
+    resolution: &Resolution,
+    item: &ItemRef,
+    vars: &Vars,
+    not_unique: &mut Vec<NotUnique>,
+) -> Result<(), String> {
+    let returns_one = pattern.returns.iter().any(|r| r.entity == Some(item.entity) && !r.many);
+    if !returns_one {
+        return Ok(());
+    }
+    let table = &cx.model.tables[resolution.table];
+    let access = &table.access[resolution.access];
+    let whole_key = access.sk.is_none() || matches!(resolution.sort, Some(SortOp::Eq(_)));
+    if access.kind == AccessKind::Base && whole_key {
+        return Ok(());
+    }
+    // The pattern knows every attribute of the item's primary key.
+    let entity = &cx.model.entities[item.entity];
+    let shape = &entity.items[item.item];
+    let base = table.base().expect("a resolved table has keys");
+    let primary_known = std::iter::once(&base.pk)
+        .chain(base.sk.as_ref())
+        .all(|k| shape.key(&k.name).is_some_and(|kv| all_holes_known(&kv.template, vars)));
+    if primary_known {
+        return Ok(());
+    }
+    if whole_key {
+        if !not_unique.iter().any(|n: &NotUnique| n.entity == item.entity) {
+            not_unique.push(NotUnique {
+                entity: item.entity,
+                index: access.name.text.clone(),
+            });
+        }
+        return Ok(());
+    }
+    let name = &entity.name.text;
+    Err(format!(
+        "it can return several `{name}` items, but the pattern returns one `{name}` (write `{name}[]`; `limit` sets a page size, it does not make a Query return one item)"
+    ))
+}
+
+fn all_holes_known(template: &Template, vars: &Vars) -> bool {
+    template
+        .holes()
+        .all(|(name, _)| vars.binding_of(&name.text) != Binding::Free)
+}
+
+fn has_hole(template: &Template, attr: &str) -> bool {
+    template.holes().any(|(name, _)| name.text == attr)
+}
+
+fn unique_names<'a>(cx: &'a Context, items: impl Iterator<Item = &'a ItemRef>) -> Vec<&'a str> {
+    let mut names: Vec<&str> = Vec::new();
+    for item in items {
+        let name = cx.model.entities[item.entity].name.text.as_str();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.sort_unstable();
+    names
+}
+
+/// The value a sort condition's matches all begin with (`true`), or equal
+/// (`false`): for a range, what both bounds share.
+fn sort_prefix(sort: Option<&SortOp>) -> (Value, bool) {
+    match sort {
+        None => (Value::default(), true),
+        Some(SortOp::Eq(v)) => (v.clone(), false),
+        Some(SortOp::BeginsWith(v)) => (v.clone(), true),
+        Some(SortOp::Between(lo, hi)) => (common_parts(lo, hi), true),
+        Some(SortOp::Ge(_) | SortOp::Gt(_) | SortOp::Le(_) | SortOp::Lt(_)) => (Value::default(), true),
+    }
+}
+
+/// The longest value both begin with, part by part (literal text by bytes,
+/// cut at a character boundary).
+pub fn common_parts(a: &Value, b: &Value) -> Value {
+    let mut out = Value::default();
+    for (x, y) in a.parts.iter().zip(&b.parts) {
+        match (x, y) {
+            _ if x == y => out.parts.push(x.clone()),
+            (ValuePart::Literal(s), ValuePart::Literal(t)) => {
+                let mut n = s.bytes().zip(t.bytes()).take_while(|(p, q)| p == q).count();
+                while !s.is_char_boundary(n) {
+                    n -= 1;
+                }
+                out.push_literal(&s[..n]);
+                break;
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
+/// The pattern's known attributes as numbered variables.
+#[derive(Clone)]
+struct Vars {
+    ids: HashMap<String, u32>,
+    bindings: Vec<Binding>,
+}
+
+struct Reason {
+    attr: String,
+    witness: String,
+    condition: String,
+}
+
+impl Vars {
+    fn new(pattern: &Pattern, equal: &HashMap<String, Value>) -> Vars {
+        let mut vars = Vars {
+            ids: HashMap::new(),
+            bindings: Vec::new(),
+        };
+        for known in &pattern.known {
+            let attr = &known.attr.text;
+            let Some(value) = equal.get(attr) else { continue };
+            let binding = match value.constant() {
+                Some(text) => Binding::Fixed(text.to_string()),
+                None => Binding::Param,
+            };
+            if !vars.ids.contains_key(attr) {
+                vars.ids.insert(attr.clone(), vars.bindings.len() as u32);
+                vars.bindings.push(binding);
+            }
+        }
+        vars
+    }
+
+    /// Attributes already pinned elsewhere: no longer a rule here.
+    fn release<'a>(&mut self, attrs: impl Iterator<Item = &'a str>) {
+        for attr in attrs {
+            if let Some(&var) = self.ids.get(attr) {
+                self.bindings[var as usize] = Binding::Free;
+            }
+        }
+    }
+
+    fn bound(&self) -> impl Iterator<Item = (&str, &Binding)> {
+        self.ids.iter().map(|(a, &i)| (a.as_str(), &self.bindings[i as usize]))
+    }
+
+    fn binding_of(&self, attr: &str) -> Binding {
+        self.ids
+            .get(attr)
+            .map_or(Binding::Free, |&i| self.bindings[i as usize].clone())
+    }
+
+    fn name(&self, var: u32) -> &str {
+        self.ids
+            .iter()
+            .find(|(_, i)| **i == var)
+            .map_or("", |(a, _)| a.as_str())
+    }
+
+    fn role(&self, name: &str, seen: &mut HashMap<u32, u32>) -> Role {
+        match self.ids.get(name) {
+            Some(&var) => {
+                let ord = seen.entry(var).or_insert(0);
+                *ord += 1;
+                Role::Var { var, ord: *ord - 1 }
+            }
+            None => Role::Other,
+        }
+    }
+
+    /// A key of `key`'s template that the condition matches while a known
+    /// attribute differs.
+    fn unpinned(&self, key: &KeyValue, condition: &Value, prefix: bool) -> Option<Reason> {
+        let mut seen = HashMap::new();
+        let item_roles: Vec<Role> = key
+            .template
+            .parts
+            .iter()
+            .map(|p| match p {
+                Part::Literal { .. } => Role::Other,
+                Part::Hole { name, .. } => self.role(&name.text, &mut seen),
+            })
+            .collect();
+        let mut seen = HashMap::new();
+        let query_roles: Vec<Role> = condition
+            .parts
+            .iter()
+            .map(|p| match p {
+                ValuePart::Literal(_) => Role::Other,
+                // Only the caller's values of known attributes bind; a
+                // range's bounds are checked where the range is built.
+                ValuePart::Param { name, .. } if self.binding_of(name) == Binding::Param => self.role(name, &mut seen),
+                ValuePart::Param { .. } => Role::Other,
+            })
+            .collect();
+        let found = lang::unpinned(
+            (&key.template.lang, &item_roles),
+            (&condition.lang(), &query_roles),
+            prefix,
+            &self.bindings,
+        )?;
+        Some(Reason {
+            attr: self.name(found.var).to_string(),
+            witness: found.witness,
+            condition: found.condition,
+        })
+    }
+}
+
+fn describe(cx: &Context, item: &ItemRef, key: &str, condition: &Value, prefix: bool, reason: &Reason) -> String {
+    let entity = &cx.model.entities[item.entity].name.text;
+    let attr = &reason.attr;
+    let (written, instance) = match (condition.is_empty(), prefix) {
+        (true, _) => (format!("any `{key}`"), String::new()),
+        (false, true) => (
+            format!("`begins_with({key}, \"{condition}\")`"),
+            format!(" (`{}`)", reason.condition),
+        ),
+        (false, false) => (
+            format!("`{key} = \"{condition}\"`"),
+            format!(" (`{}`)", reason.condition),
+        ),
+    };
+    format!(
+        "{written}{instance} also matches the `{entity}` item with `{key}` = `{}`, whose `{attr}` is not the value the pattern gives: the Query does not pin `{attr}`",
+        reason.witness
+    )
+}

@@ -1,0 +1,150 @@
+//! A pattern's range (`at >= since`, `sku between lo and hi`, `name
+//! begins_with p`) as one sort-key condition that matches exactly the items
+//! whose ranged attribute is in the range — or why no condition can.
+//!
+//! The sort key is `K · u · s`: the known prefix `K`, the ranged value `u`,
+//! and what follows it, `s`. DynamoDB compares the whole key, so comparing
+//! keys compares `u` only when no `u` can be a proper prefix of another `u`
+//! whose next byte sorts below the first byte of `s` (otherwise `van der#…`
+//! sorts before `van#…` although `van` < `van der`). Then:
+//! - `u >= x` is `K·x <= key`; `u > x` is `K·x·c' <= key` where `c'` is the
+//!   byte after every first byte of `s`; `u <= x` is `key <= K·x·c'`;
+//!   `u < x` is `key <= K·x` when `s` is never empty;
+//! - the other side is bounded by `K` itself (`K <= key < K'`, `K'` the text
+//!   right after every key that starts with `K`), so the range never leaves
+//!   the known prefix (`dairy#…`, not also `bakery#…`).
+
+use super::condition::{SortOp, successor, upper_bound_of_prefix};
+use super::knowns::Range;
+use crate::check::lang::{self, Shape};
+use crate::check::value::Value;
+use crate::syntax::ast::CompareOp;
+
+/// One returned entity's sort key around the ranged hole.
+pub type Member<'a> = (&'a str, Shape, lang::Template);
+
+pub fn condition(prefix: &Value, attr: &str, range: &Range, members: &[Member]) -> Result<SortOp, String> {
+    // The highest byte a key can have right after the ranged value.
+    let mut after: Option<u8> = None;
+    for (_, _, rest) in members {
+        if !rest.parts.is_empty() {
+            let first = rest.first_bytes();
+            after = after.max(first.max());
+        }
+    }
+    for (entity, shape, rest) in members {
+        let prefix_search = matches!(range, Range::BeginsWith(_));
+        if let Some(byte) = continuation(shape, rest, after, prefix_search) {
+            let fix = format!(
+                "make `{attr}` fixed-length, or follow it in the key with a literal that sorts below every byte it can contain"
+            );
+            return Err(match prefix_search {
+                true => format!(
+                    "in the sort key of `{entity}`, a `{attr}` can go on with {}, which can also start what follows `{{{attr}}}`: a prefix can then match the key of a shorter `{attr}`; {fix}",
+                    show(byte)
+                ),
+                false => format!(
+                    "in the sort key of `{entity}`, a `{attr}` can go on with {} (`ab`, `ab{}…`), which sorts at or below {}, the first byte after `{{{attr}}}`: keys do not sort by `{attr}`, so no key condition selects a range of `{attr}` exactly; {fix}",
+                    show(byte),
+                    byte as char,
+                    show(after.unwrap_or(0))
+                ),
+            });
+        }
+    }
+    if let Range::Between(..) = range
+        && members
+            .iter()
+            .any(|(_, s, _)| matches!(s, Shape::Int { pad: None } | Shape::Decimal))
+    {
+        return Err(format!(
+            "`{attr}` is an unpadded number: for `9` to `10` the bounds come out inverted in byte order (`9` > `10`), and DynamoDB rejects a BETWEEN whose lower bound is above its upper bound; use `int(pad N)`"
+        ));
+    }
+    let upper = if prefix.is_empty() {
+        None
+    } else {
+        Some(upper_bound_of_prefix(prefix).ok_or_else(|| {
+            format!(
+                "the known prefix `{prefix}` ends with a value, so no bound can keep the range on `{attr}` inside it"
+            )
+        })?)
+    };
+    let shape = members[0].1.clone();
+    let with = |param: &str| {
+        let mut value = prefix.clone();
+        value.push_param(param, shape.clone());
+        value
+    };
+    // Just above every key whose ranged value is `param`.
+    let stepped = |param: &str| {
+        let c = successor(after? as char)?;
+        let mut value = with(param);
+        value.push_literal(&c.to_string());
+        Some(value)
+    };
+    let inside = |low: Value| match &upper {
+        Some(high) => SortOp::Between(low, high.clone()),
+        None => SortOp::Ge(low),
+    };
+    let below = |high: Value| match &upper {
+        Some(_) => SortOp::Between(prefix.clone(), high),
+        None => SortOp::Le(high),
+    };
+    let one_sided = |op: &str, instead: &str| {
+        format!(
+            "`{attr} {op} …` cannot be one key condition that stays inside `{prefix}`: DynamoDB's BETWEEN includes both ends; write `{attr} {instead} …`"
+        )
+    };
+    Ok(match range {
+        Range::Compare(CompareOp::Ge, x) => inside(with(x)),
+        Range::Compare(CompareOp::Gt, x) => match stepped(x) {
+            Some(low) => inside(low),
+            None if upper.is_none() => SortOp::Gt(with(x)),
+            None => return Err(one_sided(">", ">=")),
+        },
+        Range::Compare(CompareOp::Le, x) => below(stepped(x).unwrap_or_else(|| with(x))),
+        Range::Compare(CompareOp::Lt, x) => match (after, &upper) {
+            (_, None) => SortOp::Lt(with(x)),
+            // `s` is never empty: `K·x` itself is no key, and every key with `x` is above it.
+            (Some(_), Some(_)) if members.iter().all(|(_, _, rest)| !rest.parts.is_empty()) => {
+                SortOp::Between(prefix.clone(), with(x))
+            }
+            _ => return Err(one_sided("<", "<=")),
+        },
+        Range::Compare(CompareOp::Eq, x) => SortOp::Eq(with(x)),
+        Range::Between(lo, hi) => SortOp::Between(with(lo), stepped(hi).unwrap_or_else(|| with(hi))),
+        Range::BeginsWith(p) => SortOp::BeginsWith(with(p)),
+    })
+}
+
+/// Why a key of `K · u · s` (with `u` of `shape`, `s` of `rest`, `after`
+/// the highest first byte of any returned entity's `s`) does not compare
+/// like `u`: a value can continue with a byte that sorts before what follows
+/// it (for a prefix search: with a byte that can start what follows it).
+pub(super) fn continuation(shape: &Shape, rest: &lang::Template, after: Option<u8>, prefix_search: bool) -> Option<u8> {
+    let extension = shape.extension_bytes();
+    let first_bytes = rest.first_bytes();
+    let breaking: Vec<u8> = (0..=255u8)
+        .filter(|&b| extension.contains(b))
+        .filter(|&b| match prefix_search {
+            true => !rest.parts.is_empty() && first_bytes.contains(b),
+            false => after.is_some_and(|a| b <= a),
+        })
+        .collect();
+    // The most telling example: a printable byte, a space first.
+    breaking
+        .iter()
+        .find(|&&b| b == b' ')
+        .or_else(|| breaking.iter().find(|b| b.is_ascii_graphic()))
+        .or(breaking.first())
+        .copied()
+}
+
+fn show(byte: u8) -> String {
+    match byte {
+        b' ' => "a space".to_string(),
+        0x21..=0x7e => format!("`{}`", byte as char),
+        _ => format!("0x{byte:02X}"),
+    }
+}
