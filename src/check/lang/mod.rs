@@ -49,6 +49,8 @@ mod shape;
 mod tagged;
 
 #[cfg(test)]
+mod pinning_tests;
+#[cfg(test)]
 mod proptests;
 #[cfg(test)]
 mod tests;

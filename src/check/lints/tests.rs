@@ -184,7 +184,7 @@ fn unpadded_int_and_string_dates_in_ordered_sort_keys() {
 entity Event {{ t: id  createdAt: string  pk = \"T#{{t}}\"  sk = \"EVENT#{{createdAt}}\" }}
 entity Line {{ t: id  n: int  pk = \"T#{{t}}\"  sk = \"LINE#{{n}}\" }}
 pattern invoices(t) -> Invoice[] by number desc
-pattern latest(t) -> Invoice[] by number desc limit 1
+pattern oldest(t) -> Invoice[] by number
 pattern events(t, createdAt >= since) -> Event[]
 pattern lines(t) -> Line[]
 "

@@ -192,6 +192,18 @@ fn sort_condition(cx: &Context, pattern: &Pattern, sk_name: &str, chosen: &[Chos
     if all_known {
         return Ok(Some(SortOp::Eq(first_prefix.clone())));
     }
+    // Singletons at constant sort keys (`profile`, `counters`): the span
+    // between the lowest and the highest, which other items may sort outside.
+    let constants: Option<Vec<&str>> = starts
+        .iter()
+        .map(|(p, n)| (*n == Next::End).then(|| p.constant()).flatten())
+        .collect();
+    if let Some(constants) = constants
+        && let (Some(lo), Some(hi)) = (constants.iter().min(), constants.iter().max())
+        && !lo.is_empty()
+    {
+        return Ok(Some(SortOp::Between(Value::literal(lo), Value::literal(hi))));
+    }
     let common = starts[1..]
         .iter()
         .fold(first_prefix.clone(), |acc, (p, _)| exact::common_parts(&acc, p));
