@@ -48,7 +48,13 @@ fn pattern_errors(analysis: &Analysis, index: usize) -> Vec<Code> {
 /// The checker's verdict on every pattern of one design, and the cases to
 /// run: each ok pattern (and each one rejected with E202 only, as a sanity
 /// signal) with a few parameter sets.
-fn cases(seed: u64, design: &design::Design, analysis: &Analysis, items: &[oracle::Item], tally: &mut Tally) -> Vec<Case> {
+fn cases(
+    seed: u64,
+    design: &design::Design,
+    analysis: &Analysis,
+    items: &[oracle::Item],
+    tally: &mut Tally,
+) -> Vec<Case> {
     for d in &analysis.diagnostics {
         let own = d.code.is_syntax() || d.code.as_str().starts_with("E1");
         assert!(
@@ -81,7 +87,12 @@ fn cases(seed: u64, design: &design::Design, analysis: &Analysis, items: &[oracl
             continue;
         }
         let access = &analysis.model.tables[resolution.table].access[resolution.access];
-        let path = oracle::in_path(pattern, items, &access.pk.name, access.sk.as_ref().map(|s| s.name.as_str()));
+        let path = oracle::in_path(
+            pattern,
+            items,
+            &access.pk.name,
+            access.sk.as_ref().map(|s| s.name.as_str()),
+        );
         for q in 0..3 {
             let params = oracle::params(design, pattern, &path, &mut rng, q < 2);
             let expected = oracle::expected(design, pattern, &path, &params);
@@ -91,7 +102,15 @@ fn cases(seed: u64, design: &design::Design, analysis: &Analysis, items: &[oracl
     out
 }
 
-async fn one_design(endpoint: &Endpoint, seed: u64, source: &str, analysis: &Analysis, writes: &[serde_json::Map<String, serde_json::Value>], cases: &[Case], tally: &mut Tally) {
+async fn one_design(
+    endpoint: &Endpoint,
+    seed: u64,
+    source: &str,
+    analysis: &Analysis,
+    writes: &[serde_json::Map<String, serde_json::Value>],
+    cases: &[Case],
+    tally: &mut Tally,
+) {
     let name = format!("dyno-truth-{}-{seed}", std::process::id());
     let table = &analysis.model.tables[0];
     dyno::verify::dynamo::create_table(&endpoint.client, table, &name)
@@ -112,7 +131,10 @@ async fn one_design(endpoint: &Endpoint, seed: u64, source: &str, analysis: &Ana
 
 #[test]
 fn resolved_queries_return_exactly_what_the_patterns_mean() {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let mut endpoints = Vec::new();
     for (var, name) in [("DYNO_TEST_ENDPOINT", "moto"), ("DYNO_TEST_DYNALITE", "dynalite")] {
         if let Some(url) = endpoint::from_env(var, name) {
@@ -156,7 +178,11 @@ fn resolved_queries_return_exactly_what_the_patterns_mean() {
         println!("truth[{}] {}: {}", endpoint.name, endpoint.url, tally.summary());
     }
     for (endpoint, tally) in endpoints.iter().zip(&tallies) {
-        assert!(tally.queries > 0 && tally.hits > 0, "{}: nothing was run", endpoint.name);
+        assert!(
+            tally.queries > 0 && tally.hits > 0,
+            "{}: nothing was run",
+            endpoint.name
+        );
     }
     let disagreements: usize = tallies.iter().map(|t| t.disagreements).sum();
     assert_eq!(

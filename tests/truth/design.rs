@@ -42,7 +42,6 @@ pub enum Ty {
     Enum(&'static [&'static str]),
 }
 
-
 impl Ty {
     pub fn source(&self) -> String {
         match self {
@@ -219,7 +218,9 @@ pub enum Known {
 impl Known {
     pub fn attr(&self) -> &str {
         match self {
-            Known::Eq(a) | Known::Fixed(a, _) | Known::Cmp(a, _, _) | Known::Between(a, _, _) | Known::Begins(a, _) => a,
+            Known::Eq(a) | Known::Fixed(a, _) | Known::Cmp(a, _, _) | Known::Between(a, _, _) | Known::Begins(a, _) => {
+                a
+            }
         }
     }
 }

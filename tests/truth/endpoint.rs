@@ -42,7 +42,13 @@ pub fn from_env(var: &str, name: &'static str) -> Option<String> {
 
 /// Runs the Query on `table`: every page, or only the first (a `limit`).
 /// The primary keys of the rows, in the order the endpoint returned them.
-pub async fn run(client: &Client, model: &Model, query: &ConcreteQuery, table: &str, first_page: bool) -> Result<Vec<Id>, String> {
+pub async fn run(
+    client: &Client,
+    model: &Model,
+    query: &ConcreteQuery,
+    table: &str,
+    first_page: bool,
+) -> Result<Vec<Id>, String> {
     let access = &model.tables[query.table].access[query.access];
     let mut names = HashMap::from([("#pk".to_string(), access.pk.name.clone())]);
     let mut values = HashMap::from([(":pk".to_string(), AttributeValue::S(query.partition.clone()))]);
@@ -70,7 +76,12 @@ pub async fn run(client: &Client, model: &Model, query: &ConcreteQuery, table: &
             .set_exclusive_start_key(start.take())
             .send()
             .await
-            .map_err(|e| format!("Query: {}", DisplayErrorContext(e)))?;
+            .map_err(|e| {
+                // The endpoint's message, not the whole response.
+                let text = format!("{}", DisplayErrorContext(e));
+                let message = text.split("message: Some(\"").nth(1).and_then(|m| m.split('"').next());
+                format!("Query rejected: {}", message.unwrap_or(&text[..text.len().min(300)]))
+            })?;
         for item in output.items() {
             let key = |k: &str| match item.get(k) {
                 Some(AttributeValue::S(s)) => s.clone(),

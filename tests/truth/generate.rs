@@ -4,7 +4,12 @@
 
 use super::design::{Attr, Design, Entity, Index, Known, Pattern, Rng, Template, Ty, holes, template};
 
-const PK: &[&str] = &["TENANT#{tenantId}", "ORDER#{orderId}", "FOLDER#{folderId}", "STORE#{storeId}"];
+const PK: &[&str] = &[
+    "TENANT#{tenantId}",
+    "ORDER#{orderId}",
+    "FOLDER#{folderId}",
+    "STORE#{storeId}",
+];
 
 const SK: &[&str] = &[
     "PROFILE",
@@ -26,7 +31,15 @@ const SK: &[&str] = &[
     "SEQ#{seq}",
 ];
 
-const GSI_PK: &[&str] = &["STATUS#{status}", "TENANT#{tenantId}", "P#{priority}", "{storeId}", "ALL"];
+const OPS: [&str; 4] = ["<", "<=", ">", ">="];
+
+const GSI_PK: &[&str] = &[
+    "STATUS#{status}",
+    "TENANT#{tenantId}",
+    "P#{priority}",
+    "{storeId}",
+    "ALL",
+];
 
 fn vocabulary(rng: &mut Rng) -> Vec<(&'static str, Ty)> {
     vec![
@@ -147,7 +160,11 @@ pub fn design(seed: u64) -> Design {
     }
     if rng.chance(30) {
         let plain = rng.chance(40);
-        let sk = if plain { rng.pick(&["at", "day"]).to_string() } else { "lsi1sk".to_string() };
+        let sk = if plain {
+            rng.pick(&["at", "day"]).to_string()
+        } else {
+            "lsi1sk".to_string()
+        };
         for e in entities.iter_mut() {
             if plain {
                 if rng.chance(30) {
@@ -183,7 +200,11 @@ pub fn design(seed: u64) -> Design {
     };
     let count = design.entities.len() + 2 + rng.below(4);
     for n in 0..count {
-        let e = if n < design.entities.len() { n } else { rng.below(design.entities.len()) };
+        let e = if n < design.entities.len() {
+            n
+        } else {
+            rng.below(design.entities.len())
+        };
         let pattern = derive(&mut rng, &design, e, format!("p{n}"));
         design.patterns.push(pattern);
     }
@@ -234,8 +255,8 @@ fn derive(rng: &mut Rng, design: &Design, e: usize, name: String) -> Pattern {
             ranged = true;
             let a = h.to_string();
             known.push(match rng.below(if ty.numeric() { 3 } else { 4 }) {
-                0 => Known::Cmp(a, *rng.pick(&["<", "<=", ">", ">="]), "lo".into()),
-                1 => Known::Cmp(a, *rng.pick(&["<", ">="]), "lo".into()),
+                0 => Known::Cmp(a, OPS[rng.below(4)], "lo".into()),
+                1 => Known::Cmp(a, OPS[rng.below(2) * 3], "lo".into()),
                 2 => Known::Between(a, "lo".into(), "hi".into()),
                 _ => Known::Begins(a, "pre".into()),
             });
@@ -254,7 +275,9 @@ fn derive(rng: &mut Rng, design: &Design, e: usize, name: String) -> Pattern {
                 && sk.as_ref().is_none_or(|s| other.key_source(s).is_some())
                 && rng.chance(80)
             {
-                let many = other.key_source(sk.as_deref().unwrap_or("sk")).is_none_or(|t| !holes(&t).is_empty());
+                let many = other
+                    .key_source(sk.as_deref().unwrap_or("sk"))
+                    .is_none_or(|t| !holes(&t).is_empty());
                 returns.push((other.name.clone(), many));
             }
         }

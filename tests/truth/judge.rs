@@ -13,6 +13,9 @@ use super::design::{Design, Known, Pattern};
 use super::endpoint::{self, Endpoint};
 use super::oracle::{self, Id, Item};
 
+/// Disagreements printed with their design; later ones get one line.
+const DETAILED: usize = 40;
+
 #[derive(Default)]
 pub struct Tally {
     pub designs: usize,
@@ -104,7 +107,11 @@ impl Case {
             };
             for n in names {
                 let v = &params[n];
-                let text = if matches!(known, Known::Begins(..)) { v.clone() } else { ty.key_text(v) };
+                let text = if matches!(known, Known::Begins(..)) {
+                    v.clone()
+                } else {
+                    ty.key_text(v)
+                };
                 texts.insert(n.clone(), text);
             }
         }
@@ -159,7 +166,9 @@ impl Case {
             tally.leak_differs += usize::from(!problems.is_empty());
             return;
         }
-        tally.patterns_run.insert((table.to_string(), self.pattern.name.clone()));
+        tally
+            .patterns_run
+            .insert((table.to_string(), self.pattern.name.clone()));
         if problems.is_empty() {
             return;
         }
@@ -169,6 +178,15 @@ impl Case {
             Err(_) => "-".into(),
         };
         let expected: Vec<Id> = self.expected.iter().map(Item::id).collect();
+        if tally.disagreements > DETAILED {
+            println!(
+                "DISAGREEMENT [{}] {}: {}",
+                endpoint.name,
+                self.pattern.source(&self.design),
+                problems.join("; ")
+            );
+            return;
+        }
         println!(
             "DISAGREEMENT [{}] {}\n  problems: {}\n  params: {:?}\n  query: {request}\n  expected: {expected:?}\n  actual: {actual_text}\n--- design ---\n{source}--------------",
             endpoint.name,
@@ -192,7 +210,13 @@ impl Case {
     fn judge_all(&self, rows: &[Id]) -> Vec<String> {
         let mut problems = Vec::new();
         let expected: HashMap<Id, &Item> = self.expected.iter().map(|i| (i.id(), i)).collect();
-        let missing: Vec<&Id> = self.expected.iter().map(|i| i.id()).filter(|id| !rows.contains(id)).map(|id| expected.get_key_value(&id).unwrap().0).collect();
+        let missing: Vec<&Id> = self
+            .expected
+            .iter()
+            .map(|i| i.id())
+            .filter(|id| !rows.contains(id))
+            .map(|id| expected.get_key_value(&id).unwrap().0)
+            .collect();
         let extra: Vec<&Id> = rows.iter().filter(|r| !expected.contains_key(*r)).collect();
         if !missing.is_empty() {
             problems.push(format!("missing {missing:?}"));
@@ -203,11 +227,17 @@ impl Case {
         for (entity, many) in &self.pattern.returns {
             let n = self.expected.iter().filter(|i| i.entity == *entity).count();
             if !many && n > 1 {
-                problems.push(format!("`-> {entity}` is a single return but {n} items of {entity} match"));
+                problems.push(format!(
+                    "`-> {entity}` is a single return but {n} items of {entity} match"
+                ));
             }
         }
         if self.pattern.by.is_some() {
-            let values: Vec<&String> = rows.iter().filter_map(|r| expected.get(r)).filter_map(|i| self.by_value(i)).collect();
+            let values: Vec<&String> = rows
+                .iter()
+                .filter_map(|r| expected.get(r))
+                .filter_map(|i| self.by_value(i))
+                .collect();
             if values.windows(2).any(|w| self.order(w[0], w[1]) == Ordering::Greater) {
                 problems.push(format!("wrong order: {values:?}"));
             }
@@ -221,12 +251,16 @@ impl Case {
         let expected: HashMap<Id, &Item> = self.expected.iter().map(|i| (i.id(), i)).collect();
         let want = n.min(self.expected.len());
         if rows.len() != want || rows.iter().any(|r| !expected.contains_key(r)) {
-            problems.push(format!("limit {n}: first page {rows:?}, expected {want} of the expected rows"));
+            problems.push(format!(
+                "limit {n}: first page {rows:?}, expected {want} of the expected rows"
+            ));
         } else if self.pattern.by.is_some() {
             let got: Vec<_> = rows.iter().filter_map(|r| self.by_value(expected[r])).collect();
             let first: Vec<_> = self.expected[..want].iter().filter_map(|i| self.by_value(i)).collect();
             if got != first {
-                problems.push(format!("limit {n}: first page in order {got:?}, expected the first {first:?}"));
+                problems.push(format!(
+                    "limit {n}: first page in order {got:?}, expected the first {first:?}"
+                ));
             }
         }
         problems

@@ -126,7 +126,13 @@ pub fn attr_ty(design: &Design, pattern: &Pattern, attr: &str) -> Ty {
 
 /// Parameter values, canonical: from one item the path can return (so the
 /// Query has hits) when `hit`, otherwise drawn from the pools.
-pub fn params(design: &Design, pattern: &Pattern, candidates: &[&Item], rng: &mut Rng, hit: bool) -> BTreeMap<String, String> {
+pub fn params(
+    design: &Design,
+    pattern: &Pattern,
+    candidates: &[&Item],
+    rng: &mut Rng,
+    hit: bool,
+) -> BTreeMap<String, String> {
     let target = (hit && !candidates.is_empty()).then(|| candidates[rng.below(candidates.len())]);
     let mut out = BTreeMap::new();
     for known in &pattern.known {
@@ -135,7 +141,11 @@ pub fn params(design: &Design, pattern: &Pattern, candidates: &[&Item], rng: &mu
         let mut pool = ty.pool();
         let own = target.and_then(|t| t.attrs.get(attr)).cloned();
         pool.extend(own.clone());
-        let mut any = || own.clone().filter(|_| rng.chance(50)).unwrap_or_else(|| rng.pick(&pool).clone());
+        let mut any = || {
+            own.clone()
+                .filter(|_| rng.chance(50))
+                .unwrap_or_else(|| rng.pick(&pool).clone())
+        };
         match known {
             Known::Eq(a) => {
                 let v = own.clone().unwrap_or_else(|| rng.pick(&ty.pool()).clone());
@@ -169,8 +179,12 @@ fn holds(design: &Design, pattern: &Pattern, item: &Item, params: &BTreeMap<Stri
         let attr = known.attr();
         // A known value binds the entities that have the attribute (as
         // `dyno verify` reads a pattern); an absent optional value fails it.
-        let Some(declared) = design.entity(&item.entity).attr(attr) else { return true };
-        let Some(value) = item.attrs.get(attr) else { return false };
+        let Some(declared) = design.entity(&item.entity).attr(attr) else {
+            return true;
+        };
+        let Some(value) = item.attrs.get(attr) else {
+            return false;
+        };
         let ty = &declared.ty;
         let c = |p: &str| compare(ty, value, &params[p]);
         match known {
