@@ -1,0 +1,226 @@
+//! The differential test behind the checker's promise (docs/truth.md): for
+//! random small designs, every pattern the checker calls ok is run as its
+//! resolved Query on real DynamoDB-compatible endpoints (moto's server in
+//! `DYNO_TEST_ENDPOINT`, dynalite in `DYNO_TEST_DYNALITE`), and the rows must
+//! be exactly those an independent oracle says the pattern means: the right
+//! items, at most one for a single return, in the declared order, and the
+//! first `limit N` of them on the first page.
+//!
+//! `DYNO_TRUTH_DESIGNS` (default 100) and `DYNO_TRUTH_SEED` (default 1)
+//! choose the designs. Run: `cargo test --locked --test truth -- --nocapture`.
+#![cfg(feature = "verify")]
+
+#[path = "truth/design.rs"]
+mod design;
+#[path = "truth/endpoint.rs"]
+mod endpoint;
+#[path = "truth/generate.rs"]
+mod generate;
+#[path = "truth/judge.rs"]
+mod judge;
+#[path = "truth/oracle.rs"]
+mod oracle;
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use dyno::check::Analysis;
+use dyno::diagnostic::{Code, Severity};
+
+use endpoint::Endpoint;
+use judge::{Case, Tally};
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// The error codes the checker reports on pattern `index`.
+fn pattern_errors(analysis: &Analysis, index: usize) -> Vec<Code> {
+    let span = analysis.model.patterns[index].span;
+    analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error && d.span.start >= span.start && d.span.end <= span.end)
+        .map(|d| d.code)
+        .collect()
+}
+
+/// The checker's verdict on every pattern of one design, and the cases to
+/// run: each ok pattern (and each one rejected with E202 only, as a sanity
+/// signal) with a few parameter sets.
+fn cases(
+    seed: u64,
+    design: &design::Design,
+    analysis: &Analysis,
+    items: &[oracle::Item],
+    tally: &mut Tally,
+) -> Vec<Case> {
+    for d in &analysis.diagnostics {
+        let own = d.code.is_syntax() || d.code.as_str().starts_with("E1");
+        assert!(
+            !own || d.severity != Severity::Error,
+            "seed {seed}: the generator wrote a design the checker cannot read ({} {}):\n{}",
+            d.code.as_str(),
+            d.message,
+            design.source()
+        );
+    }
+    let mut rng = design::Rng::new(seed ^ 0x5eed);
+    let mut out = Vec::new();
+    for (i, pattern) in design.patterns.iter().enumerate() {
+        assert_eq!(analysis.model.patterns[i].name.text, pattern.name);
+        tally.patterns += 1;
+        let errors = pattern_errors(analysis, i);
+        for code in &errors {
+            *tally.rejected.entry(code.as_str()).or_default() += 1;
+        }
+        let Some(resolution) = &analysis.resolutions[i] else {
+            if errors.is_empty() {
+                tally.unresolved_without_error += 1;
+            }
+            continue;
+        };
+        let ok = errors.is_empty();
+        if ok {
+            tally.ok += 1;
+        } else if errors.iter().any(|c| *c != Code::ExtraEntities) {
+            continue;
+        }
+        let access = &analysis.model.tables[resolution.table].access[resolution.access];
+        let path = oracle::in_path(
+            pattern,
+            items,
+            &access.pk.name,
+            access.sk.as_ref().map(|s| s.name.as_str()),
+        );
+        for q in 0..3 {
+            let params = oracle::params(design, pattern, &path, &mut rng, q < 2);
+            let expected = oracle::expected(design, pattern, &path, &params);
+            out.push(Case::new(design, analysis, i, resolution, params, expected, ok));
+        }
+    }
+    out
+}
+
+async fn one_design(
+    endpoint: &Endpoint,
+    seed: u64,
+    source: &str,
+    analysis: &Analysis,
+    writes: &[serde_json::Map<String, serde_json::Value>],
+    cases: &[Case],
+    tally: &mut Tally,
+) {
+    let name = format!("dyno-truth-{}-{seed}", std::process::id());
+    let table = &analysis.model.tables[0];
+    dyno::verify::dynamo::create_table(&endpoint.client, table, &name)
+        .await
+        .unwrap_or_else(|e| panic!("{}: {e}\n{source}", endpoint.name));
+    let refs: Vec<_> = writes.iter().collect();
+    dyno::verify::dynamo::write_items(&endpoint.client, &name, &refs)
+        .await
+        .unwrap_or_else(|e| panic!("{}: {e}\n{source}", endpoint.name));
+    tally.designs += 1;
+    for case in cases {
+        case.run(endpoint, analysis, &name, source, tally).await;
+    }
+    dyno::verify::dynamo::delete_table(&endpoint.client, &name)
+        .await
+        .unwrap_or_else(|e| panic!("{}: {e}", endpoint.name));
+}
+
+/// The promise itself: no disagreement. Ignored while the checker fails it:
+/// each distinct disagreement found with today's checker is minimised in
+/// `tests/fixtures/truth/` (see docs/truth.md). Run it with
+/// `cargo test --locked --test truth -- --ignored --nocapture`; remove the
+/// `#[ignore]` once the fixtures pass.
+#[test]
+#[ignore = "the checker still accepts the patterns in tests/fixtures/truth/"]
+fn resolved_queries_return_exactly_what_the_patterns_mean() {
+    let disagreements = run_truth();
+    assert_eq!(
+        disagreements, 0,
+        "patterns the checker calls ok returned other rows than they mean (details above)"
+    );
+}
+
+/// The harness itself, in CI until the promise holds: the generator writes
+/// designs the checker reads, the endpoints take them, and queries with
+/// expected rows are run and judged (disagreements are printed, not failed).
+#[test]
+fn the_truth_harness_runs_against_the_endpoints() {
+    let disagreements = run_truth();
+    println!("truth: {disagreements} disagreement(s); the ignored test fails on them");
+}
+
+/// Runs the designs on every endpoint; the number of disagreements.
+fn run_truth() -> usize {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut endpoints = Vec::new();
+    for (var, name) in [("DYNO_TEST_ENDPOINT", "moto"), ("DYNO_TEST_DYNALITE", "dynalite")] {
+        if let Some(url) = endpoint::from_env(var, name) {
+            let client = runtime.block_on(dyno::verify::dynamo::client(&url));
+            endpoints.push(Endpoint { name, url, client });
+        }
+    }
+    if endpoints.is_empty() {
+        return 0;
+    }
+    let designs = env_number("DYNO_TRUTH_DESIGNS", 100);
+    let first = env_number("DYNO_TRUTH_SEED", 1);
+    let started = Instant::now();
+    let mut tallies: Vec<Tally> = endpoints.iter().map(|_| Tally::default()).collect();
+    let mut checker = Tally::default();
+    for seed in first..first + designs {
+        let design = generate::design(seed);
+        let source = design.source();
+        let analysis = dyno::check::analyze(&source);
+        let items = oracle::items(&design, &mut design::Rng::new(seed ^ 0x17e5));
+        let writes: Vec<_> = items.iter().map(|i| oracle::dynamo_item(&design, i)).collect();
+        let cases = cases(seed, &design, &analysis, &items, &mut checker);
+        runtime.block_on(async {
+            let mut runs = Vec::new();
+            for (endpoint, tally) in endpoints.iter().zip(tallies.iter_mut()) {
+                runs.push(one_design(endpoint, seed, &source, &analysis, &writes, &cases, tally));
+            }
+            join_all(runs).await;
+        });
+    }
+    let rejected: BTreeMap<_, _> = checker.rejected.iter().collect();
+    println!(
+        "truth: {designs} designs (seeds {first}..{}), {} patterns: {} ok, rejected by code {rejected:?}, {} unresolved without an error; {:.1}s",
+        first + designs,
+        checker.patterns,
+        checker.ok,
+        checker.unresolved_without_error,
+        started.elapsed().as_secs_f64()
+    );
+    for (endpoint, tally) in endpoints.iter().zip(&tallies) {
+        println!("truth[{}] {}: {}", endpoint.name, endpoint.url, tally.summary());
+    }
+    for (endpoint, tally) in endpoints.iter().zip(&tallies) {
+        assert!(
+            tally.queries > 0 && tally.hits > 0,
+            "{}: nothing was run",
+            endpoint.name
+        );
+    }
+    tallies.iter().map(|t| t.disagreements).sum()
+}
+
+/// Polls the futures together on this thread (one per endpoint).
+async fn join_all<F: std::future::Future<Output = ()>>(futures: Vec<F>) {
+    let mut futures: Vec<_> = futures.into_iter().map(Box::pin).collect();
+    std::future::poll_fn(|cx| {
+        futures.retain_mut(|f| f.as_mut().poll(cx).is_pending());
+        if futures.is_empty() {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await
+}
