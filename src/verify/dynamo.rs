@@ -280,9 +280,15 @@ pub struct Pages {
     pub pages: usize,
 }
 
-/// Runs the Query and follows `LastEvaluatedKey` to the last page, keeping
-/// the first page's size apart.
-pub async fn query_all(client: &Client, model: &Model, query: &ConcreteQuery, name: &str) -> Result<Pages, String> {
+/// Runs the Query and (with `follow`) follows `LastEvaluatedKey` to the last
+/// page, keeping the first page's size apart.
+pub async fn query_pages(
+    client: &Client,
+    model: &Model,
+    query: &ConcreteQuery,
+    name: &str,
+    follow: bool,
+) -> Result<Pages, String> {
     let access = &model.tables[query.table].access[query.access];
     let typed = |ty: KeyType, text: String| match ty {
         KeyType::String => AttributeValue::S(text),
@@ -323,7 +329,7 @@ pub async fn query_all(client: &Client, model: &Model, query: &ConcreteQuery, na
             out.first_page = out.items.len();
         }
         match output.last_evaluated_key {
-            Some(key) if !key.is_empty() => start = Some(key),
+            Some(key) if follow && !key.is_empty() => start = Some(key),
             _ => break,
         }
         if out.pages >= 10_000 {

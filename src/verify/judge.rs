@@ -66,6 +66,26 @@ pub struct Verdict {
 pub struct Returned<'a> {
     pub items: &'a [Map<String, Json>],
     pub first_page: usize,
+    /// The first page of the same Query with a smaller `Limit`, run when no
+    /// more items match than the pattern's `limit` (so its own first page
+    /// holds them all and cannot show a wrong cut).
+    pub probe: Option<Probe<'a>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Probe<'a> {
+    pub limit: u64,
+    pub items: &'a [Map<String, Json>],
+}
+
+/// The `Limit` of the probe: one less than the records that match, when
+/// there are at least two of them and no more than the pattern's `limit`.
+pub fn probe_limit(model: &Model, samples: &Samples, plan: &Plan) -> Option<u64> {
+    let limit = model.patterns[plan.pattern].limit?;
+    let items = &samples.tables[plan.query.table].items;
+    let records: HashSet<usize> = plan.matching.iter().map(|&n| items[n].record).collect();
+    let m = records.len() as u64;
+    (m >= 2 && m <= limit).then_some(m - 1)
 }
 
 /// The entities a pattern declares, in its order.
@@ -217,6 +237,42 @@ impl<'a> Judge<'a> {
         if descending { ordering.is_lt() } else { ordering.is_gt() }
     }
 
+    /// Identifies returned items among the samples by their primary key:
+    /// every one, and those of the first `first_page`. Items verify did not
+    /// write are reported.
+    fn identify(&mut self, returned: &[Map<String, Json>], first_page: usize) -> (Vec<usize>, Vec<usize>) {
+        let Some(base) = self.model.tables[self.plan.query.table].base() else {
+            return (Vec::new(), Vec::new());
+        };
+        let sk_name = base.sk.as_ref().map(|k| k.name.as_str());
+        let by_identity: HashMap<String, usize> = self
+            .items()
+            .iter()
+            .enumerate()
+            .filter_map(|(n, i)| Some((primary_key_identity(&i.item, &base.pk.name, sk_name)?, n)))
+            .collect();
+        let (mut got, mut first, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
+        for (position, item) in returned.iter().enumerate() {
+            match primary_key_identity(item, &base.pk.name, sk_name).and_then(|id| by_identity.get(&id)) {
+                Some(&n) => {
+                    got.push(n);
+                    if position < first_page {
+                        first.push(n);
+                    }
+                }
+                None => unknown.push(self.describe_map(item, None)),
+            }
+        }
+        if !unknown.is_empty() {
+            self.verdict.failures.push(Failure {
+                kind: "unknown-item",
+                message: format!("returned {} item(s) verify did not write", unknown.len()),
+                items: unknown,
+            });
+        }
+        (got, first)
+    }
+
     fn summary(&self) -> String {
         known_summary(self.pattern, &self.plan.params)
     }
@@ -226,9 +282,9 @@ impl<'a> Judge<'a> {
 pub fn check(model: &Model, samples: &Samples, plan: &Plan, returned: Returned<'_>) -> Verdict {
     let pattern = &model.patterns[plan.pattern];
     let table = &model.tables[plan.query.table];
-    let Some(base) = table.base() else {
+    if table.base().is_none() {
         return Verdict::default();
-    };
+    }
     let mut judge = Judge {
         model,
         samples,
@@ -251,40 +307,31 @@ pub fn check(model: &Model, samples: &Samples, plan: &Plan, returned: Returned<'
         });
     }
 
-    // Identify every returned item among the samples by its primary key.
-    let sk_name = base.sk.as_ref().map(|k| k.name.as_str());
-    let items = judge.items();
-    let by_identity: HashMap<String, usize> = items
-        .iter()
-        .enumerate()
-        .filter_map(|(n, i)| Some((primary_key_identity(&i.item, &base.pk.name, sk_name)?, n)))
-        .collect();
-    let mut got: Vec<usize> = Vec::new();
-    let mut first_page: Vec<usize> = Vec::new();
-    let mut unknown = Vec::new();
-    for (position, item) in returned.items.iter().enumerate() {
-        match primary_key_identity(item, &base.pk.name, sk_name).and_then(|id| by_identity.get(&id)) {
-            Some(&n) => {
-                got.push(n);
-                if position < returned.first_page {
-                    first_page.push(n);
-                }
-            }
-            None => unknown.push(judge.describe_map(item, None)),
-        }
-    }
-    if !unknown.is_empty() {
-        judge.verdict.failures.push(Failure {
-            kind: "unknown-item",
-            message: format!("returned {} item(s) verify did not write", unknown.len()),
-            items: unknown,
-        });
-    }
-
+    let (got, first_page) = judge.identify(returned.items, returned.first_page);
     leaked(&mut judge, &got);
     wrong_and_missing(&mut judge, &got, access);
     single(&mut judge, &got);
-    limit(&mut judge, &first_page, access);
+    if let Some(n) = pattern.limit {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        if !limit(&mut judge, &first_page, access, n, &format!("`limit {n}`")) {
+            match returned.probe {
+                Some(probe) => {
+                    let (_, page) = judge.identify(probe.items, probe.items.len());
+                    let k = usize::try_from(probe.limit).unwrap_or(usize::MAX);
+                    limit(
+                        &mut judge,
+                        &page,
+                        access,
+                        k,
+                        &format!("the same Query with `Limit {k}`"),
+                    );
+                }
+                None => judge.verdict.unexercised.push(format!(
+                    "limit: no more items match than `limit {n}`, and no probe was run"
+                )),
+            }
+        }
+    }
     order(&mut judge, &got);
     key_condition(&mut judge, &got);
     judge.verdict
@@ -378,19 +425,15 @@ fn single(judge: &mut Judge<'_>, got: &[usize]) {
     }
 }
 
-/// `limit N`, on the first page alone: at most N items, and as many of the
-/// matching items as there are up to N — with `by`, the first N of them in
-/// that order.
-fn limit(judge: &mut Judge<'_>, first_page: &[usize], access: &KeySchema) {
-    let Some(limit) = judge.pattern.limit else { return };
-    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+/// A `limit`, on one first page alone (`what` names it: `` `limit 20` ``):
+/// at most that many items, and as many of the matching items as there are
+/// up to it — with `by`, the first ones in that order. False when no more
+/// items match than the limit, so the page could not show a wrong cut.
+fn limit(judge: &mut Judge<'_>, first_page: &[usize], access: &KeySchema, limit: usize, what: &str) -> bool {
     if first_page.len() > limit {
-        let message = format!(
-            "the first page held {} items, more than `limit {limit}`",
-            first_page.len()
-        );
+        let message = format!("the first page held {} items, more than {what}", first_page.len());
         judge.fail("limit", message, first_page.iter().copied().skip(limit));
-        return;
+        return true;
     }
     // One entry per record (an entity with several item shapes may have
     // several in the index, but the Query reads one of them).
@@ -405,12 +448,7 @@ fn limit(judge: &mut Judge<'_>, first_page: &[usize], access: &KeySchema) {
         .filter(|&n| records.insert(items[n].record))
         .collect();
     let want = matching.len().min(limit);
-    if matching.len() <= limit {
-        judge.verdict.unexercised.push(format!(
-            "limit: {} matching item(s), not more than `limit {limit}`",
-            matching.len()
-        ));
-    }
+    let exercised = matching.len() > limit;
     let mut page_records = HashSet::new();
     let on_page: Vec<usize> = first_page
         .iter()
@@ -424,15 +462,15 @@ fn limit(judge: &mut Judge<'_>, first_page: &[usize], access: &KeySchema) {
             .filter(|&n| !page_records.contains(&items[n].record))
             .collect();
         let message = format!(
-            "the first page held {} of the matching items; with `limit {limit}` and {} matching it should hold {want}",
+            "the first page held {} of the matching items; with {what} and {} matching it should hold {want}",
             on_page.len(),
             matching.len()
         );
         judge.fail("limit", message, absent);
-        return;
+        return exercised;
     }
     if judge.pattern.order.is_none() {
-        return;
+        return exercised;
     }
     // The first `want` matching items in the declared order, compared by
     // their values of the order attribute (ties may come in any order).
@@ -465,10 +503,12 @@ fn limit(judge: &mut Judge<'_>, first_page: &[usize], access: &KeySchema) {
             .as_ref()
             .map(|o| o.attr.text.clone())
             .unwrap_or_default();
-        let message =
-            format!("the first page is not the first {want} matching items by `{order}`: these should have been on it");
+        let message = format!(
+            "with {what}, the first page is not the first {want} matching items by `{order}`: these should have been on it"
+        );
         judge.fail("limit", message, should);
     }
+    exercised
 }
 
 /// With `by attr [desc]`, the items of the declared entities come back in

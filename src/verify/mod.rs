@@ -175,6 +175,28 @@ pub fn plans(source: &str, analysis: &Analysis, samples: &Samples) -> Vec<Result
         .collect()
 }
 
+/// Runs the plan's Query over every page; and, when no more items match than
+/// the pattern's `limit`, the same Query with a smaller `Limit`, first page
+/// only (see `judge::probe_limit`).
+async fn run(
+    client: &aws_sdk_dynamodb::Client,
+    model: &crate::check::model::Model,
+    samples: &Samples,
+    plan: &Plan,
+    name: &str,
+) -> Result<(dynamo::Pages, Option<(u64, dynamo::Pages)>), String> {
+    let all = dynamo::query_pages(client, model, &plan.query, name, true).await?;
+    let probe = match judge::probe_limit(model, samples, plan) {
+        Some(limit) => {
+            let mut query = plan.query.clone();
+            query.limit = Some(limit);
+            Some((limit, dynamo::query_pages(client, model, &query, name, false).await?))
+        }
+        None => None,
+    };
+    Ok((all, probe))
+}
+
 /// Runs the whole verification. `Err` when the endpoint cannot be used at
 /// all (tables already created are deleted first).
 pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Result<Report, String> {
@@ -246,11 +268,15 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
         let name = name_of(plan.query.table);
         let request = plan.query.request(model, &name);
         let condition = plan.query.condition(model);
-        let (verdict, returned, pages) = match dynamo::query_all(&client, model, &plan.query, &name).await {
-            Ok(got) => {
+        let (verdict, returned, pages) = match run(&client, model, &samples, &plan, &name).await {
+            Ok((got, probe)) => {
                 let returned = Returned {
                     items: &got.items,
                     first_page: got.first_page,
+                    probe: probe.as_ref().map(|(limit, page)| judge::Probe {
+                        limit: *limit,
+                        items: &page.items,
+                    }),
                 };
                 (
                     judge::check(model, &samples, &plan, returned),

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::judge::{Failure, Returned, Verdict, check, scalar_text};
+use super::judge::{Failure, Probe, Returned, Verdict, check, probe_limit, scalar_text};
 use super::plan::{Plan, plan};
 use crate::check::analyze;
 use crate::check::resolve::pinned_as_written;
@@ -54,15 +54,17 @@ fn simulate(source: &str) -> Vec<Run> {
         let plan = plan(model, &samples, i, &resolution, ok);
         let items = answer(model, &samples, &plan);
         let first_page = plan.query.limit.map_or(items.len(), |l| items.len().min(l as usize));
-        let verdict = check(
-            model,
-            &samples,
-            &plan,
-            Returned {
-                items: &items,
-                first_page,
-            },
-        );
+        let probe = probe_limit(model, &samples, &plan);
+        let probe_items: Vec<_> = items.iter().take(probe.unwrap_or(0) as usize).cloned().collect();
+        let returned = Returned {
+            items: &items,
+            first_page,
+            probe: probe.map(|limit| Probe {
+                limit,
+                items: &probe_items,
+            }),
+        };
+        let verdict = check(model, &samples, &plan, returned);
         out.push(Run {
             name: pattern.name.text.clone(),
             returned: items.len(),
@@ -246,6 +248,7 @@ pattern latest(tenantId) -> Event[] by at desc limit 2
         Returned {
             items: &items,
             first_page: 2,
+            probe: None,
         },
     );
     assert!(perfect.failures.is_empty(), "{:#?}", perfect.failures);
@@ -259,6 +262,7 @@ pattern latest(tenantId) -> Event[] by at desc limit 2
         Returned {
             items: &items,
             first_page: 2,
+            probe: None,
         },
     );
     assert!(
@@ -274,6 +278,7 @@ pattern latest(tenantId) -> Event[] by at desc limit 2
         Returned {
             items: &items,
             first_page: 3,
+            probe: None,
         },
     );
     assert!(
@@ -284,4 +289,44 @@ pattern latest(tenantId) -> Event[] by at desc limit 2
         "{:#?}",
         verdict.failures
     );
+}
+
+#[test]
+fn when_no_more_items_match_than_the_limit_a_smaller_limit_probes_the_cut() {
+    let source = r#"
+table App { key pk, sk }
+entity Event { tenantId: id  at: datetime  pk = "TENANT#{tenantId}"  sk = "EVENT#{at}" }
+pattern recent(tenantId) -> Event[] by at desc limit 50
+"#;
+    let analysis = analyze(source);
+    let model = &analysis.model;
+    let samples = generate(model, &Options::default());
+    let resolution = analysis.resolutions[0].clone().expect("resolved");
+    let plan = plan(model, &samples, 0, &resolution, true);
+    let items = answer(model, &samples, &plan);
+    let k = probe_limit(model, &samples, &plan).expect("a probe: fewer events than 50");
+    assert_eq!(k as usize, items.len() - 1);
+    let judge = |probe: &[Map<String, Json>]| {
+        let returned = Returned {
+            items: &items,
+            first_page: items.len(),
+            probe: Some(Probe { limit: k, items: probe }),
+        };
+        check(model, &samples, &plan, returned)
+    };
+    let newest: Vec<_> = items[..k as usize].to_vec();
+    let verdict = judge(&newest);
+    assert!(
+        verdict.failures.is_empty() && verdict.unexercised.is_empty(),
+        "{verdict:#?}"
+    );
+    // A probe page cut at the wrong end: the oldest events.
+    let oldest: Vec<_> = items[1..].to_vec();
+    let verdict = judge(&oldest);
+    let limit = verdict
+        .failures
+        .iter()
+        .find(|f| f.kind == "limit")
+        .expect("a limit failure");
+    assert!(limit.message.contains(&format!("`Limit {k}`")), "{}", limit.message);
 }
