@@ -165,6 +165,17 @@ pub fn generate(model: &Model, options: &Options) -> Samples {
         let table = &model.tables[table_id];
         let Some(base) = table.base() else { continue };
         let pooled = pooled_attributes(model, entity);
+        let base_keyed: Vec<usize> = (0..entity.attributes.len())
+            .filter(|&a| {
+                entity.items.iter().any(|shape| {
+                    shape
+                        .keys
+                        .iter()
+                        .filter(|k| k.attr == base.pk.name || base.sk.as_ref().is_some_and(|sk| k.attr == sk.name))
+                        .any(|k| k.implicit || k.template.holes().any(|(_, h)| h == Some(a)))
+                })
+            })
+            .collect();
         let longest_enum = entity
             .attributes
             .iter()
@@ -187,7 +198,7 @@ pub fn generate(model: &Model, options: &Options) -> Samples {
         for i in 0..count {
             let mut committed = false;
             for attempt in 0..12 {
-                let record = generator.record(entity_id, entity, &pooled, i, attempt, count, partitions);
+                let record = generator.record(entity_id, entity, &pooled, &base_keyed, i, attempt, count, partitions);
                 let mut items = Vec::new();
                 let mut ids = Vec::new();
                 let mut ok = true;
@@ -290,6 +301,7 @@ impl Generator<'_> {
         entity_id: EntityId,
         entity: &Entity,
         pooled: &[usize],
+        base_keyed: &[usize],
         i: usize,
         attempt: usize,
         count: usize,
@@ -308,7 +320,12 @@ impl Generator<'_> {
             let (stream, k) = match pooled.iter().position(|&p| p == index) {
                 Some(j) => {
                     let stream = format!("pool:{name}:{}", type_key(&attribute.ty));
-                    let k = if attempt == 0 {
+                    // After a collision, only the attributes of the table's
+                    // own key take fresh values: one only in an index's
+                    // partition key (an order's `customerId` in `gsi1pk`)
+                    // stays in the shared partitions, so they keep several
+                    // items each.
+                    let k = if attempt == 0 || !base_keyed.contains(&index) {
                         (i + (i / partitions) * j) % partitions
                     } else {
                         let next = self.fresh.entry(stream.clone()).or_insert(partitions);
@@ -320,13 +337,19 @@ impl Generator<'_> {
                 None => {
                     // Neighbouring positions (an id and its prefix twin, `9`
                     // and `10`) go to the same partition; enums cycle through
-                    // every value.
+                    // every value, and through several within each partition.
                     let per = count.div_ceil(partitions).max(1);
-                    let k = match attribute.ty {
-                        AttrType::Enum(_) | AttrType::Bool => i,
+                    let k = match &attribute.ty {
+                        AttrType::Enum(values) => enum_position(i, values.len(), partitions),
+                        AttrType::Bool => enum_position(i, 2, partitions),
                         _ => (i % partitions) * per + i / partitions,
                     };
-                    (format!("attr:{}:{name}", entity.name.text), k + attempt * count.max(1))
+                    // Shared by every entity with an attribute of that name
+                    // and type: an `OrderLine`'s `orderId` is an `Order`'s.
+                    (
+                        format!("attr:{name}:{}", type_key(&attribute.ty)),
+                        k + attempt * count.max(1),
+                    )
                 }
             };
             let value = nth_value(self.seed, &stream, &attribute.ty, name, k, &delimiter);
@@ -336,6 +359,20 @@ impl Generator<'_> {
             entity: entity_id,
             values,
         }
+    }
+}
+
+/// The position of record `i`'s value among an enum's `words`: record `i`
+/// lies in shared partition `i % partitions`, so cycling by `i` alone would
+/// give a partition one word whenever the count of words divides the count
+/// of partitions (`red, blue` in two partitions: every product of a store
+/// red). Stepping one further per round keeps every word in the first
+/// round and varies the words within each partition.
+fn enum_position(i: usize, words: usize, partitions: usize) -> usize {
+    if words > 0 && partitions.is_multiple_of(words) {
+        i + i / partitions
+    } else {
+        i
     }
 }
 

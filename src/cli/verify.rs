@@ -144,6 +144,9 @@ fn text(report: &crate::verify::Report) -> String {
                 out.push_str(&format!("        ... and {} more\n", failure.items.len() - SHOWN));
             }
         }
+        for note in &p.unexercised {
+            out.push_str(&format!("      not exercised: {note}\n"));
+        }
     }
     for note in &report.notes {
         out.push_str(&format!("note: {note}\n"));

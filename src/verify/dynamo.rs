@@ -270,13 +270,25 @@ pub async fn write_items(client: &Client, name: &str, items: &[&Map<String, Json
     Ok(())
 }
 
-/// Runs the Query and follows `LastEvaluatedKey` to the last page.
-pub async fn query_all(
+/// What one Query returned over all its pages.
+#[derive(Clone, Debug, Default)]
+pub struct Pages {
+    /// Every item, page after page.
+    pub items: Vec<Map<String, Json>>,
+    /// How many of them the first page held (what `limit` is judged on).
+    pub first_page: usize,
+    pub pages: usize,
+}
+
+/// Runs the Query and (with `follow`) follows `LastEvaluatedKey` to the last
+/// page, keeping the first page's size apart.
+pub async fn query_pages(
     client: &Client,
     model: &Model,
     query: &ConcreteQuery,
     name: &str,
-) -> Result<(Vec<Map<String, Json>>, usize), String> {
+    follow: bool,
+) -> Result<Pages, String> {
     let access = &model.tables[query.table].access[query.access];
     let typed = |ty: KeyType, text: String| match ty {
         KeyType::String => AttributeValue::S(text),
@@ -294,9 +306,8 @@ pub async fn query_all(
         expression.push_str(" AND ");
         expression.push_str(&sort.expression("#sk"));
     }
-    let mut items = Vec::new();
+    let mut out = Pages::default();
     let mut start: Option<HashMap<String, AttributeValue>> = None;
-    let mut pages = 0;
     loop {
         let output = client
             .query()
@@ -312,17 +323,20 @@ pub async fn query_all(
             .send()
             .await
             .map_err(|e| sdk_error("Query", e))?;
-        pages += 1;
-        items.extend(output.items().iter().map(from_item));
+        out.pages += 1;
+        out.items.extend(output.items().iter().map(from_item));
+        if out.pages == 1 {
+            out.first_page = out.items.len();
+        }
         match output.last_evaluated_key {
-            Some(key) if !key.is_empty() => start = Some(key),
+            Some(key) if follow && !key.is_empty() => start = Some(key),
             _ => break,
         }
-        if pages >= 10_000 {
+        if out.pages >= 10_000 {
             return Err("Query: more than 10000 pages".into());
         }
     }
-    Ok((items, pages))
+    Ok(out)
 }
 
 pub fn to_item(item: &Map<String, Json>) -> HashMap<String, AttributeValue> {

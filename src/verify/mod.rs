@@ -8,7 +8,10 @@
 //! part that needs no endpoint.
 
 pub mod dynamo;
+pub mod judge;
 pub mod plan;
+#[cfg(test)]
+mod simulate;
 
 use serde_json::{Value as Json, json};
 
@@ -16,7 +19,8 @@ use crate::check::Analysis;
 use crate::check::model::AccessKind;
 use crate::check::resolve::pinned_as_written;
 use crate::check::sample::{self, Samples};
-use plan::{Failure, Plan};
+use judge::{Failure, Returned};
+use plan::Plan;
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -59,6 +63,9 @@ pub struct PatternReport {
     pub returned: usize,
     pub pages: usize,
     pub failures: Vec<Failure>,
+    /// Checks the samples could not exercise for this pattern (an order seen
+    /// on fewer than two items, a limit no more items match than).
+    pub unexercised: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -105,6 +112,7 @@ impl Report {
                     "params": p.plan.as_ref().map(|plan| plan.params.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>()),
                     "request": p.request,
                     "expected": p.plan.as_ref().map(|plan| plan.expected.len()),
+                    "matching": p.plan.as_ref().map(|plan| plan.matching.len()),
                     "returned": p.returned,
                     "pages": p.pages,
                     "failures": p.failures.iter().map(|f| json!({
@@ -112,6 +120,7 @@ impl Report {
                         "message": f.message,
                         "items": f.items.iter().map(|i| i.json()).collect::<Vec<_>>(),
                     })).collect::<Vec<_>>(),
+                    "unexercised": p.unexercised,
                 })
             })
             .collect();
@@ -164,6 +173,28 @@ pub fn plans(source: &str, analysis: &Analysis, samples: &Samples) -> Vec<Result
             Ok(plan::plan(model, samples, i, &resolution, checker_ok))
         })
         .collect()
+}
+
+/// Runs the plan's Query over every page; and, when no more items match than
+/// the pattern's `limit`, the same Query with a smaller `Limit`, first page
+/// only (see `judge::probe_limit`).
+async fn run(
+    client: &aws_sdk_dynamodb::Client,
+    model: &crate::check::model::Model,
+    samples: &Samples,
+    plan: &Plan,
+    name: &str,
+) -> Result<(dynamo::Pages, Option<(u64, dynamo::Pages)>), String> {
+    let all = dynamo::query_pages(client, model, &plan.query, name, true).await?;
+    let probe = match judge::probe_limit(model, samples, plan) {
+        Some(limit) => {
+            let mut query = plan.query.clone();
+            query.limit = Some(limit);
+            Some((limit, dynamo::query_pages(client, model, &query, name, false).await?))
+        }
+        None => None,
+    };
+    Ok((all, probe))
 }
 
 /// Runs the whole verification. `Err` when the endpoint cannot be used at
@@ -229,6 +260,7 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
                     returned: 0,
                     pages: 0,
                     failures: Vec::new(),
+                    unexercised: Vec::new(),
                 });
                 continue;
             }
@@ -236,18 +268,36 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
         let name = name_of(plan.query.table);
         let request = plan.query.request(model, &name);
         let condition = plan.query.condition(model);
-        let (failures, returned, pages) = match dynamo::query_all(&client, model, &plan.query, &name).await {
-            Ok((items, pages)) => (plan::check(model, &samples, &plan, &items), items.len(), pages),
+        let (verdict, returned, pages) = match run(&client, model, &samples, &plan, &name).await {
+            Ok((got, probe)) => {
+                let returned = Returned {
+                    items: &got.items,
+                    first_page: got.first_page,
+                    probe: probe.as_ref().map(|(limit, page)| judge::Probe {
+                        limit: *limit,
+                        items: &page.items,
+                    }),
+                };
+                (
+                    judge::check(model, &samples, &plan, returned),
+                    got.items.len(),
+                    got.pages,
+                )
+            }
             Err(error) => (
-                vec![Failure {
-                    kind: "error",
-                    message: error,
-                    items: Vec::new(),
-                }],
+                judge::Verdict {
+                    failures: vec![Failure {
+                        kind: "error",
+                        message: error,
+                        items: Vec::new(),
+                    }],
+                    unexercised: Vec::new(),
+                },
                 0,
                 0,
             ),
         };
+        let judge::Verdict { failures, unexercised } = verdict;
         report.patterns.push(PatternReport {
             pattern,
             status: if failures.is_empty() {
@@ -261,6 +311,7 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
             returned,
             pages,
             failures,
+            unexercised,
         });
     }
 

@@ -1,0 +1,332 @@
+//! Verify against a perfect endpoint: each pattern's Query is answered from
+//! the samples themselves (what its key condition selects, in key order,
+//! `Limit` items on the first page). A correct Query passes; a wrong one —
+//! whoever resolved it — fails on what the pattern means.
+
+use serde_json::{Map, Value as Json};
+
+use super::judge::{Failure, Probe, Returned, Verdict, check, probe_limit, scalar_text};
+use super::plan::{Plan, plan};
+use crate::check::analyze;
+use crate::check::resolve::pinned_as_written;
+use crate::check::sample::{Options, SampleItem, Samples, generate};
+use crate::syntax::ast::KeyType;
+
+struct Run {
+    name: String,
+    plan: Plan,
+    returned: usize,
+    verdict: Verdict,
+}
+
+/// The items a perfect endpoint returns for the plan's Query, in order.
+fn answer(model: &crate::check::model::Model, samples: &Samples, plan: &Plan) -> Vec<Map<String, Json>> {
+    let access = &model.tables[plan.query.table].access[plan.query.access];
+    let items = &samples.tables[plan.query.table].items;
+    let mut returned: Vec<&SampleItem> = plan.expected.iter().map(|&n| &items[n]).collect();
+    if let Some(sk) = &access.sk {
+        returned.sort_by(|a, b| {
+            let text = |i: &SampleItem| scalar_text(&i.item[&sk.name]);
+            let o = match sk.ty {
+                KeyType::Number => text(a).parse::<f64>().unwrap().total_cmp(&text(b).parse().unwrap()),
+                _ => text(a).cmp(&text(b)),
+            };
+            if plan.query.forward { o } else { o.reverse() }
+        });
+    }
+    returned.into_iter().map(|i| i.item.clone()).collect()
+}
+
+/// Every pattern with a Query: the checker's, or a pinned one as written.
+fn simulate(source: &str) -> Vec<Run> {
+    let analysis = analyze(source);
+    let model = &analysis.model;
+    let samples = generate(model, &Options::default());
+    let mut out = Vec::new();
+    for (i, pattern) in model.patterns.iter().enumerate() {
+        let (resolution, ok) = match &analysis.resolutions[i] {
+            Some(r) => (r.clone(), true),
+            None => match pinned_as_written(source, model, &analysis.registry, pattern) {
+                Some(r) => (r, false),
+                None => continue,
+            },
+        };
+        let plan = plan(model, &samples, i, &resolution, ok);
+        let items = answer(model, &samples, &plan);
+        let first_page = plan.query.limit.map_or(items.len(), |l| items.len().min(l as usize));
+        let probe = probe_limit(model, &samples, &plan);
+        let probe_items: Vec<_> = items.iter().take(probe.unwrap_or(0) as usize).cloned().collect();
+        let returned = Returned {
+            items: &items,
+            first_page,
+            probe: probe.map(|limit| Probe {
+                limit,
+                items: &probe_items,
+            }),
+        };
+        let verdict = check(model, &samples, &plan, returned);
+        out.push(Run {
+            name: pattern.name.text.clone(),
+            returned: items.len(),
+            plan,
+            verdict,
+        });
+    }
+    out
+}
+
+fn run<'r>(runs: &'r [Run], name: &str) -> &'r Run {
+    runs.iter()
+        .find(|r| r.name == name)
+        .unwrap_or_else(|| panic!("`{name}` has a Query"))
+}
+
+fn failure<'r>(run: &'r Run, kind: &str) -> &'r Failure {
+    run.verdict
+        .failures
+        .iter()
+        .find(|f| f.kind == kind)
+        .unwrap_or_else(|| panic!("`{}` fails with `{kind}`: {:#?}", run.name, run.verdict.failures))
+}
+
+#[test]
+fn every_bundled_pattern_selects_items_and_passes_on_a_perfect_endpoint() {
+    for source in [
+        include_str!("../../examples/billing.dyno"),
+        include_str!("../../examples/shop.dyno"),
+        include_str!("../../examples/teams.dyno"),
+    ] {
+        for run in simulate(source) {
+            assert!(run.returned > 0, "{}: the samples give it nothing to return", run.name);
+            assert!(
+                !run.plan.matching.is_empty(),
+                "{}: nothing matches its known values",
+                run.name
+            );
+            assert!(
+                run.verdict.failures.is_empty(),
+                "{}: {:#?}",
+                run.name,
+                run.verdict.failures
+            );
+        }
+    }
+}
+
+#[test]
+fn a_leaking_pinned_query_names_the_leaked_entity() {
+    let source = r#"
+table App { key pk, sk }
+entity User { tenantId: id  userId: id  pk = "TENANT#{tenantId}"  sk = "USER#{userId}" }
+entity UserGroup { tenantId: id  groupId: id  pk = "TENANT#{tenantId}"  sk = "USERGROUP#{groupId}" }
+pattern users(tenantId) -> User[] = query App where pk = "TENANT#{tenantId}" and begins_with(sk, "USER")
+"#;
+    let runs = simulate(source);
+    let leaked = failure(run(&runs, "users"), "leaked");
+    assert!(leaked.message.contains("`UserGroup`"), "{}", leaked.message);
+    assert!(leaked.items.iter().all(|i| i.entity.as_deref() == Some("UserGroup")));
+}
+
+#[test]
+fn unpadded_numbers_come_back_in_the_wrong_order() {
+    let source = r#"
+table App { key pk, sk }
+entity Invoice { tenantId: id  number: int  pk = "TENANT#{tenantId}"  sk = "INVOICE#{number}" }
+pattern invoices(tenantId) -> Invoice[] by number
+"#;
+    let runs = simulate(source);
+    failure(run(&runs, "invoices"), "order");
+}
+
+// The wrong-but-"ok" resolutions, pinned exactly as the checker resolved
+// them when this was written, so these run whatever the checker says today.
+
+#[test]
+fn a_plain_attribute_the_query_ignores_shows_the_other_values_coming_back() {
+    let source = r#"
+table T { key pk, sk }
+entity Product { storeId: id  productId: id  color: enum(red, blue)  pk = "STORE#{storeId}"  sk = "PRODUCT#{productId}" }
+pattern productsByColor(storeId, color) -> Product[] = query T where pk = "STORE#{storeId}" and begins_with(sk, "PRODUCT#")
+"#;
+    let runs = simulate(source);
+    let run = run(&runs, "productsByColor");
+    assert!(
+        run.plan.params.iter().any(|(k, _)| k == "color"),
+        "{:?}",
+        run.plan.params
+    );
+    let wrong = failure(run, "wrong-item");
+    assert!(wrong.message.contains("color = "), "{}", wrong.message);
+    assert!(!wrong.items.is_empty());
+    assert!(wrong.items.iter().all(|i| i.entity.as_deref() == Some("Product")));
+}
+
+#[test]
+fn a_parent_prefix_returns_every_parent_not_the_one_asked_for() {
+    let source = r#"
+table Shop { key pk, sk }
+entity Order { customerId: id  orderId: id  pk = "CUSTOMER#{customerId}"  sk = "ORDER#{orderId}" }
+entity OrderLine { customerId: id  orderId: id  lineNo: int(pad 3)  pk = "CUSTOMER#{customerId}"  sk = "ORDER#{orderId}#LINE#{lineNo}" }
+pattern orderWithLines(customerId, orderId) -> Order, OrderLine[] = query Shop where pk = "CUSTOMER#{customerId}" and begins_with(sk, "ORDER#")
+pattern narrowed(customerId, orderId) -> Order, OrderLine[] = query Shop where pk = "CUSTOMER#{customerId}" and begins_with(sk, "ORDER#{orderId}")
+"#;
+    let runs = simulate(source);
+    let wrong = failure(run(&runs, "orderWithLines"), "wrong-item");
+    assert!(
+        wrong.items.iter().any(|i| i.entity.as_deref() == Some("Order")),
+        "{wrong:#?}"
+    );
+    // Narrowed to the order id, it still reads the prefix twin (`12` / `123`).
+    let narrowed = run(&runs, "narrowed");
+    let wrong = failure(narrowed, "wrong-item");
+    let asked = &narrowed.plan.params.iter().find(|(k, _)| k == "orderId").unwrap().1;
+    assert!(
+        wrong.items.iter().all(|i| i
+            .key
+            .iter()
+            .any(|(k, v)| k == "sk" && v.starts_with(&format!("ORDER#{asked}")))),
+        "{wrong:#?}"
+    );
+}
+
+#[test]
+fn an_enum_word_that_prefixes_another_reads_both() {
+    let source = r#"
+table Support { key pk, sk }
+entity Ticket { queueId: id  ticketId: id  priority: enum(high, "high-urgent", low)  pk = "QUEUE#{queueId}"  sk = "TICKET#{priority}{ticketId}" }
+pattern highTickets(queueId, priority = high) -> Ticket[] = query Support where pk = "QUEUE#{queueId}" and begins_with(sk, "TICKET#high")
+"#;
+    let runs = simulate(source);
+    let wrong = failure(run(&runs, "highTickets"), "wrong-item");
+    assert!(
+        wrong
+            .items
+            .iter()
+            .all(|i| i.key.iter().any(|(_, v)| v.contains("high-urgent"))),
+        "{wrong:#?}"
+    );
+}
+
+#[test]
+fn a_single_return_that_several_items_satisfy_fails_over_all_pages() {
+    let source = r#"
+table Shop { key pk, sk }
+entity Order { customerId: id  orderId: id  pk = "CUSTOMER#{customerId}"  sk = "ORDER#{orderId}" }
+entity Profile { accountId: id  pk = "ACCOUNT#{accountId}"  sk = "profile" }
+entity Stats { accountId: id  logins: int  pk = "ACCOUNT#{accountId}"  sk = "counters" }
+pattern oneOrder(customerId) -> Order limit 1 = query Shop where pk = "CUSTOMER#{customerId}" and begins_with(sk, "ORDER#")
+pattern stats(accountId) -> Stats limit 1 = query Shop where pk = "ACCOUNT#{accountId}"
+pattern statsRight(accountId) -> Stats = query Shop where pk = "ACCOUNT#{accountId}" and sk = "counters"
+"#;
+    let runs = simulate(source);
+    let single = failure(run(&runs, "oneOrder"), "single");
+    assert!(single.items.len() >= 2, "{single:#?}");
+    // Profile sorts after counters: the first page is the Stats, the second
+    // the Profile, which the pattern does not declare.
+    failure(run(&runs, "stats"), "leaked");
+    assert!(run(&runs, "statsRight").verdict.failures.is_empty());
+}
+
+#[test]
+fn a_first_page_that_is_not_the_first_items_fails_the_limit() {
+    let source = r#"
+table App { key pk, sk }
+entity Event { tenantId: id  at: datetime  pk = "TENANT#{tenantId}"  sk = "EVENT#{at}" }
+pattern latest(tenantId) -> Event[] by at desc limit 2
+"#;
+    let analysis = analyze(source);
+    let model = &analysis.model;
+    let samples = generate(model, &Options::default());
+    let resolution = analysis.resolutions[0].clone().expect("resolved");
+    let plan = plan(model, &samples, 0, &resolution, true);
+    let mut items = answer(model, &samples, &plan);
+    assert!(items.len() > 2);
+    let perfect = check(
+        model,
+        &samples,
+        &plan,
+        Returned {
+            items: &items,
+            first_page: 2,
+            probe: None,
+        },
+    );
+    assert!(perfect.failures.is_empty(), "{:#?}", perfect.failures);
+    // The same items, but the first page holds the oldest and the newest.
+    let last = items.pop().unwrap();
+    items.insert(1, last);
+    let verdict = check(
+        model,
+        &samples,
+        &plan,
+        Returned {
+            items: &items,
+            first_page: 2,
+            probe: None,
+        },
+    );
+    assert!(
+        verdict.failures.iter().any(|f| f.kind == "limit"),
+        "{:#?}",
+        verdict.failures
+    );
+    // A first page with more than `limit` items.
+    let verdict = check(
+        model,
+        &samples,
+        &plan,
+        Returned {
+            items: &items,
+            first_page: 3,
+            probe: None,
+        },
+    );
+    assert!(
+        verdict
+            .failures
+            .iter()
+            .any(|f| f.kind == "limit" && f.message.contains("more than")),
+        "{:#?}",
+        verdict.failures
+    );
+}
+
+#[test]
+fn when_no_more_items_match_than_the_limit_a_smaller_limit_probes_the_cut() {
+    let source = r#"
+table App { key pk, sk }
+entity Event { tenantId: id  at: datetime  pk = "TENANT#{tenantId}"  sk = "EVENT#{at}" }
+pattern recent(tenantId) -> Event[] by at desc limit 50
+"#;
+    let analysis = analyze(source);
+    let model = &analysis.model;
+    let samples = generate(model, &Options::default());
+    let resolution = analysis.resolutions[0].clone().expect("resolved");
+    let plan = plan(model, &samples, 0, &resolution, true);
+    let items = answer(model, &samples, &plan);
+    let k = probe_limit(model, &samples, &plan).expect("a probe: fewer events than 50");
+    assert_eq!(k as usize, items.len() - 1);
+    let judge = |probe: &[Map<String, Json>]| {
+        let returned = Returned {
+            items: &items,
+            first_page: items.len(),
+            probe: Some(Probe { limit: k, items: probe }),
+        };
+        check(model, &samples, &plan, returned)
+    };
+    let newest: Vec<_> = items[..k as usize].to_vec();
+    let verdict = judge(&newest);
+    assert!(
+        verdict.failures.is_empty() && verdict.unexercised.is_empty(),
+        "{verdict:#?}"
+    );
+    // A probe page cut at the wrong end: the oldest events.
+    let oldest: Vec<_> = items[1..].to_vec();
+    let verdict = judge(&oldest);
+    let limit = verdict
+        .failures
+        .iter()
+        .find(|f| f.kind == "limit")
+        .expect("a limit failure");
+    assert!(limit.message.contains(&format!("`Limit {k}`")), "{}", limit.message);
+}
