@@ -18,6 +18,7 @@
 //! are compatible (one a prefix of the other) are ever compared — by a forward
 //! scan over the sorted run, which visits exactly the compatible pairs.
 
+mod correlated;
 mod limits;
 mod order;
 mod overwrite;

@@ -72,7 +72,8 @@ pub fn type_tag_prefixes(model: &Model, registry: &Registry, diagnostics: &mut V
                 continue;
             };
             let attr = sk.name.as_str();
-            let mut seen: HashSet<(&lang::Template, &lang::Template)> = HashSet::new();
+            // Parts, not templates: a template caches its automaton.
+            let mut seen: HashSet<(&[lang::Part], &[lang::Part])> = HashSet::new();
             let mut tagged: Vec<Tagged> = registry
                 .entries(table_id, attr)
                 .iter()
@@ -95,7 +96,7 @@ pub fn type_tag_prefixes(model: &Model, registry: &Registry, diagnostics: &mut V
                     .cmp(b.tag)
                     .then(a.sk.template.span.start.cmp(&b.sk.template.span.start))
             });
-            tagged.retain(|t| seen.insert((&t.sk.template.lang, &t.pk.template.lang)));
+            tagged.retain(|t| seen.insert((&t.sk.template.lang.parts, &t.pk.template.lang.parts)));
             let groups: Vec<&[Tagged]> = tagged.chunk_by(|a, b| a.tag == b.tag).collect();
             for (i, group) in groups.iter().enumerate() {
                 let short = group[0].tag;
