@@ -83,6 +83,8 @@ codes! {
     InvalidTable = "E113", Error, "invalid table declaration";
     UnkeyableHole = "E114", Error, "attribute type that cannot be part of a key";
     NumberKeyTemplate = "E115", Error, "template for a number key";
+    InvalidName = "E116", Error, "table or index name DynamoDB rejects";
+    TooManyGlobalIndexes = "W101", Warning, "more global indexes than the default quota";
     NoSingleQuery = "E201", Error, "no single Query serves the pattern";
     ExtraEntities = "E202", Error, "key condition also matches undeclared entities";
     UnmatchedValue = "E203", Error, "key condition value that no item can have";

@@ -157,6 +157,8 @@ code_tests! {
     e113_invalid_table => InvalidTable,
     e114_unkeyable_hole => UnkeyableHole,
     e115_number_key_template => NumberKeyTemplate,
+    e116_invalid_name => InvalidName,
+    w101_too_many_global_indexes => TooManyGlobalIndexes,
     e201_no_single_query => NoSingleQuery,
     e202_extra_entities => ExtraEntities,
     e203_unmatched_value => UnmatchedValue,

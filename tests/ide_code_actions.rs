@@ -720,8 +720,7 @@ fn leaking_prefix_is_narrowed() {
             }
             pattern listUsers(tenantId) -> User[] =
               query App where pk = "TENANT#{tenantId}" and begins_with(sk, "USER#")
-            --- then: W301 type tag `USER` is a prefix of `USERGROUP` on `sk`: `begins_with(sk, "USER")` returns both `User` and `UserGroup` items
-            H301 no pattern returns `UserGroup`
+            --- then: H301 no pattern returns `UserGroup`
         "#]],
     );
 }

@@ -351,7 +351,7 @@ fn typo_is_reported_and_an_incremental_fix_clears_it() {
 fn diagnostics_are_capped_per_file() {
     let mut client = LspClient::start();
     let uri = doc_uri("many.dyno");
-    let text = format!("table T {{\n  key pk\n}}\n{}", "§\n".repeat(700));
+    let text = format!("table App {{\n  key pk\n}}\n{}", "§\n".repeat(700));
     let diagnostics = open(&mut client, &uri, &text, 1);
     assert_eq!(diagnostics.len(), 500, "capped at 500");
     // The first ones, in source order.

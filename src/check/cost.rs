@@ -494,7 +494,7 @@ pattern oneUser(tenantId, userId) -> User
     #[test]
     fn worked_example_8_1_gsi_query_of_eight_2000_byte_items() {
         let schema = r#"
-table T {
+table App {
   key pk, sk
   index gsi1 (gsi1pk, gsi1sk)
 }
@@ -540,7 +540,7 @@ pattern byStatus(status) -> Order[] ~8 by placedAt
     fn worked_example_8_2_from_a_schema() {
         // 10 items of 4,177.92 B (40.8 KB in all), strongly consistent.
         let schema = r#"
-table T { key pk, sk }
+table App { key pk, sk }
 entity Doc ~4177.92B {
   docId: id
   pk = "DOC#{docId}"
@@ -582,7 +582,7 @@ pattern pages(docId) -> Doc[] ~10 consistent
     #[test]
     fn item_size_sums_names_values_and_keys() {
         let schema = r#"
-table T { key pk, sk }
+table App { key pk, sk }
 entity Invoice {
   tenantId: id
   number: int(pad 6)
@@ -603,7 +603,7 @@ entity Invoice {
 
     #[test]
     fn names_and_strings_count_utf8_bytes() {
-        let schema = "table T { key pk }\nentity Café { ville: string(~10)  pk = \"CAFÉ\" }\n";
+        let schema = "table App { key pk }\nentity Café { ville: string(~10)  pk = \"CAFÉ\" }\n";
         let size = size_of(schema, "Café");
         // pk = "CAFÉ" is 5 bytes; "ville" 5 + 10.
         assert_eq!(size.size.bytes, f64::from(2 + 5 + 5 + 10));
@@ -613,7 +613,7 @@ entity Invoice {
     #[test]
     fn size_hints_override_defaults() {
         let plain = r#"
-table T { key pk, sk }
+table App { key pk, sk }
 entity Profile {
   userId: id
   bio: string

@@ -11,6 +11,11 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::Span;
 use crate::syntax::ast::{self, KeyType, Name, Segment, TypeArg};
 
+/// Local secondary indexes per table: a hard limit.
+pub const MAX_LOCAL_INDEXES: usize = 5;
+/// Global secondary indexes per table: the default quota, adjustable.
+pub const DEFAULT_GLOBAL_INDEXES: usize = 20;
+
 pub fn lower(file: &ast::SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Model {
     let mut model = Model::default();
     let count = |kind: fn(&ast::Item) -> bool| file.items.iter().filter(|i| kind(i)).count();
@@ -70,7 +75,47 @@ fn key_attr(attr: &ast::KeyAttr) -> KeyAttr {
     }
 }
 
+/// DynamoDB's naming rule for tables and indexes: 3 to 255 characters, each
+/// one of `a-z A-Z 0-9 _ - .` (docs/diagnostics.md, E116).
+pub const NAME_LENGTHS: std::ops::RangeInclusive<usize> = 3..=255;
+
+/// What is wrong with `name` as a DynamoDB table or index name, if anything.
+pub fn invalid_name(name: &str) -> Option<String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    if let Some(bad) = name.chars().find(|&c| !allowed(c)) {
+        return Some(format!("it contains `{bad}`"));
+    }
+    let length = name.chars().count();
+    (!NAME_LENGTHS.contains(&length))
+        .then(|| format!("it is {length} character{} long", if length == 1 { "" } else { "s" }))
+}
+
+/// E116 on a table or index name DynamoDB rejects.
+fn check_name(kind: &str, name: &Name, diagnostics: &mut Vec<Diagnostic>) {
+    // An empty name is a syntax error already reported.
+    if name.text.is_empty() {
+        return;
+    }
+    if let Some(why) = invalid_name(&name.text) {
+        let field = if kind == "table" { "TableName" } else { "IndexName" };
+        diagnostics.push(
+            Diagnostic::new(
+                Code::InvalidName,
+                name.span,
+                format!(
+                    "DynamoDB rejects {kind} name `{}`: {why}; `{field}` has 3 to 255 characters of \
+                     `a-z`, `A-Z`, `0-9`, `_`, `-` and `.`",
+                    name.text
+                ),
+            )
+            .with_label(format!("not a valid {field}"))
+            .with_help(format!("rename the {kind}")),
+        );
+    }
+}
+
 fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
+    check_name("table", &table.name, diagnostics);
     let mut access = Vec::new();
     match table.keys.as_slice() {
         [] => diagnostics.push(
@@ -112,8 +157,27 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
             continue;
         }
         index_names.insert(&index.name.text, index.name.span);
+        check_name("index", &index.name, diagnostics);
         let pk = key_attr(&index.partition);
         if index.local {
+            if let Some(base) = access.first().filter(|base: &&KeySchema| base.sk.is_none()) {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::InvalidTable,
+                        index.span,
+                        format!(
+                            "table `{}` has no sort key, so it cannot have a local index: DynamoDB requires a \
+                             range key in the table's key schema for a LocalSecondaryIndex",
+                            table.name.text
+                        ),
+                    )
+                    .with_related(base.span, "the table's key has no sort key")
+                    .with_help(format!(
+                        "drop `local` to make `{}` a global index, or give the table a sort key",
+                        index.name.text
+                    )),
+                );
+            }
             let table_pk = access.first().map(|base: &KeySchema| base.pk.name.clone());
             if let Some(table_pk) = table_pk.filter(|t| *t != pk.name) {
                 diagnostics.push(
@@ -154,15 +218,30 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
         });
     }
     let lsi_count = access.iter().filter(|a| a.kind == AccessKind::Lsi).count();
-    if lsi_count > 5 {
+    if lsi_count > MAX_LOCAL_INDEXES {
         diagnostics.push(Diagnostic::new(
             Code::InvalidTable,
             table.name.span,
             format!(
-                "table `{}` has {lsi_count} local indexes; DynamoDB allows at most 5",
+                "table `{}` has {lsi_count} local indexes; DynamoDB allows at most {MAX_LOCAL_INDEXES}",
                 table.name.text
             ),
         ));
+    }
+    let gsi_count = access.iter().filter(|a| a.kind == AccessKind::Gsi).count();
+    if gsi_count > DEFAULT_GLOBAL_INDEXES {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::TooManyGlobalIndexes,
+                table.name.span,
+                format!(
+                    "table `{}` has {gsi_count} global indexes; DynamoDB's default quota is \
+                     {DEFAULT_GLOBAL_INDEXES} per table",
+                    table.name.text
+                ),
+            )
+            .with_help("request a higher quota (Service Quotas) before deploying, or merge indexes (overload them)"),
+        );
     }
     let delimiter = match table.delimiters.as_slice() {
         [] => "#".to_string(),
@@ -462,7 +541,8 @@ fn lower_item(
     item
 }
 
-/// The base keys must be written; an index key must be written whole.
+/// The base keys must be written; a key template must put the item into
+/// some index keyed on it.
 fn check_item_keys(entity: &Entity, table: &Table, item: &ItemShape, diagnostics: &mut Vec<Diagnostic>) {
     let Some(base) = table.access.first() else { return };
     for key in std::iter::once(&base.pk).chain(base.sk.as_ref()) {
@@ -480,26 +560,67 @@ fn check_item_keys(entity: &Entity, table: &Table, item: &ItemShape, diagnostics
             );
         }
     }
-    for index in table.access.iter().filter(|a| a.kind == AccessKind::Gsi) {
-        let Some(sk) = &index.sk else { continue };
-        let (pk_value, sk_value) = (item.key(&index.pk.name), item.key(&sk.name));
-        let (written, missing) = match (pk_value, sk_value) {
-            (Some(written), None) => (written, &sk.name),
-            (None, Some(written)) => (written, &index.pk.name),
-            _ => continue,
-        };
-        diagnostics.push(
-            Diagnostic::new(
-                Code::PartialIndexKey,
-                written.span,
-                format!(
-                    "`{}` writes `{}` but not `{missing}`: the item is in no index",
-                    entity.name.text, written.attr
-                ),
-            )
-            .with_related(index.name.span, format!("index `{}` needs both keys", index.name.text))
-            .with_help(format!("add `{missing} = \"...\"`, or remove `{}`", written.attr)),
+    // E105: a key template that puts the item into no index. An item is in
+    // an index exactly when it has every key attribute of the index (indexes
+    // are sparse), so an item missing an index's keys is simply not in it.
+    // That is only a mistake when the item *writes* a template for a key
+    // attribute and yet is in none of the indexes keyed on it: the template
+    // then serves no Query. A plain attribute used as a key is the
+    // attribute's own value, never dead, and is not checked.
+    let in_access = |access: &KeySchema| {
+        item.key(&access.pk.name).is_some() && access.sk.as_ref().is_none_or(|sk| item.key(&sk.name).is_some())
+    };
+    for written in item.keys.iter().filter(|k| !k.implicit) {
+        let keyed: Vec<&KeySchema> = table
+            .access
+            .iter()
+            .filter(|a| a.pk.name == written.attr || a.sk.as_ref().is_some_and(|sk| sk.name == written.attr))
+            .collect();
+        // The table's own keys are E104's.
+        let base_key = written.attr == base.pk.name || base.sk.as_ref().is_some_and(|sk| sk.name == written.attr);
+        if base_key || keyed.is_empty() || keyed.iter().any(|a| in_access(a)) {
+            continue;
+        }
+        // Every index keyed on it lacks another key of the item: name them.
+        let mut missing: Vec<&str> = Vec::new();
+        for key in keyed.iter().flat_map(|a| std::iter::once(&a.pk).chain(a.sk.as_ref())) {
+            if item.key(&key.name).is_none() && !missing.contains(&key.name.as_str()) {
+                missing.push(&key.name);
+            }
+        }
+        let indexes: Vec<String> = keyed.iter().map(|a| format!("`{}`", a.name.text)).collect();
+        let mut diagnostic = Diagnostic::new(
+            Code::PartialIndexKey,
+            written.span,
+            format!(
+                "`{}` writes `{}` but not {}: the item is in no index keyed on `{}`, so the template serves no Query",
+                entity.name.text,
+                written.attr,
+                missing
+                    .iter()
+                    .map(|m| format!("`{m}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+                written.attr
+            ),
         );
+        for index in &keyed {
+            let keys = std::iter::once(index.pk.name.as_str())
+                .chain(index.sk.as_ref().map(|k| k.name.as_str()))
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(" and ");
+            diagnostic = diagnostic.with_related(
+                index.name.span,
+                format!("index `{}` holds only items with {keys}", index.name.text),
+            );
+        }
+        diagnostics.push(diagnostic.with_help(format!(
+            "add `{} = \"...\"` to put the item into {}, or remove `{}`",
+            missing.first().copied().unwrap_or_default(),
+            indexes.join(" or "),
+            written.attr
+        )));
     }
 }
 

@@ -18,6 +18,7 @@
 //! are compatible (one a prefix of the other) are ever compared — by a forward
 //! scan over the sorted run, which visits exactly the compatible pairs.
 
+mod correlated;
 mod limits;
 mod order;
 mod overwrite;
@@ -27,11 +28,10 @@ mod unused;
 #[cfg(test)]
 mod tests;
 
-use super::model::{Entity, KeyValue, Model, Table};
+use super::model::{Entity, KeyValue, Model};
 use super::resolve::Resolution;
 use super::resolve::registry::{ItemRef, Registry};
 use crate::diagnostic::Diagnostic;
-use crate::syntax::ast::KeyType;
 
 /// Runs every registry lint; pure over the analysed schema.
 pub fn lint(model: &Model, registry: &Registry, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
@@ -77,21 +77,6 @@ pub fn lint_with(
 /// The key value an item writes for `attr`.
 fn key_of<'m>(model: &'m Model, item: ItemRef, attr: &str) -> Option<&'m KeyValue> {
     model.entities[item.entity].items[item.item].key(attr)
-}
-
-/// The distinct string key attributes that are the sort key of the table or
-/// of one of its indexes: the ones a `begins_with` or a range can read.
-fn string_sort_keys(table: &Table) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::new();
-    for access in &table.access {
-        if let Some(sk) = &access.sk
-            && sk.ty == KeyType::String
-            && !out.contains(&sk.name.as_str())
-        {
-            out.push(&sk.name);
-        }
-    }
-    out
 }
 
 /// `` `User` `` for a one-item entity, `` `Membership` (item 2) `` otherwise.

@@ -13,14 +13,20 @@
 //! by a string test; only the rest are intersected (exactly, with the
 //! template automata, each compiled at most once).
 //!
-//! Holes are independent in the intersection: an attribute used in both the
-//! partition and the sort key of one item is treated as two values. That can
-//! only over-report when the other item's keys disagree on it in a way the
-//! shared attribute forbids, which designs do not do in practice.
+//! Each key's templates are intersected on their own first. When a pair
+//! still collides and an item fills two holes with one attribute
+//! (`pk = "FOLDER#{folderId}"`, `sk = "FOLDER#{folderId}#NOTE#{noteId}"`),
+//! the holes are tied together and the pair is decided again, exactly where
+//! `correlated` can decide it (equal partition-key skeletons unify holes,
+//! common parts cancel, independent remainders intersect). Where it cannot
+//! (an attribute still repeated after cancellation) the independent answer
+//! stands, which can only over-report.
 
 use std::cell::OnceCell;
 
+use super::correlated::{self, Sym, Verdict};
 use super::{describe_item, key_of};
+use crate::check::lang::Shape as LangShape;
 use crate::check::lang::{self, Automaton, Shape};
 use crate::check::model::{KeyValue, Model, Part};
 use crate::check::resolve::registry::{ItemRef, Registry};
@@ -40,6 +46,8 @@ struct Entry<'m> {
     sk_first: ByteSet,
     pk_automaton: OnceCell<Automaton>,
     sk_automaton: OnceCell<Automaton>,
+    /// Whether an attribute fills more than one hole of the item's keys.
+    correlated: bool,
 }
 
 impl Entry<'_> {
@@ -102,6 +110,7 @@ pub fn overwrites(model: &Model, registry: &Registry, diagnostics: &mut Vec<Diag
                 sk_first: sk.map_or(ByteSet::ALL, |k| first_bytes(&k.template.lang)),
                 pk_automaton: OnceCell::new(),
                 sk_automaton: OnceCell::new(),
+                correlated: repeats_attribute(pk, sk),
             });
             leads.push(lead);
         }
@@ -253,11 +262,27 @@ fn check_pair(model: &Model, pk_name: &str, sk_name: Option<&str>, a: &Entry, b:
     if same_entity && symmetric(a, b) {
         return None;
     }
-    let sk_witness = match (a.sk_automaton(), b.sk_automaton()) {
+    let mut sk_witness = match (a.sk_automaton(), b.sk_automaton()) {
         (Some(x), Some(y)) => Some(witness(x, y)?),
         _ => None,
     };
-    let pk_witness = witness(a.pk_automaton(), b.pk_automaton())?;
+    let mut pk_witness = witness(a.pk_automaton(), b.pk_automaton())?;
+    // Each key on its own can be equal; when an item repeats an attribute
+    // (`FOLDER#{folderId}` in pk and sk), decide with the holes tied.
+    if a.correlated || b.correlated {
+        let mut system = System::default();
+        let keys_a = system.keys(a, 0);
+        let keys_b = system.keys(b, 1);
+        match correlated::decide(&keys_a, &keys_b, &system.shapes) {
+            Verdict::Disjoint => return None,
+            Verdict::Collide { pk, sk } => {
+                pk_witness = pk;
+                sk_witness = sk;
+            }
+            // Not decided: the independent answer, which can over-report.
+            Verdict::Unknown => {}
+        }
+    }
     // The diagnostic goes on the item written later in the file.
     let (later, earlier) = if a.key_line().span.start >= b.key_line().span.start {
         (a, b)
@@ -309,4 +334,61 @@ fn symmetric(a: &Entry, b: &Entry) -> bool {
     let same_lang =
         a.pk.template.lang == b.pk.template.lang && a.sk.map(|k| &k.template.lang) == b.sk.map(|k| &k.template.lang);
     same_lang && a.hole_names() != b.hole_names()
+}
+
+/// Whether one attribute fills two holes of the item's primary key.
+fn repeats_attribute(pk: &KeyValue, sk: Option<&KeyValue>) -> bool {
+    let mut seen = Vec::new();
+    for (_, attr) in std::iter::once(pk).chain(sk).flat_map(|k| k.template.holes()) {
+        if let Some(attr) = attr {
+            if seen.contains(&attr) {
+                return true;
+            }
+            seen.push(attr);
+        }
+    }
+    false
+}
+
+/// The variables of two items' keys for [`correlated::decide`]: one per
+/// attribute of each item (two items are two writes, even of one entity),
+/// and a fresh one for a hole naming no attribute.
+#[derive(Default)]
+struct System {
+    shapes: Vec<LangShape>,
+    vars: std::collections::HashMap<(usize, usize), usize>,
+}
+
+impl System {
+    fn keys(&mut self, entry: &Entry, side: usize) -> correlated::Keys {
+        correlated::Keys {
+            pk: self.syms(entry.pk, side),
+            sk: entry.sk.map(|sk| self.syms(sk, side)),
+        }
+    }
+
+    fn syms(&mut self, key: &KeyValue, side: usize) -> Vec<Sym> {
+        let template = &key.template;
+        template
+            .parts
+            .iter()
+            .zip(&template.lang.parts)
+            .map(|(part, lang)| match (part, lang) {
+                (Part::Hole { attr, .. }, lang::Part::Hole(shape)) => {
+                    let fresh = self.shapes.len();
+                    let var = match attr {
+                        Some(attr) => *self.vars.entry((side, *attr)).or_insert(fresh),
+                        None => fresh,
+                    };
+                    if var == fresh {
+                        self.shapes.push(shape.clone());
+                    }
+                    Sym::Var(var)
+                }
+                (Part::Literal { text, .. }, _) => Sym::Lit(text.clone()),
+                // Parts and their languages are built in step (lower.rs).
+                (Part::Hole { .. }, lang::Part::Literal(text)) => Sym::Lit(text.clone()),
+            })
+            .collect()
+    }
 }

@@ -1,12 +1,15 @@
-//! Lints on the literal text of key templates: type tags that are prefixes
-//! of one another (W301) and delimiters other than the table's (W302).
+//! Lints on the literal text of key templates: type tags whose listing Query
+//! also reads another tag's items (W301) and delimiters other than the
+//! table's (W302).
 
 use std::collections::HashSet;
 
-use super::{key_of, shorten, string_sort_keys};
-use crate::check::model::{EntityId, KeyValue, Model, Part};
+use super::{key_of, shorten};
+use crate::check::lang;
+use crate::check::model::{EntityId, KeyValue, Model, Part, Table};
 use crate::check::resolve::registry::Registry;
 use crate::diagnostic::{Code, Diagnostic};
+use crate::syntax::ast::KeyType;
 
 /// Characters that separate the parts of a key in common single-table
 /// designs. Any of these in a template literal, other than the table's own
@@ -25,55 +28,123 @@ pub fn type_tag<'a>(leading: &'a str, delimiter: &str) -> &'a str {
     }
 }
 
-/// W301: on one string sort key of one table, a type tag that is a proper
-/// prefix of another (`USER` / `USERGROUP`): `begins_with(sk, "USER")` reads
-/// both. One diagnostic per pair of distinct tags, found by sorting the tags
-/// and scanning forward only while the next tag extends the current one.
+/// One template on a sort key, with the partition key its item writes for
+/// the same table or index.
+struct Tagged<'m> {
+    tag: &'m str,
+    sk: &'m KeyValue,
+    pk: &'m KeyValue,
+    entity: EntityId,
+}
+
+impl Tagged<'_> {
+    /// The `begins_with` prefix of the Query that lists this template's
+    /// items: its literal text before the first hole. A template without a
+    /// hole is read with `=`, which can return nothing else.
+    fn query_prefix(&self) -> Option<String> {
+        let has_hole = self.sk.template.parts.iter().any(|p| matches!(p, Part::Hole { .. }));
+        has_hole.then(|| self.sk.template.literal_prefix())
+    }
+
+    /// Whether listing `self`'s items with `begins_with` also returns one of
+    /// `other`'s: some key of `other` begins with the prefix, and the two can
+    /// share a partition (exact, with the template languages).
+    fn leaks_into(&self, other: &Tagged) -> Option<String> {
+        let prefix = self.query_prefix()?;
+        (other.sk.template.lang.may_begin_with(&prefix) && self.pk.template.lang.overlaps(&other.pk.template.lang))
+            .then_some(prefix)
+    }
+}
+
+/// W301: on one string sort key of the table or an index, the Query that
+/// lists one type tag's items (`begins_with(sk, "USER")`, the template's
+/// literal text before its first hole) also returns items of another tag
+/// (`USERGROUP#…`) in the same partition. One diagnostic per pair of distinct
+/// tags and sort key. Candidates are found by sorting the tags and scanning
+/// forward only while the next tag extends the current one (two tags that
+/// are not prefixes of one another cannot leak: both would be prefixes of
+/// one key); each candidate is then decided exactly.
 pub fn type_tag_prefixes(model: &Model, registry: &Registry, diagnostics: &mut Vec<Diagnostic>) {
     for (table_id, table) in model.tables.iter().enumerate() {
-        for attr in string_sort_keys(table) {
-            let mut tags: Vec<(&str, &KeyValue, EntityId)> = registry
+        let mut reported: HashSet<(&str, &str, &str)> = HashSet::new();
+        for access in &table.access {
+            let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
+                continue;
+            };
+            let attr = sk.name.as_str();
+            // Parts, not templates: a template caches its automaton.
+            let mut seen: HashSet<(&[lang::Part], &[lang::Part])> = HashSet::new();
+            let mut tagged: Vec<Tagged> = registry
                 .entries(table_id, attr)
                 .iter()
                 .filter_map(|(leading, item)| {
                     let tag = type_tag(leading, &table.delimiter);
                     let key = key_of(model, *item, attr)?;
-                    (!tag.is_empty() && !key.implicit).then_some((tag, key, item.entity))
+                    // Not in this index without its partition key.
+                    let pk = key_of(model, *item, &access.pk.name)?;
+                    (!tag.is_empty() && !key.implicit).then_some(Tagged {
+                        tag,
+                        sk: key,
+                        pk,
+                        entity: item.entity,
+                    })
                 })
                 .collect();
-            // The first template (in source order) stands for its tag.
-            tags.sort_by(|a, b| a.0.cmp(b.0).then(a.1.template.span.start.cmp(&b.1.template.span.start)));
-            tags.dedup_by(|later, first| later.0 == first.0);
-            for (i, &(short, short_key, short_entity)) in tags.iter().enumerate() {
-                for &(long, long_key, long_entity) in tags[i + 1..].iter().take_while(|t| t.0.starts_with(short)) {
-                    let (short_name, long_name) = (
-                        &model.entities[short_entity].name.text,
-                        &model.entities[long_entity].name.text,
-                    );
-                    diagnostics.push(
-                        Diagnostic::new(
-                            Code::TypeTagPrefix,
-                            short_key.template.span,
-                            format!(
-                                "type tag `{short}` is a prefix of `{long}` on `{attr}`: \
-                                 `begins_with({attr}, \"{short}\")` returns both `{short_name}` and `{long_name}` items"
-                            ),
-                        )
-                        .with_label(format!("`{short}` is a prefix of `{long}`"))
-                        .with_related(
-                            long_key.template.span,
-                            format!("`{long_name}` writes `{}` here", long_key.template.lang_display()),
-                        )
-                        .with_help(format!(
-                            "rename one tag so that neither is a prefix of the other, or always end the \
-                             condition with the delimiter: `begins_with({attr}, \"{short}{}\")`",
-                            table.delimiter
-                        )),
-                    );
+            // In source order within a tag; the same pair of templates once.
+            tagged.sort_by(|a, b| {
+                a.tag
+                    .cmp(b.tag)
+                    .then(a.sk.template.span.start.cmp(&b.sk.template.span.start))
+            });
+            tagged.retain(|t| seen.insert((&t.sk.template.lang.parts, &t.pk.template.lang.parts)));
+            let groups: Vec<&[Tagged]> = tagged.chunk_by(|a, b| a.tag == b.tag).collect();
+            for (i, group) in groups.iter().enumerate() {
+                let short = group[0].tag;
+                for other in groups[i + 1..].iter().take_while(|g| g[0].tag.starts_with(short)) {
+                    let leak = group.iter().find_map(|a| {
+                        other.iter().find_map(|b| {
+                            a.leaks_into(b)
+                                .map(|p| (a, b, p))
+                                .or_else(|| b.leaks_into(a).map(|p| (b, a, p)))
+                        })
+                    });
+                    let Some((from, into, prefix)) = leak else { continue };
+                    if !reported.insert((attr, short, other[0].tag)) {
+                        continue;
+                    }
+                    diagnostics.push(leak_diagnostic(model, table, attr, from, into, &prefix));
                 }
             }
         }
     }
+}
+
+fn leak_diagnostic(model: &Model, table: &Table, attr: &str, from: &Tagged, into: &Tagged, prefix: &str) -> Diagnostic {
+    let (from_name, into_name) = (
+        &model.entities[from.entity].name.text,
+        &model.entities[into.entity].name.text,
+    );
+    let prefix = shorten(prefix);
+    Diagnostic::new(
+        Code::TypeTagPrefix,
+        from.sk.template.span,
+        format!(
+            "type tag `{}` is a prefix of `{}` on `{attr}`: `begins_with({attr}, \"{prefix}\")`, the Query that \
+             lists `{from_name}` items, also returns `{into_name}` items",
+            from.tag, into.tag
+        ),
+    )
+    .with_label(format!(
+        "every `{from_name}` key starts `{prefix}`, and so can a `{into_name}` key"
+    ))
+    .with_related(
+        into.sk.template.span,
+        format!("`{into_name}` writes `{}` here", into.sk.template.lang_display()),
+    )
+    .with_help(format!(
+        "end the tag with the delimiter (`{}{}`), or rename one tag so that neither is a prefix of the other",
+        from.tag, table.delimiter
+    ))
 }
 
 /// W302: a template literal that contains a delimiter-like character other
