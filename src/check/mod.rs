@@ -42,6 +42,11 @@ pub fn analyze_with(text: &str, parsed: impl FnOnce(&Parse)) -> Analysis {
     })
 }
 
+/// The analysis on this thread alone (to try out a fix from inside one).
+pub(crate) fn analyze_single_threaded(text: &str) -> Analysis {
+    analyze_on(text, |_| {}, |_| 1)
+}
+
 /// The analysis, on as many threads as `threads` says for the model.
 fn analyze_on(text: &str, parsed: impl FnOnce(&Parse), threads: impl FnOnce(&model::Model) -> usize) -> Analysis {
     let parse = syntax::parse(text);

@@ -249,7 +249,7 @@ impl Design {
     }
 
     pub fn source(&self) -> String {
-        let mut out = String::from("table T {\n  key pk, sk\n");
+        let mut out = String::from("table Truth {\n  key pk, sk\n");
         for i in &self.indexes {
             let local = if i.local { "local " } else { "" };
             let sk = i.sk.as_ref().map(|s| format!(", {s}")).unwrap_or_default();

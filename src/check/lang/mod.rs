@@ -60,7 +60,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
 pub use automaton::Automaton;
-pub use pinning::{Binding, Role, Unpinned, unpinned};
+pub use pinning::{Binding, Role, Unpinned, can_match, unpinned};
 pub use product::{MAX_AUTOMATA, intersect};
 pub use shape::Shape;
 pub use tagged::{ByteSet, Tagged};

@@ -231,3 +231,82 @@ fn path(parents: &[(u32, u8)], mut node: usize) -> Vec<(u8, usize)> {
     out.reverse();
     out
 }
+
+/// Whether some key of `item` meets `condition` (followed by anything when
+/// `prefix`) when each variable `tied[var]` has one value on both sides: a
+/// run on which the item's hole and the condition's value for such a
+/// variable start on the same byte but end on different ones reads two
+/// different values, so it is no match. (Holes that start apart are not
+/// compared: that can only keep a match that the shared value forbids.)
+pub fn can_match(item: (&Template, &[Role]), condition: (&Template, &[Role]), prefix: bool, tied: &[bool]) -> bool {
+    let (item_template, item_roles) = item;
+    let (query_template, query_roles) = condition;
+    let it = item_template.compile_tagged();
+    let qt = query_template.compile_tagged();
+    let ia = &it.automaton;
+    let qa = &qt.automaton;
+    let tied_var = |role: Role| match role {
+        Role::Var { var, .. } if tied.get(var as usize).copied().unwrap_or(false) => Some(var),
+        _ => None,
+    };
+    let item_part = |s: u32| it.part_of(s);
+    let query_part = |s: u32| if s == TAIL { Some(usize::MAX) } else { qt.part_of(s) };
+    let item_role = |s: u32| item_part(s).map_or(Role::Other, |p| item_roles[p]);
+    let query_role = |s: u32| match query_part(s) {
+        Some(usize::MAX) | None => Role::Other,
+        Some(p) => query_roles[p],
+    };
+    // Node: (item state, condition state, the tied variable both are reading + 1).
+    let start = (ia.start, qa.start, 0u32);
+    let mut seen = std::collections::HashSet::from([start]);
+    let mut stack = vec![start];
+    while let Some((t, q, inside)) = stack.pop() {
+        if ia.is_accepting(t) && (q == TAIL || qa.is_accepting(q)) {
+            return true;
+        }
+        let mut queries: Vec<(u32, u8, u8)> = Vec::new();
+        if q == TAIL {
+            queries.push((TAIL, 0, 255));
+        } else {
+            queries.extend(qa.edges(q).iter().map(|e| (e.to, e.lo, e.hi)));
+            if prefix && qa.is_accepting(q) {
+                queries.push((TAIL, 0, 255));
+            }
+        }
+        for e in ia.edges(t) {
+            for &(q2, lo, hi) in &queries {
+                if lo.max(e.lo) > hi.min(e.hi) {
+                    continue;
+                }
+                let (ir, qr) = (item_role(e.to), query_role(q2));
+                let item_stays = item_part(e.to) == item_part(t);
+                let query_stays = query_part(q2) == query_part(q);
+                let next = if inside > 0 {
+                    match (item_stays, query_stays) {
+                        (true, true) => inside,
+                        (false, false) => entered(tied_var(ir), tied_var(qr)),
+                        // One value ends before the other: two values.
+                        _ => continue,
+                    }
+                } else if !item_stays && !query_stays {
+                    entered(tied_var(ir), tied_var(qr))
+                } else {
+                    0
+                };
+                let node = (e.to, q2, next);
+                if seen.insert(node) {
+                    stack.push(node);
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Both sides start reading the same tied variable on this byte.
+fn entered(item: Option<u32>, query: Option<u32>) -> u32 {
+    match (item, query) {
+        (Some(a), Some(b)) if a == b => a + 1,
+        _ => 0,
+    }
+}

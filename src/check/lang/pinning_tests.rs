@@ -71,7 +71,12 @@ fn condition(parts: &[Part], roles: &[Role], bindings: &[Binding], cut: usize) -
 
 #[test]
 fn a_delimiter_after_an_id_pins_it() {
-    let parts = vec![lit("ORDER#"), hole(id()), lit("#LINE#"), hole(Shape::Int { pad: Some(3) })];
+    let parts = vec![
+        lit("ORDER#"),
+        hole(id()),
+        lit("#LINE#"),
+        hole(Shape::Int { pad: Some(3) }),
+    ];
     assert_eq!(run(parts.clone(), &[Binding::Param, Binding::Free], 3, true), None);
     // Without the delimiter, `12` also matches `123`.
     let found = run(parts, &[Binding::Param, Binding::Free], 2, true).expect("a longer id matches");
@@ -91,7 +96,10 @@ fn an_enum_word_that_prefixes_another_is_not_pinned() {
     let parts = vec![lit("TICKET#"), hole(words), hole(Shape::Ulid)];
     let found = run(parts.clone(), &[Binding::Fixed("high".into()), Binding::Free], 2, true).expect("high-urgent");
     assert!(found.witness.starts_with("TICKET#high-urgent"), "{found:?}");
-    assert_eq!(run(parts, &[Binding::Fixed("low".into()), Binding::Free], 2, true), None);
+    assert_eq!(
+        run(parts, &[Binding::Fixed("low".into()), Binding::Free], 2, true),
+        None
+    );
 }
 
 #[test]

@@ -7,8 +7,9 @@ use super::exact::{self, NotUnique};
 use super::knowns::{Next, instantiate};
 use super::{Context, Resolution, range};
 use crate::check::lang;
-use crate::check::model::{AccessKind, EntityId, KeyValue, Part, Pattern};
+use crate::check::model::{AccessKind, EntityId, KeyAttr, KeyValue, Part, Pattern};
 use crate::check::value::Value;
+use crate::syntax::ast::KeyType;
 
 /// The chosen item of one returned entity and its key values.
 struct Chosen<'m> {
@@ -102,7 +103,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(
             }
             None
         }
-        Some(sk) => sort_condition(cx, pattern, &sk.name, &chosen)?,
+        Some(sk) => sort_condition(cx, pattern, sk, &chosen)?,
     };
 
     let resolution = Resolution {
@@ -130,7 +131,10 @@ fn relied_on(access_span: crate::syntax::Span, chosen: &[Chosen]) -> Vec<crate::
     spans
 }
 
-fn sort_condition(cx: &Context, pattern: &Pattern, sk_name: &str, chosen: &[Chosen]) -> Result<Option<SortOp>, String> {
+fn sort_condition(cx: &Context, pattern: &Pattern, sk: &KeyAttr, chosen: &[Chosen]) -> Result<Option<SortOp>, String> {
+    let sk_name = sk.name.as_str();
+    // A `number` sort key compares numerically: its one hole is the value.
+    let text_key = sk.ty == KeyType::String;
     let starts: Vec<(Value, Next)> = chosen
         .iter()
         .map(|c| instantiate(&c.sk.expect("an index with a sort key").template, &cx.knowns))
@@ -154,8 +158,10 @@ fn sort_condition(cx: &Context, pattern: &Pattern, sk_name: &str, chosen: &[Chos
             }
         }
     }
-    if let (Some(order), Some(limit)) = (&pattern.order, pattern.limit) {
-        limited_order(cx, &order.attr.text, limit, chosen)?;
+    if let Some(order) = &pattern.order
+        && text_key
+    {
+        key_order(cx, &order.attr.text, pattern.limit, chosen)?;
     }
     let (first_prefix, _) = &starts[0];
     if let Some((ranged, range)) = &cx.knowns.range {
@@ -184,7 +190,7 @@ fn sort_condition(cx: &Context, pattern: &Pattern, sk_name: &str, chosen: &[Chos
             let (shape, rest) = around_next_hole(c, &cx.knowns);
             members.push((entity.as_str(), shape, rest));
         }
-        return range::condition(first_prefix, ranged, range, &members).map(Some);
+        return range::condition(first_prefix, ranged, range, &members, text_key).map(Some);
     }
     let all_known = starts
         .iter()
@@ -223,25 +229,28 @@ fn around_next_hole(c: &Chosen, knowns: &super::knowns::Knowns) -> (lang::Shape,
     (shape, rest)
 }
 
-/// `limit N` with `by attr`: the first page is the first N items in key
-/// order, which is the order of `attr` only when keys compare like it.
-fn limited_order(cx: &Context, attr: &str, limit: u64, chosen: &[Chosen]) -> Result<(), String> {
+/// `by attr` returns items in key order, which is `attr` order only when
+/// keys compare like it: an unpadded number never does (`10` sorts before
+/// `9`); a value that can go on with a byte sorting below what follows it
+/// in the key breaks it only rarely (`van der` before `van`), which matters
+/// when `limit N` cuts the first page there.
+fn key_order(cx: &Context, attr: &str, limit: Option<u64>, chosen: &[Chosen]) -> Result<(), String> {
     let around: Vec<_> = chosen.iter().map(|c| around_next_hole(c, &cx.knowns)).collect();
     let after = around.iter().filter_map(|(_, rest)| rest.first_bytes().max()).max();
     for (c, (shape, rest)) in chosen.iter().zip(&around) {
         let entity = &cx.model.entities[c.entity].name.text;
-        let why = if matches!(shape, lang::Shape::Int { pad: None } | lang::Shape::Decimal) {
-            format!("`{attr}` is an unpadded number, and `10` sorts before `9`")
-        } else if let Some(byte) = range::continuation(shape, rest, after, false) {
-            format!(
-                "a `{attr}` can go on with byte 0x{byte:02X}, which sorts before what follows it in the sort key of `{entity}`"
-            )
-        } else {
-            continue;
-        };
-        return Err(format!(
-            "`limit {limit}` returns the first {limit} items in key order, and key order is not `{attr}` order: {why}"
-        ));
+        if range::unordered_number(shape) {
+            return Err(format!(
+                "`by {attr}` returns items in key order, and `{attr}` is an unpadded number in the sort key of `{entity}`: `10` sorts before `9`; use `int(pad N)`"
+            ));
+        }
+        if let Some(limit) = limit
+            && let Some(byte) = range::continuation(shape, rest, after, false)
+        {
+            return Err(format!(
+                "`limit {limit}` returns the first {limit} items in key order, and key order is not `{attr}` order: a `{attr}` can go on with byte 0x{byte:02X}, which sorts before what follows it in the sort key of `{entity}`"
+            ));
+        }
     }
     Ok(())
 }

@@ -26,7 +26,12 @@ pub struct NotUnique {
 /// Ok with the single returns only an index key vouches for, or why the
 /// Query does not return exactly the declared items.
 pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result<Vec<NotUnique>, String> {
-    let items = matching_items(cx.model, cx.registry, resolution);
+    let vars = Vars::new(pattern, &cx.knowns.equal);
+    let access = &cx.model.tables[resolution.table].access[resolution.access];
+    let items: Vec<ItemRef> = matching_items(cx.model, cx.registry, resolution)
+        .into_iter()
+        .filter(|item| really_matches(cx, &vars, resolution, item))
+        .collect();
     let extra: Vec<&str> = unique_names(cx, items.iter().filter(|i| !cx.returns.contains(&i.entity)));
     if !extra.is_empty() {
         return Err(format!(
@@ -34,8 +39,6 @@ pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result
             extra.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
         ));
     }
-    let vars = Vars::new(pattern, &cx.knowns.equal);
-    let access = &cx.model.tables[resolution.table].access[resolution.access];
     let (sort_value, sort_prefix) = sort_prefix(resolution.sort.as_ref());
     let mut not_unique = Vec::new();
     for item in &items {
@@ -80,6 +83,44 @@ pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result
         single_item(cx, pattern, resolution, item, &vars, &mut not_unique)?;
     }
     Ok(not_unique)
+}
+
+/// Whether an item the key condition can match on its own keys still can
+/// when its attributes are one value each: an attribute the partition key
+/// pins (`FOLDER#{folderId}`) has the caller's value in the sort key too, so
+/// `FOLDER#{folderId}` cannot begin with `FOLDER#<folderId>#NOTE#`.
+fn really_matches(cx: &Context, vars: &Vars, resolution: &Resolution, item: &ItemRef) -> bool {
+    let access = &cx.model.tables[resolution.table].access[resolution.access];
+    let shape = &cx.model.entities[item.entity].items[item.item];
+    let (Some(pk), Some(sk_attr)) = (shape.key(&access.pk.name), access.sk.as_ref()) else {
+        return true;
+    };
+    let Some(sk) = shape.key(&sk_attr.name) else {
+        return true;
+    };
+    let (value, prefix) = match &resolution.sort {
+        Some(SortOp::Eq(v)) => (v, false),
+        Some(SortOp::BeginsWith(v)) => (v, true),
+        _ => return true,
+    };
+    if vars.unpinned(pk, &resolution.partition, false).is_some() {
+        return true;
+    }
+    let mut tied = vec![false; vars.bindings.len()];
+    for (name, _) in pk.template.holes() {
+        if let Some(&var) = vars.ids.get(&name.text)
+            && vars.bindings[var as usize] == Binding::Param
+        {
+            tied[var as usize] = true;
+        }
+    }
+    let (item_roles, query_roles) = vars.roles(sk, value);
+    lang::can_match(
+        (&sk.template.lang, &item_roles),
+        (&value.lang(), &query_roles),
+        prefix,
+        &tied,
+    )
 }
 
 /// A single return needs a key that at most one item of the entity has.
@@ -183,7 +224,7 @@ pub fn common_parts(a: &Value, b: &Value) -> Value {
 
 /// The pattern's known attributes as numbered variables.
 #[derive(Clone)]
-struct Vars {
+pub struct Vars {
     ids: HashMap<String, u32>,
     bindings: Vec<Binding>,
 }
@@ -255,6 +296,22 @@ impl Vars {
     /// A key of `key`'s template that the condition matches while a known
     /// attribute differs.
     fn unpinned(&self, key: &KeyValue, condition: &Value, prefix: bool) -> Option<Reason> {
+        let (item_roles, query_roles) = self.roles(key, condition);
+        let found = lang::unpinned(
+            (&key.template.lang, &item_roles),
+            (&condition.lang(), &query_roles),
+            prefix,
+            &self.bindings,
+        )?;
+        Some(Reason {
+            attr: self.name(found.var).to_string(),
+            witness: found.witness,
+            condition: found.condition,
+        })
+    }
+
+    /// What each part of the key template and of the condition value stands for.
+    fn roles(&self, key: &KeyValue, condition: &Value) -> (Vec<Role>, Vec<Role>) {
         let mut seen = HashMap::new();
         let item_roles: Vec<Role> = key
             .template
@@ -277,17 +334,7 @@ impl Vars {
                 ValuePart::Param { .. } => Role::Other,
             })
             .collect();
-        let found = lang::unpinned(
-            (&key.template.lang, &item_roles),
-            (&condition.lang(), &query_roles),
-            prefix,
-            &self.bindings,
-        )?;
-        Some(Reason {
-            attr: self.name(found.var).to_string(),
-            witness: found.witness,
-            condition: found.condition,
-        })
+        (item_roles, query_roles)
     }
 }
 

@@ -8,6 +8,7 @@ mod declarative;
 mod exact;
 mod knowns;
 mod pinned;
+mod proposal;
 mod range;
 pub mod registry;
 pub mod request;
@@ -18,7 +19,7 @@ pub use knowns::literal_text;
 use registry::{ItemRef, Registry};
 
 use super::lang;
-use super::model::{AccessKind, AttrType, EntityId, Model, Part, Pattern, TableId, Template};
+use super::model::{AccessKind, AttrType, EntityId, Model, Pattern, TableId};
 use super::suggest::{closest, escape};
 use super::value::{self, Value};
 use crate::diagnostic::{Code, Diagnostic, Fix};
@@ -264,8 +265,8 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
         };
         diagnostic = diagnostic.with_related(access.name.span, format!("via {via}: {reason}"));
     }
-    let proposal = propose_index(cx, pattern);
-    diagnostics.push(diagnostic.with_help(proposal.help(cx)).with_fixes(proposal.fix(cx)));
+    let (help, fix) = proposal::propose(cx, pattern);
+    diagnostics.push(diagnostic.with_help(help).with_fixes(fix));
     None
 }
 
@@ -280,165 +281,6 @@ fn served_without_consistent(cx: &Context, pattern: &Pattern, kinds: &[AccessKin
         .into_iter()
         .filter(|&i| kinds[i] == AccessKind::Gsi)
         .find(|&access| declarative::try_access(cx, &relaxed, access).is_ok())
-}
-
-/// A global index that would serve the pattern, with the key templates the
-/// returned entity writes for it: spelled out in E201's help, and written by
-/// its fix.
-struct Proposal {
-    /// `gsi2`: the first number no key attribute or index of the table uses.
-    index: String,
-    /// The template sources (escaped, without quotes).
-    pk: String,
-    sk: String,
-    /// The attributes the templates' holes name.
-    holes: Vec<String>,
-}
-
-fn propose_index(cx: &Context, pattern: &Pattern) -> Proposal {
-    let table = &cx.model.tables[cx.table];
-    let entity = &cx.model.entities[cx.returns[0]];
-    let n = (1..)
-        .find(|n| {
-            let prefix = format!("gsi{n}");
-            !table.key_attributes().any(|k| k.name.starts_with(&prefix))
-                && !table.access.iter().any(|a| a.name.text.starts_with(&prefix))
-                && !entity.attributes.iter().any(|a| a.name.text.starts_with(&prefix))
-        })
-        .unwrap_or(1);
-    let tag = entity.name.text.to_uppercase();
-    let mut pk = escape(&tag);
-    let mut holes = Vec::new();
-    for known in pattern
-        .known
-        .iter()
-        .filter(|k| matches!(k.kind, KnownKind::Equal | KnownKind::Fixed(_)))
-    {
-        pk.push_str(&format!("{}{{{}}}", escape(&table.delimiter), known.attr.text));
-        holes.push(known.attr.text.clone());
-    }
-    let sorted = cx
-        .knowns
-        .range
-        .as_ref()
-        .map(|(attr, _)| attr.clone())
-        .or(pattern.order.as_ref().map(|o| o.attr.text.clone()));
-    let sk = match sorted {
-        Some(attr) => {
-            let hole = format!("{{{attr}}}");
-            holes.push(attr);
-            hole
-        }
-        None => table
-            .base()
-            .and_then(|b| b.sk.as_ref())
-            .and_then(|sk| entity.items.first()?.key(&sk.name))
-            .map_or_else(|| escape(&tag), |kv| template_source(&kv.template)),
-    };
-    Proposal {
-        index: format!("gsi{n}"),
-        pk,
-        sk,
-        holes,
-    }
-}
-
-impl Proposal {
-    fn declaration(&self) -> String {
-        format!("index {0} ({0}pk, {0}sk)", self.index)
-    }
-
-    fn key_lines(&self) -> [String; 2] {
-        [
-            format!("{}pk = \"{}\"", self.index, self.pk),
-            format!("{}sk = \"{}\"", self.index, self.sk),
-        ]
-    }
-
-    fn help(&self, cx: &Context) -> String {
-        let table = &cx.model.tables[cx.table];
-        let entity = &cx.model.entities[cx.returns[0]];
-        let [pk, sk] = self.key_lines();
-        format!(
-            "add `{}` to `{}`, and to `{}`: `{pk}` and `{sk}`",
-            self.declaration(),
-            table.name.text,
-            entity.name.text
-        )
-    }
-
-    /// The edits that declare the index in the table and write its keys in
-    /// the entity, each on a new line below the last of its kind. Only for a
-    /// pattern over one entity of one item shape, where the two lines are
-    /// the whole fix (and every hole names one of its attributes).
-    fn fix(&self, cx: &Context) -> Option<Fix> {
-        let table = &cx.model.tables[cx.table];
-        let entity_id = cx.returns[0];
-        if cx.returns.iter().any(|&e| e != entity_id) {
-            return None;
-        }
-        let entity = &cx.model.entities[entity_id];
-        if self.holes.iter().any(|h| entity.attribute(h).is_none()) {
-            return None;
-        }
-        let [item] = entity.items.as_slice() else {
-            return None;
-        };
-        let table_anchor = table.access.iter().map(|a| a.span).max_by_key(|s| s.end)?;
-        let entity_anchor = item
-            .keys
-            .iter()
-            .filter(|k| !k.implicit)
-            .map(|k| k.span)
-            .max_by_key(|s| s.end)
-            .or_else(|| entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end))?;
-        let edits = vec![
-            lines_after(cx.source, table_anchor, &[self.declaration()])?,
-            lines_after(cx.source, entity_anchor, &self.key_lines())?,
-        ];
-        Some(Fix::new(
-            format!(
-                "add index `{}` to `{}` and its keys to `{}`",
-                self.index, table.name.text, entity.name.text
-            ),
-            edits,
-        ))
-    }
-}
-
-/// A template as it is written between the quotes.
-fn template_source(template: &Template) -> String {
-    template
-        .parts
-        .iter()
-        .map(|p| match p {
-            Part::Literal { text, .. } => escape(text),
-            Part::Hole { name, .. } => format!("{{{}}}", name.text),
-        })
-        .collect()
-}
-
-/// The edit that adds `lines` after the member at `after`: each on a line of
-/// its own, indented like that member's line, when the member starts its
-/// line and ends it (a comment may follow); otherwise on the same line.
-fn lines_after(source: &str, after: Span, lines: &[String]) -> Option<(Span, String)> {
-    let line_start = source.get(..after.start)?.rfind('\n').map_or(0, |i| i + 1);
-    let indent = source.get(line_start..after.start)?;
-    let tail = source.get(after.end..)?;
-    let mut line_end = after.end + tail.find('\n').unwrap_or(tail.len());
-    let mut newline = "\n";
-    if line_end > after.end && source.as_bytes()[line_end - 1] == b'\r' {
-        line_end -= 1;
-        newline = "\r\n";
-    }
-    let rest = source.get(after.end..line_end)?.trim();
-    if indent.trim().is_empty() && (rest.is_empty() || rest.starts_with("//")) {
-        let text = lines.iter().map(|l| format!("{newline}{indent}{l}")).collect();
-        Some((Span::empty(line_end), text))
-    } else {
-        let text = lines.iter().map(|l| format!(" {l}")).collect();
-        Some((Span::empty(after.end), text))
-    }
 }
 
 /// Every item the Query reads: in the access path, in the partition, and

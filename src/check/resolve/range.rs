@@ -23,7 +23,21 @@ use crate::syntax::ast::CompareOp;
 /// One returned entity's sort key around the ranged hole.
 pub type Member<'a> = (&'a str, Shape, lang::Template);
 
-pub fn condition(prefix: &Value, attr: &str, range: &Range, members: &[Member]) -> Result<SortOp, String> {
+pub fn condition(
+    prefix: &Value,
+    attr: &str,
+    range: &Range,
+    members: &[Member],
+    text_key: bool,
+) -> Result<SortOp, String> {
+    if text_key
+        && !matches!(range, Range::BeginsWith(_))
+        && let Some((entity, ..)) = members.iter().find(|(_, shape, _)| unordered_number(shape))
+    {
+        return Err(format!(
+            "`{attr}` is an unpadded number in the sort key of `{entity}`, which compares as text: `10` sorts before `9`, so a range of keys is not a range of `{attr}` (and a BETWEEN can come out inverted, which DynamoDB rejects); use `int(pad N)`"
+        ));
+    }
     // The highest byte a key can have right after the ranged value.
     let mut after: Option<u8> = None;
     for (_, _, rest) in members {
@@ -51,15 +65,6 @@ pub fn condition(prefix: &Value, attr: &str, range: &Range, members: &[Member]) 
                 ),
             });
         }
-    }
-    if let Range::Between(..) = range
-        && members
-            .iter()
-            .any(|(_, s, _)| matches!(s, Shape::Int { pad: None } | Shape::Decimal))
-    {
-        return Err(format!(
-            "`{attr}` is an unpadded number: for `9` to `10` the bounds come out inverted in byte order (`9` > `10`), and DynamoDB rejects a BETWEEN whose lower bound is above its upper bound; use `int(pad N)`"
-        ));
     }
     let upper = if prefix.is_empty() {
         None
@@ -116,6 +121,11 @@ pub fn condition(prefix: &Value, attr: &str, range: &Range, members: &[Member]) 
         Range::Between(lo, hi) => SortOp::Between(with(lo), stepped(hi).unwrap_or_else(|| with(hi))),
         Range::BeginsWith(p) => SortOp::BeginsWith(with(p)),
     })
+}
+
+/// Numbers whose text does not sort like their value.
+pub(super) fn unordered_number(shape: &Shape) -> bool {
+    matches!(shape, Shape::Int { pad: None } | Shape::Decimal)
 }
 
 /// Why a key of `K · u · s` (with `u` of `shape`, `s` of `rest`, `after`

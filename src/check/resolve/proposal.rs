@@ -1,0 +1,337 @@
+//! E201's help and fix: what would make a pattern one Query. In order: return
+//! a list, when only the single return fails; write the keys of an index the
+//! table already has; add an index. Each is offered only when the schema it
+//! makes still checks — the pattern resolves and no other error appears — so
+//! a fix never trades one hazard for another.
+
+use std::cell::Cell;
+
+use super::Context;
+use crate::check::model::{AccessKind, KeySchema, Part, Pattern, Template};
+use crate::check::suggest::escape;
+use crate::diagnostic::{Fix, Severity};
+use crate::syntax::Span;
+use crate::syntax::ast::KnownKind;
+
+/// Above this size a fix is not tried out (each try is a whole analysis).
+const TRY_LIMIT: usize = 64 * 1024;
+
+thread_local! {
+    /// Set while a fix is being tried out: the analysis of the fixed text
+    /// proposes nothing itself.
+    static TRYING: Cell<bool> = const { Cell::new(false) };
+    /// The error count of the last source a fix was tried against: (length, hash, errors).
+    static BEFORE: Cell<Option<(usize, u64, usize)>> = const { Cell::new(None) };
+}
+
+pub fn propose(cx: &Context, pattern: &Pattern) -> (String, Option<Fix>) {
+    const NOTHING: &str =
+        "key the returned entities on what the pattern knows, or add an index whose keys are built from it";
+    if TRYING.get() || cx.source.len() > TRY_LIMIT {
+        return (NOTHING.into(), None);
+    }
+    if let Some(fix) = return_a_list(pattern)
+        && works(cx, pattern, &fix)
+    {
+        let help = "return a list: the key cannot guarantee one item, and `limit` is a page size, not a count".into();
+        return (help, Some(fix));
+    }
+    let table = &cx.model.tables[cx.table];
+    let reusable = table.access.iter().filter(|a| a.kind == AccessKind::Gsi);
+    for access in reusable {
+        if let Some(proposal) = Proposal::reuse(cx, pattern, access)
+            && let Some(fix) = proposal.fix(cx)
+            && works(cx, pattern, &fix)
+        {
+            return (proposal.help(cx), Some(fix));
+        }
+    }
+    let proposal = Proposal::new_index(cx, pattern);
+    match proposal.fix(cx) {
+        Some(fix) if works(cx, pattern, &fix) => (proposal.help(cx), Some(fix)),
+        _ => (NOTHING.into(), None),
+    }
+}
+
+/// `-> Order` becomes `-> Order[]`.
+fn return_a_list(pattern: &Pattern) -> Option<Fix> {
+    let edits: Vec<(Span, String)> = pattern
+        .returns
+        .iter()
+        .filter(|r| !r.many)
+        .map(|r| (Span::empty(r.name.span.end), "[]".to_string()))
+        .collect();
+    let names: Vec<String> = pattern
+        .returns
+        .iter()
+        .filter(|r| !r.many)
+        .map(|r| format!("`{}[]`", r.name.text))
+        .collect();
+    (!edits.is_empty()).then(|| Fix::new(format!("return {}", names.join(", ")), edits))
+}
+
+/// Whether the schema with `fix` applied resolves the pattern and has fewer
+/// errors than now (this pattern's own error gone, no other one new).
+fn works(cx: &Context, pattern: &Pattern, fix: &Fix) -> bool {
+    let Some(fixed) = apply(cx.source, fix) else {
+        return false;
+    };
+    TRYING.set(true);
+    let before = errors_before(cx.source);
+    let after = crate::check::analyze_single_threaded(&fixed);
+    TRYING.set(false);
+    let resolved = after
+        .model
+        .pattern(&pattern.name.text)
+        .is_some_and(|i| after.resolutions[i].is_some());
+    resolved && errors(&after) < before
+}
+
+fn errors(analysis: &crate::check::Analysis) -> usize {
+    analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count()
+}
+
+/// The error count of `source` itself, analysed once per source and thread.
+fn errors_before(source: &str) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    source.hash(&mut hasher);
+    let key = (source.len(), hasher.finish());
+    if let Some((len, hash, count)) = BEFORE.get()
+        && (len, hash) == key
+    {
+        return count;
+    }
+    let count = errors(&crate::check::analyze_single_threaded(source));
+    BEFORE.set(Some((key.0, key.1, count)));
+    count
+}
+
+fn apply(source: &str, fix: &Fix) -> Option<String> {
+    let mut edits = fix.edits.clone();
+    edits.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
+    let mut text = source.to_string();
+    for (span, insert) in edits {
+        text.get(span.start..span.end)?;
+        text.replace_range(span.start..span.end, &insert);
+    }
+    Some(text)
+}
+
+/// A global index that would serve the pattern, with the key templates the
+/// returned entity writes for it: spelled out in E201's help, and written by
+/// its fix.
+struct Proposal {
+    index: String,
+    pk_attr: String,
+    sk_attr: Option<String>,
+    /// Whether the index is new (declared by the fix) or the table's own.
+    declare: bool,
+    /// The template sources (escaped, without quotes).
+    pk: String,
+    sk: String,
+    /// The attributes the templates' holes name.
+    holes: Vec<String>,
+}
+
+impl Proposal {
+    /// The templates, for an index called `index` with these key attributes.
+    fn templates(cx: &Context, pattern: &Pattern) -> (String, String, Vec<String>) {
+        let table = &cx.model.tables[cx.table];
+        let entity = &cx.model.entities[cx.returns[0]];
+        let tag = entity.name.text.to_uppercase();
+        let mut pk = escape(&tag);
+        let mut holes = Vec::new();
+        for known in pattern
+            .known
+            .iter()
+            .filter(|k| matches!(k.kind, KnownKind::Equal | KnownKind::Fixed(_)))
+        {
+            pk.push_str(&format!("{}{{{}}}", escape(&table.delimiter), known.attr.text));
+            holes.push(known.attr.text.clone());
+        }
+        let sorted = cx
+            .knowns
+            .range
+            .as_ref()
+            .map(|(attr, _)| attr.clone())
+            .or(pattern.order.as_ref().map(|o| o.attr.text.clone()));
+        let sk = match sorted {
+            Some(attr) => {
+                let hole = format!("{{{attr}}}");
+                holes.push(attr);
+                hole
+            }
+            None => table
+                .base()
+                .and_then(|b| b.sk.as_ref())
+                .and_then(|sk| entity.items.first()?.key(&sk.name))
+                .map_or_else(|| escape(&tag), |kv| template_source(&kv.template)),
+        };
+        (pk, sk, holes)
+    }
+
+    /// The table's global index `access`, when the entity writes none of its
+    /// keys and they are generic key names (not attributes of the entity).
+    fn reuse(cx: &Context, pattern: &Pattern, access: &KeySchema) -> Option<Proposal> {
+        let entity = &cx.model.entities[cx.returns[0]];
+        let sk = access.sk.as_ref()?;
+        let keys = [&access.pk.name, &sk.name];
+        let writes = entity.items.iter().any(|i| keys.iter().any(|k| i.key(k).is_some()));
+        if writes || keys.iter().any(|k| entity.attribute(k).is_some()) {
+            return None;
+        }
+        let (pk, sk_template, holes) = Proposal::templates(cx, pattern);
+        Some(Proposal {
+            index: access.name.text.clone(),
+            pk_attr: access.pk.name.clone(),
+            sk_attr: Some(sk.name.clone()),
+            declare: false,
+            pk,
+            sk: sk_template,
+            holes,
+        })
+    }
+
+    /// A new global index, named like the table's others (`GSI2` after `GSI1`).
+    fn new_index(cx: &Context, pattern: &Pattern) -> Proposal {
+        let table = &cx.model.tables[cx.table];
+        let entity = &cx.model.entities[cx.returns[0]];
+        let upper = table
+            .access
+            .iter()
+            .any(|a| a.kind == AccessKind::Gsi && a.name.text.starts_with("GSI"));
+        let base = if upper { "GSI" } else { "gsi" };
+        let taken = |name: &str| {
+            let name = name.to_lowercase();
+            let starts = |other: &str| other.to_lowercase().starts_with(&name);
+            table.key_attributes().any(|k| starts(&k.name))
+                || table.access.iter().any(|a| starts(&a.name.text))
+                || entity.attributes.iter().any(|a| starts(&a.name.text))
+        };
+        let n = (1..).find(|n| !taken(&format!("{base}{n}"))).unwrap_or(1);
+        let index = format!("{base}{n}");
+        let (pk_suffix, sk_suffix) = if upper { ("PK", "SK") } else { ("pk", "sk") };
+        let (pk, sk, holes) = Proposal::templates(cx, pattern);
+        Proposal {
+            pk_attr: format!("{index}{pk_suffix}"),
+            sk_attr: Some(format!("{index}{sk_suffix}")),
+            index,
+            declare: true,
+            pk,
+            sk,
+            holes,
+        }
+    }
+
+    fn declaration(&self) -> String {
+        match &self.sk_attr {
+            Some(sk) => format!("index {} ({}, {sk})", self.index, self.pk_attr),
+            None => format!("index {} ({})", self.index, self.pk_attr),
+        }
+    }
+
+    fn key_lines(&self) -> Vec<String> {
+        let mut lines = vec![format!("{} = \"{}\"", self.pk_attr, self.pk)];
+        if let Some(sk) = &self.sk_attr {
+            lines.push(format!("{sk} = \"{}\"", self.sk));
+        }
+        lines
+    }
+
+    fn help(&self, cx: &Context) -> String {
+        let table = &cx.model.tables[cx.table];
+        let entity = &cx.model.entities[cx.returns[0]];
+        let lines = self.key_lines().join("` and `");
+        match self.declare {
+            true => format!(
+                "add `{}` to `{}`, and to `{}`: `{lines}`",
+                self.declaration(),
+                table.name.text,
+                entity.name.text
+            ),
+            false => format!(
+                "write the keys of index `{}` in `{}`: `{lines}`",
+                self.index, entity.name.text
+            ),
+        }
+    }
+
+    /// The edits that declare the index in the table (when new) and write
+    /// its keys in the entity, each on a new line below the last of its
+    /// kind. Only for a pattern over one entity of one item shape, where the
+    /// lines are the whole fix (and every hole names one of its attributes).
+    fn fix(&self, cx: &Context) -> Option<Fix> {
+        let table = &cx.model.tables[cx.table];
+        let entity_id = cx.returns[0];
+        if cx.returns.iter().any(|&e| e != entity_id) {
+            return None;
+        }
+        let entity = &cx.model.entities[entity_id];
+        if self.holes.iter().any(|h| entity.attribute(h).is_none()) {
+            return None;
+        }
+        let [item] = entity.items.as_slice() else {
+            return None;
+        };
+        let entity_anchor = item
+            .keys
+            .iter()
+            .filter(|k| !k.implicit)
+            .map(|k| k.span)
+            .max_by_key(|s| s.end)
+            .or_else(|| entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end))?;
+        let mut edits = vec![lines_after(cx.source, entity_anchor, &self.key_lines())?];
+        if self.declare {
+            let table_anchor = table.access.iter().map(|a| a.span).max_by_key(|s| s.end)?;
+            edits.insert(0, lines_after(cx.source, table_anchor, &[self.declaration()])?);
+        }
+        let title = match self.declare {
+            true => format!(
+                "add index `{}` to `{}` and its keys to `{}`",
+                self.index, table.name.text, entity.name.text
+            ),
+            false => format!("write the keys of index `{}` in `{}`", self.index, entity.name.text),
+        };
+        Some(Fix::new(title, edits))
+    }
+}
+
+/// A template as it is written between the quotes.
+fn template_source(template: &Template) -> String {
+    template
+        .parts
+        .iter()
+        .map(|p| match p {
+            Part::Literal { text, .. } => escape(text),
+            Part::Hole { name, .. } => format!("{{{}}}", name.text),
+        })
+        .collect()
+}
+
+/// The edit that adds `lines` after the member at `after`: each on a line of
+/// its own, indented like that member's line, when the member starts its
+/// line and ends it (a comment may follow); otherwise on the same line.
+fn lines_after(source: &str, after: Span, lines: &[String]) -> Option<(Span, String)> {
+    let line_start = source.get(..after.start)?.rfind('\n').map_or(0, |i| i + 1);
+    let indent = source.get(line_start..after.start)?;
+    let tail = source.get(after.end..)?;
+    let mut line_end = after.end + tail.find('\n').unwrap_or(tail.len());
+    let mut newline = "\n";
+    if line_end > after.end && source.as_bytes()[line_end - 1] == b'\r' {
+        line_end -= 1;
+        newline = "\r\n";
+    }
+    let rest = source.get(after.end..line_end)?.trim();
+    if indent.trim().is_empty() && (rest.is_empty() || rest.starts_with("//")) {
+        let text = lines.iter().map(|l| format!("{newline}{indent}{l}")).collect();
+        Some((Span::empty(line_end), text))
+    } else {
+        let text = lines.iter().map(|l| format!(" {l}")).collect();
+        Some((Span::empty(after.end), text))
+    }
+}
