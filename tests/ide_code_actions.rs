@@ -240,7 +240,7 @@ fn misspelt_key_table_and_type() {
               gsi1sk = "USER"
             }
             pattern userByEmail(email) -> User
-            --- then: no diagnostics
+            --- then: W202 `userByEmail` returns one `User`, but index `gsi1` does not keep its keys unique: two `User` items can share them, and the Query then returns both
         "#]],
     );
     check(
@@ -418,7 +418,7 @@ fn misspelt_index_in_a_pinned_query() {
               pk = "USER#{userId}"
             }
             pattern userByEmail(email) -> User = query App.byEmail where email = email
-            --- then: no diagnostics
+            --- then: W202 `userByEmail` returns one `User`, but index `byEmail` does not keep its keys unique: two `User` items can share them, and the Query then returns both
         "#]],
     );
 }
@@ -520,7 +520,7 @@ fn unserved_pattern_gets_the_proposed_index() {
             }
 
             pattern userByEmail(email) -> User
-            --- then: no diagnostics
+            --- then: W202 `userByEmail` returns one `User`, but index `gsi1` does not keep its keys unique: two `User` items can share them, and the Query then returns both
         "#]],
     );
 }
@@ -591,7 +591,7 @@ fn proposed_index_on_one_line_tables_and_entities() {
             table App { key pk, sk index gsi1 (gsi1pk, gsi1sk) }
             entity User { userId: id  email: string  pk = "USER#{userId}"  sk = "PROFILE" gsi1pk = "USER#{email}" gsi1sk = "PROFILE" }
             pattern userByEmail(email) -> User
-            --- then: no diagnostics
+            --- then: W202 `userByEmail` returns one `User`, but index `gsi1` does not keep its keys unique: two `User` items can share them, and the Query then returns both
         "#]],
     );
 }
@@ -599,7 +599,7 @@ fn proposed_index_on_one_line_tables_and_entities() {
 #[test]
 fn proposed_index_keeps_crlf_line_ends() {
     let text = "table App {\r\n  key pk, sk\r\n}\r\n\r\nentity User {\r\n  userId: id\r\n  email: string\r\n  \
-                pk = \"USER#{userId}\"\r\n  sk = \"PROFILE\"\r\n}\r\n\r\npattern userByEmail(email) -> User\r\n";
+                pk = \"USER#{userId}\"\r\n  sk = \"PROFILE\"\r\n}\r\n\r\npattern userByEmail(email) -> User[]\r\n";
     let file = File::new(text.to_string());
     let at = text.find("userByEmail").unwrap();
     let found = actions(&file, Span::empty(at));
@@ -783,12 +783,12 @@ fn unpadded_int_in_a_sort_key_gets_a_pad() {
           tenantId: id
           number: int
           pk = "TENANT#{tenantId}"
-          sk = "INVOICE#{num$0ber}"
+          sk = "INVOICE#{number}"
         }
-        pattern invoices(tenantId) -> Invoice[] by number desc
+        pattern invo$0ices(tenantId) -> Invoice[] by number desc
         "#,
         expect![[r#"
-            W303 declare `number: int(pad 10)`
+            E201 declare `number: int(pad 10)`
             --- fixed
             table App {
               key pk, sk

@@ -132,7 +132,8 @@ fn unpadded_numbers_come_back_in_the_wrong_order() {
     let source = r#"
 table App { key pk, sk }
 entity Invoice { tenantId: id  number: int  pk = "TENANT#{tenantId}"  sk = "INVOICE#{number}" }
-pattern invoices(tenantId) -> Invoice[] by number
+pattern invoices(tenantId) -> Invoice[] by number =
+  query App where pk = "TENANT#{tenantId}" and begins_with(sk, "INVOICE#")
 "#;
     let runs = simulate(source);
     failure(run(&runs, "invoices"), "order");

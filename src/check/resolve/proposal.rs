@@ -7,7 +7,7 @@
 use std::cell::Cell;
 
 use super::Context;
-use crate::check::model::{AccessKind, KeySchema, Part, Pattern, Template};
+use crate::check::model::{AccessKind, AttrType, KeySchema, Part, Pattern, Template};
 use crate::check::suggest::escape;
 use crate::diagnostic::{Fix, Severity};
 use crate::syntax::Span;
@@ -30,6 +30,12 @@ pub fn propose(cx: &Context, pattern: &Pattern) -> (String, Option<Fix>) {
     if TRYING.get() || cx.source.len() > TRY_LIMIT {
         return (NOTHING.into(), None);
     }
+    if let Some(fix) = pad_the_number(cx, pattern)
+        && works(cx, pattern, &fix)
+    {
+        let help = "zero-pad the number, so that its text sorts like its value".into();
+        return (help, Some(fix));
+    }
     if let Some(fix) = return_a_list(pattern)
         && works(cx, pattern, &fix)
     {
@@ -51,6 +57,27 @@ pub fn propose(cx: &Context, pattern: &Pattern) -> (String, Option<Fix>) {
         Some(fix) if works(cx, pattern, &fix) => (proposal.help(cx), Some(fix)),
         _ => (NOTHING.into(), None),
     }
+}
+
+/// `number: int` becomes `int(pad 10)` when the pattern orders by it or
+/// reads a range of it (a size hint in the type is left to the user).
+fn pad_the_number(cx: &Context, pattern: &Pattern) -> Option<Fix> {
+    let sorted = cx
+        .knowns
+        .range
+        .as_ref()
+        .map(|(attr, _)| attr.as_str())
+        .or(pattern.order.as_ref().map(|o| o.attr.text.as_str()))?;
+    let attribute = cx
+        .returns
+        .iter()
+        .filter_map(|&e| cx.model.entities[e].attribute(sorted))
+        .find(|a| a.ty == AttrType::Int { pad: None } && a.size_hint.is_none())?;
+    Some(Fix::replace(
+        format!("declare `{sorted}: int(pad 10)`"),
+        attribute.ty_span,
+        "int(pad 10)",
+    ))
 }
 
 /// `-> Order` becomes `-> Order[]`.
