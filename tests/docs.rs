@@ -60,7 +60,7 @@ fn bundled_examples_have_no_diagnostics() {
 }
 
 /// Every ```dyno block in the docs and README is a complete schema without
-/// errors. Blocks that show a mistake on purpose are fenced ```dyno fails.
+/// errors or warnings. Blocks that show a mistake on purpose are fenced ```dyno fails.
 #[test]
 fn documentation_examples_have_no_errors() {
     let mut files = vec![root().join("README.md")];
@@ -71,10 +71,12 @@ fn documentation_examples_have_no_errors() {
         let markdown = std::fs::read_to_string(&path).unwrap();
         for block in markdown::blocks(&markdown).into_iter().filter(|b| b.info == "dyno") {
             checked += 1;
+            // Hints (an entity no pattern of the example returns) are fine
+            // in a fragment; a warning is not: the docs call these clean.
             let errors = analyze(&block.code)
                 .diagnostics
                 .iter()
-                .filter(|d| d.severity == Severity::Error)
+                .filter(|d| d.severity <= Severity::Warning)
                 .count();
             if errors > 0 {
                 failures.push(format!("{}:{}:\n{}", path.display(), block.line, describe(&block.code)));

@@ -131,28 +131,51 @@ async fn one_design(
         .unwrap_or_else(|e| panic!("{}: {e}", endpoint.name));
 }
 
-/// The promise itself: no disagreement. Ignored while the checker fails it:
-/// each distinct disagreement found with today's checker is minimised in
-/// `tests/fixtures/truth/` (see docs/truth.md). Run it with
-/// `cargo test --locked --test truth -- --ignored --nocapture`; remove the
-/// `#[ignore]` once the fixtures pass.
+/// The promise itself: every pattern the checker calls ok returns, on both
+/// endpoints, exactly the rows the oracle predicts. The distinct
+/// disagreements found on the way are minimised in `tests/fixtures/truth/`
+/// (and must stay rejected: `every_minimised_disagreement_is_rejected`).
 #[test]
-#[ignore = "the checker still accepts the patterns in tests/fixtures/truth/"]
 fn resolved_queries_return_exactly_what_the_patterns_mean() {
     let disagreements = run_truth();
+    println!("truth: {disagreements} disagreement(s)");
     assert_eq!(
         disagreements, 0,
         "patterns the checker calls ok returned other rows than they mean (details above)"
     );
 }
 
-/// The harness itself, in CI until the promise holds: the generator writes
-/// designs the checker reads, the endpoints take them, and queries with
-/// expected rows are run and judged (disagreements are printed, not failed).
+/// Each minimised disagreement names its pattern on its first line
+/// (`// truth: `name``): the checker must no longer call it ok.
 #[test]
-fn the_truth_harness_runs_against_the_endpoints() {
-    let disagreements = run_truth();
-    println!("truth: {disagreements} disagreement(s); the ignored test fails on them");
+fn every_minimised_disagreement_is_rejected() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/truth");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "dyno") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = text
+            .lines()
+            .next()
+            .and_then(|l| l.split('`').nth(1))
+            .unwrap_or_else(|| panic!("{}: the first line names the pattern in backquotes", path.display()));
+        let analysis = dyno::check::analyze(&text);
+        let index = analysis
+            .model
+            .pattern(name)
+            .unwrap_or_else(|| panic!("{}: no pattern `{name}`", path.display()));
+        let codes = pattern_errors(&analysis, index);
+        assert!(
+            !codes.is_empty(),
+            "{}: the checker calls `{name}` ok again",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 7, "found {checked} fixtures in {}", dir.display());
 }
 
 /// Runs the designs on every endpoint; the number of disagreements.

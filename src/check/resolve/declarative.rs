@@ -3,7 +3,7 @@
 //! declared entities in the declared order.
 
 use super::condition::SortOp;
-use super::exact::{self, NotUnique};
+use super::exact::{self, Caveats};
 use super::knowns::{Next, instantiate};
 use super::{Context, Resolution, range};
 use crate::check::lang;
@@ -30,7 +30,7 @@ pub fn search_order(kinds: &[AccessKind]) -> Vec<usize> {
     order
 }
 
-pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(Resolution, Vec<NotUnique>), String> {
+pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(Resolution, Caveats), String> {
     let table = &cx.model.tables[cx.table];
     let access = &table.access[access_id];
     if pattern.consistent.is_some() && access.kind == AccessKind::Gsi {
@@ -93,6 +93,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(
         return Err("the pattern returns nothing".into());
     };
 
+    let mut order_caveat = None;
     let sort = match &access.sk {
         None => {
             if let Some((attr, _)) = &cx.knowns.range {
@@ -103,7 +104,11 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(
             }
             None
         }
-        Some(sk) => sort_condition(cx, pattern, sk, &chosen)?,
+        Some(sk) => {
+            let (sort, caveat) = sort_condition(cx, pattern, sk, &chosen)?;
+            order_caveat = caveat;
+            sort
+        }
     };
 
     let resolution = Resolution {
@@ -118,8 +123,9 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(
         relies_on: relied_on(table.access[access_id].span, &chosen),
         pinned: false,
     };
-    let not_unique = exact::check(cx, pattern, &resolution)?;
-    Ok((resolution, not_unique))
+    let mut caveats = exact::check(cx, pattern, &resolution)?;
+    caveats.order = order_caveat;
+    Ok((resolution, caveats))
 }
 
 fn relied_on(access_span: crate::syntax::Span, chosen: &[Chosen]) -> Vec<crate::syntax::Span> {
@@ -131,7 +137,13 @@ fn relied_on(access_span: crate::syntax::Span, chosen: &[Chosen]) -> Vec<crate::
     spans
 }
 
-fn sort_condition(cx: &Context, pattern: &Pattern, sk: &KeyAttr, chosen: &[Chosen]) -> Result<Option<SortOp>, String> {
+/// The sort-key condition, and why its order is not always `by`'s, if so.
+fn sort_condition(
+    cx: &Context,
+    pattern: &Pattern,
+    sk: &KeyAttr,
+    chosen: &[Chosen],
+) -> Result<(Option<SortOp>, Option<String>), String> {
     let sk_name = sk.name.as_str();
     // A `number` sort key compares numerically: its one hole is the value.
     let text_key = sk.ty == KeyType::String;
@@ -158,10 +170,11 @@ fn sort_condition(cx: &Context, pattern: &Pattern, sk: &KeyAttr, chosen: &[Chose
             }
         }
     }
+    let mut caveat = None;
     if let Some(order) = &pattern.order
         && text_key
     {
-        key_order(cx, &order.attr.text, pattern.limit, chosen)?;
+        caveat = key_order(cx, &order.attr.text, pattern.limit, chosen)?;
     }
     let (first_prefix, _) = &starts[0];
     if let Some((ranged, range)) = &cx.knowns.range {
@@ -190,13 +203,13 @@ fn sort_condition(cx: &Context, pattern: &Pattern, sk: &KeyAttr, chosen: &[Chose
             let (shape, rest) = around_next_hole(c, &cx.knowns);
             members.push((entity.as_str(), shape, rest));
         }
-        return range::condition(first_prefix, ranged, range, &members, text_key).map(Some);
+        return range::condition(first_prefix, ranged, range, &members, text_key).map(|op| (Some(op), caveat));
     }
     let all_known = starts
         .iter()
         .all(|(p, n)| *n == Next::End && same_text(p, first_prefix));
     if all_known {
-        return Ok(Some(SortOp::Eq(first_prefix.clone())));
+        return Ok((Some(SortOp::Eq(first_prefix.clone())), caveat));
     }
     // Singletons at constant sort keys (`profile`, `counters`): the span
     // between the lowest and the highest, which other items may sort outside.
@@ -208,12 +221,12 @@ fn sort_condition(cx: &Context, pattern: &Pattern, sk: &KeyAttr, chosen: &[Chose
         && let (Some(lo), Some(hi)) = (constants.iter().min(), constants.iter().max())
         && !lo.is_empty()
     {
-        return Ok(Some(SortOp::Between(Value::literal(lo), Value::literal(hi))));
+        return Ok((Some(SortOp::Between(Value::literal(lo), Value::literal(hi))), caveat));
     }
     let common = starts[1..]
         .iter()
         .fold(first_prefix.clone(), |acc, (p, _)| exact::common_parts(&acc, p));
-    Ok((!common.is_empty()).then_some(SortOp::BeginsWith(common)))
+    Ok(((!common.is_empty()).then_some(SortOp::BeginsWith(common)), caveat))
 }
 
 /// The shape of the first hole the known values leave open in the sort key
@@ -231,12 +244,14 @@ fn around_next_hole(c: &Chosen, knowns: &super::knowns::Knowns) -> (lang::Shape,
 
 /// `by attr` returns items in key order, which is `attr` order only when
 /// keys compare like it: an unpadded number never does (`10` sorts before
-/// `9`); a value that can go on with a byte sorting below what follows it
-/// in the key breaks it only rarely (`van der` before `van`), which matters
-/// when `limit N` cuts the first page there.
-fn key_order(cx: &Context, attr: &str, limit: Option<u64>, chosen: &[Chosen]) -> Result<(), String> {
+/// `9`): an error. A value that can go on with a byte sorting below what
+/// follows it in the key breaks it only for such values (`van der` before
+/// `van`): a caveat, unless `limit N` cuts the first page there, which then
+/// holds the wrong items: an error.
+fn key_order(cx: &Context, attr: &str, limit: Option<u64>, chosen: &[Chosen]) -> Result<Option<String>, String> {
     let around: Vec<_> = chosen.iter().map(|c| around_next_hole(c, &cx.knowns)).collect();
     let after = around.iter().filter_map(|(_, rest)| rest.first_bytes().max()).max();
+    let mut caveat = None;
     for (c, (shape, rest)) in chosen.iter().zip(&around) {
         let entity = &cx.model.entities[c.entity].name.text;
         if range::unordered_number(shape) {
@@ -244,15 +259,25 @@ fn key_order(cx: &Context, attr: &str, limit: Option<u64>, chosen: &[Chosen]) ->
                 "`by {attr}` returns items in key order, and `{attr}` is an unpadded number in the sort key of `{entity}`: `10` sorts before `9`; use `int(pad N)`"
             ));
         }
-        if let Some(limit) = limit
-            && let Some(byte) = range::continuation(shape, rest, after, false)
-        {
+        let Some(byte) = range::continuation(shape, rest, after, false) else {
+            continue;
+        };
+        let why = format!(
+            "a `{attr}` can go on with {} (`ab`, `ab{}…`), which sorts at or below what follows `{{{attr}}}` in the sort key of `{entity}`, so `ab{}…` comes before `ab`",
+            range::show(byte),
+            byte as char,
+            byte as char
+        );
+        if let Some(limit) = limit {
             return Err(format!(
-                "`limit {limit}` returns the first {limit} items in key order, and key order is not `{attr}` order: a `{attr}` can go on with byte 0x{byte:02X}, which sorts before what follows it in the sort key of `{entity}`"
+                "`limit {limit}` returns the first {limit} items in key order, and key order is not `{attr}` order: {why}"
             ));
         }
+        caveat.get_or_insert(format!(
+            "`by {attr}` returns items in key order, which is not always `{attr}` order: {why}"
+        ));
     }
-    Ok(())
+    Ok(caveat)
 }
 
 /// How many parts of `template` the known values fill from its start.

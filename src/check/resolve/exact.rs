@@ -23,9 +23,19 @@ pub struct NotUnique {
     pub index: String,
 }
 
+/// What a resolution is right about but the user should hear: single
+/// returns only an index key vouches for, and an order that keys keep only
+/// for most values.
+#[derive(Clone, Debug, Default)]
+pub struct Caveats {
+    pub not_unique: Vec<NotUnique>,
+    /// Why key order is not always the `by` attribute's order.
+    pub order: Option<String>,
+}
+
 /// Ok with the single returns only an index key vouches for, or why the
 /// Query does not return exactly the declared items.
-pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result<Vec<NotUnique>, String> {
+pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result<Caveats, String> {
     let vars = Vars::new(pattern, &cx.knowns.equal);
     let access = &cx.model.tables[resolution.table].access[resolution.access];
     let items: Vec<ItemRef> = matching_items(cx.model, cx.registry, resolution)
@@ -82,7 +92,10 @@ pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result
         }
         single_item(cx, pattern, resolution, item, &vars, &mut not_unique)?;
     }
-    Ok(not_unique)
+    Ok(Caveats {
+        not_unique,
+        order: None,
+    })
 }
 
 /// Whether an item the key condition can match on its own keys still can

@@ -223,8 +223,15 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
     let mut reasons = Vec::new();
     for access in declarative::search_order(&kinds) {
         match declarative::try_access(cx, pattern, access) {
-            Ok((resolution, not_unique)) => {
-                warn_not_unique(cx, pattern, &resolution, &not_unique, diagnostics);
+            Ok((resolution, caveats)) => {
+                warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics);
+                if let Some(why) = caveats.order {
+                    let order = pattern.order.as_ref().map_or(pattern.name.span, |o| o.span);
+                    diagnostics.push(
+                        Diagnostic::new(Code::UnsortedSortValue, order, why)
+                            .with_help("end the value in the key with a delimiter that sorts below every byte it can contain, or make it fixed-length"),
+                    );
+                }
                 return Some(resolution);
             }
             Err(reason) => reasons.push((access, reason)),

@@ -168,7 +168,7 @@ pub fn verify(
         return None;
     }
     match exact::check(cx, pattern, &resolution) {
-        Ok(not_unique) => warn_not_unique(cx, pattern, &resolution, &not_unique, diagnostics),
+        Ok(caveats) => warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics),
         Err(reason) => {
             diagnostics.push(
                 Diagnostic::new(Code::UnpinnedValue, condition_span, format!("`{}`: {reason}", pattern.name.text))

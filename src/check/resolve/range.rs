@@ -151,7 +151,7 @@ pub(super) fn continuation(shape: &Shape, rest: &lang::Template, after: Option<u
         .copied()
 }
 
-fn show(byte: u8) -> String {
+pub(super) fn show(byte: u8) -> String {
     match byte {
         b' ' => "a space".to_string(),
         0x21..=0x7e => format!("`{}`", byte as char),
