@@ -157,7 +157,7 @@ fn assignments(pools: &[Vec<Vec<u8>>]) -> Vec<Vec<Vec<u8>>> {
     for pool in pools {
         out = out
             .into_iter()
-            .flat_map(|a: Vec<Vec<u8>>| pool.iter().map(move |v| [&a[..], &[v.clone()]].concat()))
+            .flat_map(|a: Vec<Vec<u8>>| pool.iter().map(move |v| [&a[..], std::slice::from_ref(v)].concat()))
             .collect();
     }
     out

@@ -278,8 +278,12 @@ impl Vars {
         }
     }
 
+    /// The bound attributes, in the order the pattern lists them (so that
+    /// the first one reported is the same on every run).
     fn bound(&self) -> impl Iterator<Item = (&str, &Binding)> {
-        self.ids.iter().map(|(a, &i)| (a.as_str(), &self.bindings[i as usize]))
+        let mut names: Vec<(&str, u32)> = self.ids.iter().map(|(a, &i)| (a.as_str(), i)).collect();
+        names.sort_by_key(|&(_, i)| i);
+        names.into_iter().map(|(a, i)| (a, &self.bindings[i as usize]))
     }
 
     fn binding_of(&self, attr: &str) -> Binding {
