@@ -486,6 +486,98 @@ fn fixed_value_outside_an_enum_keeps_its_quoting() {
 // ---------- the proposed index ----------
 
 #[test]
+fn unserved_pattern_reuses_an_index_the_entity_does_not_write_yet() {
+    // `GSI1` is there, named in capitals, and `Invoice` writes none of its
+    // keys: the fix writes them rather than declaring a second index.
+    check(
+        r#"
+        table App {
+          key PK, SK
+          index GSI1 (GSI1PK, GSI1SK)
+        }
+        entity Tenant {
+          tenantId: id
+          plan: enum(free, paid)
+          PK = "TENANT#{tenantId}"
+          SK = "META"
+          GSI1PK = "PLAN#{plan}"
+          GSI1SK = "TENANT#{tenantId}"
+        }
+        entity Invoice {
+          tenantId: id
+          number: int(pad 6)
+          status: enum(open, paid)
+          PK = "TENANT#{tenantId}"
+          SK = "INVOICE#{number}"
+        }
+        pattern tenantsOnPlan(plan) -> Tenant[]
+        pattern invoices$0ByStatus(status) -> Invoice[] by number
+        "#,
+        expect![[r#"
+            E201 write the keys of index `GSI1` in `Invoice`
+            --- fixed
+            table App {
+              key PK, SK
+              index GSI1 (GSI1PK, GSI1SK)
+            }
+            entity Tenant {
+              tenantId: id
+              plan: enum(free, paid)
+              PK = "TENANT#{tenantId}"
+              SK = "META"
+              GSI1PK = "PLAN#{plan}"
+              GSI1SK = "TENANT#{tenantId}"
+            }
+            entity Invoice {
+              tenantId: id
+              number: int(pad 6)
+              status: enum(open, paid)
+              PK = "TENANT#{tenantId}"
+              SK = "INVOICE#{number}"
+              GSI1PK = "INVOICE#{status}"
+              GSI1SK = "{number}"
+            }
+            pattern tenantsOnPlan(plan) -> Tenant[]
+            pattern invoicesByStatus(status) -> Invoice[] by number
+            --- then: no diagnostics
+        "#]],
+    );
+}
+
+#[test]
+fn a_single_return_the_key_cannot_guarantee_gets_a_list() {
+    check(
+        r#"
+        table App {
+          key pk, sk
+        }
+        entity Order {
+          customerId: id
+          orderId: ulid
+          pk = "CUSTOMER#{customerId}"
+          sk = "ORDER#{orderId}"
+        }
+        pattern first$0Order(customerId) -> Order limit 1
+        "#,
+        expect![[r#"
+            E201 return `Order[]`
+            --- fixed
+            table App {
+              key pk, sk
+            }
+            entity Order {
+              customerId: id
+              orderId: ulid
+              pk = "CUSTOMER#{customerId}"
+              sk = "ORDER#{orderId}"
+            }
+            pattern firstOrder(customerId) -> Order[] limit 1
+            --- then: no diagnostics
+        "#]],
+    );
+}
+
+#[test]
 fn unserved_pattern_gets_the_proposed_index() {
     check(
         r#"
