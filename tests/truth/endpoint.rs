@@ -2,11 +2,7 @@
 //! concrete Query on them. The table is created and filled with the
 //! crate's `verify::dynamo` helpers, which are not under test here.
 
-use std::collections::HashMap;
-
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::DisplayErrorContext;
-use aws_sdk_dynamodb::types::AttributeValue;
 use dyno::check::model::Model;
 use dyno::verify::plan::ConcreteQuery;
 
@@ -40,8 +36,9 @@ pub fn from_env(var: &str, name: &'static str) -> Option<String> {
     }
 }
 
-/// Runs the Query on `table`: every page, or only the first (a `limit`).
-/// The primary keys of the rows, in the order the endpoint returned them.
+/// Runs the Query on `table` with the crate's own request (the thing under
+/// test): every page, or only the first (a `limit`). The primary keys of the
+/// rows, in the order the endpoint returned them.
 pub async fn run(
     client: &Client,
     model: &Model,
@@ -49,50 +46,15 @@ pub async fn run(
     table: &str,
     first_page: bool,
 ) -> Result<Vec<Id>, String> {
-    let access = &model.tables[query.table].access[query.access];
-    let mut names = HashMap::from([("#pk".to_string(), access.pk.name.clone())]);
-    let mut values = HashMap::from([(":pk".to_string(), AttributeValue::S(query.partition.clone()))]);
-    let mut expression = "#pk = :pk".to_string();
-    if let (Some(sort), Some(sk)) = (&query.sort, &access.sk) {
-        names.insert("#sk".into(), sk.name.clone());
-        for (placeholder, value) in sort.values() {
-            values.insert(placeholder.to_string(), AttributeValue::S(value.to_string()));
-        }
-        expression = format!("{expression} AND {}", sort.expression("#sk"));
-    }
-    let mut rows = Vec::new();
-    let mut start = None;
-    for _ in 0..1000 {
-        let output = client
-            .query()
-            .table_name(table)
-            .set_index_name(access.is_index().then(|| access.name.text.clone()))
-            .key_condition_expression(&expression)
-            .set_expression_attribute_names(Some(names.clone()))
-            .set_expression_attribute_values(Some(values.clone()))
-            .scan_index_forward(query.forward)
-            .consistent_read(query.consistent)
-            .set_limit(query.limit.map(|l| l as i32))
-            .set_exclusive_start_key(start.take())
-            .send()
-            .await
-            .map_err(|e| {
-                // The endpoint's message, not the whole response.
-                let text = format!("{}", DisplayErrorContext(e));
-                let message = text.split("message: Some(\"").nth(1).and_then(|m| m.split('"').next());
-                format!("Query rejected: {}", message.unwrap_or(&text[..text.len().min(300)]))
-            })?;
-        for item in output.items() {
-            let key = |k: &str| match item.get(k) {
-                Some(AttributeValue::S(s)) => s.clone(),
-                other => format!("{other:?}"),
-            };
-            rows.push((key("pk"), key("sk")));
-        }
-        match output.last_evaluated_key {
-            Some(key) if !key.is_empty() && !first_page => start = Some(key),
-            _ => return Ok(rows),
-        }
-    }
-    Err("Query: more than 1000 pages".into())
+    let pages = dyno::verify::dynamo::query_pages(client, model, query, table, !first_page).await?;
+    // Items come back in DynamoDB JSON: `{"pk": {"S": "TENANT#t1"}}`.
+    let key = |item: &serde_json::Map<String, serde_json::Value>, k: &str| match item.get(k).and_then(|v| v.get("S")) {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        other => format!("{other:?}"),
+    };
+    let rows = pages.items.iter().map(|item| (key(item, "pk"), key(item, "sk")));
+    Ok(match first_page {
+        true => rows.take(pages.first_page).collect(),
+        false => rows.collect(),
+    })
 }
