@@ -13,15 +13,20 @@ use crate::diagnostic::{Fix, Severity};
 use crate::syntax::Span;
 use crate::syntax::ast::KnownKind;
 
-/// Above this size a fix is not tried out (each try is a whole analysis).
-const TRY_LIMIT: usize = 64 * 1024;
+/// Above this size a fix is not tried out (each try is a whole analysis);
+/// below it, at most `TRIES` fixes per analysed text. Files this small have
+/// too few declarations to be resolved on several threads, so which patterns
+/// get their tries is the same on every run.
+const TRY_LIMIT: usize = 32 * 1024;
+const TRIES: usize = 12;
 
 thread_local! {
     /// Set while a fix is being tried out: the analysis of the fixed text
     /// proposes nothing itself.
     static TRYING: Cell<bool> = const { Cell::new(false) };
-    /// The error count of the last source a fix was tried against: (length, hash, errors).
-    static BEFORE: Cell<Option<(usize, u64, usize)>> = const { Cell::new(None) };
+    /// The last source a fix was tried against: (length, hash, its errors,
+    /// the fixes tried on it so far).
+    static BEFORE: Cell<Option<(usize, u64, usize, usize)>> = const { Cell::new(None) };
 }
 
 pub fn propose(cx: &Context, pattern: &Pattern) -> (String, Option<Fix>) {
@@ -104,7 +109,10 @@ fn works(cx: &Context, pattern: &Pattern, fix: &Fix) -> bool {
         return false;
     };
     TRYING.set(true);
-    let before = errors_before(cx.source);
+    let Some(before) = errors_before(cx.source) else {
+        TRYING.set(false);
+        return false;
+    };
     let after = crate::check::analyze_single_threaded(&fixed);
     TRYING.set(false);
     let resolved = after
@@ -122,20 +130,19 @@ fn errors(analysis: &crate::check::Analysis) -> usize {
         .count()
 }
 
-/// The error count of `source` itself, analysed once per source and thread.
-fn errors_before(source: &str) -> usize {
+/// The error count of `source` itself, analysed once per source and thread;
+/// `None` once `TRIES` fixes were tried on it.
+fn errors_before(source: &str) -> Option<usize> {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     source.hash(&mut hasher);
     let key = (source.len(), hasher.finish());
-    if let Some((len, hash, count)) = BEFORE.get()
-        && (len, hash) == key
-    {
-        return count;
-    }
-    let count = errors(&crate::check::analyze_single_threaded(source));
-    BEFORE.set(Some((key.0, key.1, count)));
-    count
+    let (count, tried) = match BEFORE.get() {
+        Some((len, hash, count, tried)) if (len, hash) == key => (count, tried),
+        _ => (errors(&crate::check::analyze_single_threaded(source)), 0),
+    };
+    BEFORE.set(Some((key.0, key.1, count, tried + 1)));
+    (tried < TRIES).then_some(count)
 }
 
 fn apply(source: &str, fix: &Fix) -> Option<String> {
