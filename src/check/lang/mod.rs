@@ -83,6 +83,8 @@ pub enum Part {
 pub struct Template {
     pub parts: Vec<Part>,
     compiled: OnceLock<Automaton>,
+    /// [`tagged`](Self::tagged), compiled on first use.
+    tagged: OnceLock<Tagged>,
 }
 
 impl PartialEq for Template {
@@ -118,6 +120,7 @@ impl Template {
         Template {
             parts,
             compiled: OnceLock::new(),
+            tagged: OnceLock::new(),
         }
     }
 

@@ -15,9 +15,12 @@
 //! template is two values here): that can only find a run that the shared
 //! value forbids, so it over-reports, never under-reports.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 
-use super::Template;
+use crate::check::fxhash::FxHasher;
+
+use super::{Part, Template};
 
 /// What a part of a template or condition value stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,6 +54,8 @@ pub struct Unpinned {
     pub condition: String,
 }
 
+type FxHashSet<T> = HashSet<T, BuildHasherDefault<FxHasher>>;
+
 const TAIL: u32 = u32::MAX;
 const NO_TRACK: u16 = u16::MAX - 1;
 const MISMATCH: u16 = u16::MAX;
@@ -66,9 +71,12 @@ pub fn unpinned(
 ) -> Option<Unpinned> {
     let (item_template, item_roles) = item;
     let (query_template, query_roles) = condition;
-    let it = item_template.compile_tagged();
-    let qt = query_template.compile_tagged();
     let binding = |var: u32| bindings.get(var as usize).unwrap_or(&Binding::Free);
+    if delimited_alike(item, condition, prefix, &binding) {
+        return None;
+    }
+    let it = item_template.tagged();
+    let qt = query_template.tagged();
     let item_role = |s: u32| it.part_of(s).map_or(Role::Other, |p| item_roles[p]);
     let query_role = |s: u32| {
         if s == TAIL {
@@ -111,11 +119,12 @@ pub fn unpinned(
     type Node = (u32, u32, u16, u32);
     let mut nodes: Vec<Node> = Vec::new();
     let mut parents: Vec<(u32, u8)> = Vec::new();
-    let mut seen: HashMap<Node, ()> = HashMap::new();
+    let mut seen: FxHashSet<Node> = FxHashSet::default();
     let start = (ia.start, qa.start, NO_TRACK, 0);
     nodes.push(start);
     parents.push((u32::MAX, 0));
-    seen.insert(start, ());
+    seen.insert(start);
+    let mut queries: Vec<(u32, u8, u8)> = Vec::new();
     let mut head = 0;
     while head < nodes.len() {
         let (t, q, pos, bad) = nodes[head];
@@ -135,7 +144,7 @@ pub fn unpinned(
                 });
             }
         }
-        let mut queries: Vec<(u32, u8, u8)> = Vec::new();
+        queries.clear();
         if q == TAIL {
             queries.push((TAIL, 0, 255));
         } else {
@@ -144,9 +153,10 @@ pub fn unpinned(
                 queries.push((TAIL, 0, 255));
             }
         }
-        let mut edges: Vec<_> = ia.edges(t).to_vec();
-        edges.sort_by_key(|e| rank(e.lo, e.hi));
-        for e in &edges {
+        // Readable bytes first, so that the witness reads well.
+        let edges = ia.edges(t);
+        let by_rank = (0..=READABLE.len()).flat_map(|r| edges.iter().filter(move |e| rank(e.lo, e.hi) == r));
+        for e in by_rank {
             for &(q2, lo, hi) in &queries {
                 let (lo, hi) = (lo.max(e.lo), hi.min(e.hi));
                 if lo > hi {
@@ -171,7 +181,7 @@ pub fn unpinned(
                 let start_pos = if entering { 0 } else { pos };
                 let mut push = |byte: u8, pos2: u16, nodes: &mut Vec<Node>, parents: &mut Vec<(u32, u8)>| {
                     let node = (t2, q2, pos2, bad2);
-                    if seen.insert(node, ()).is_none() {
+                    if seen.insert(node) {
                         nodes.push(node);
                         parents.push((head as u32, byte));
                     }
@@ -199,6 +209,47 @@ pub fn unpinned(
         head += 1;
     }
     None
+}
+
+/// The common case, decided without a search: the condition is the item's
+/// template (or its beginning) part for part, the caller's values where the
+/// item's holes are, and every hole ends where a literal begins with a byte
+/// the hole cannot read (or at the end of the value). Then both split any
+/// key the same way, so every hole reads the caller's value; what follows a
+/// prefix holds no bound value.
+fn delimited_alike<'b>(
+    (item, item_roles): (&Template, &[Role]),
+    (query, query_roles): (&Template, &[Role]),
+    prefix: bool,
+    binding: &impl Fn(u32) -> &'b Binding,
+) -> bool {
+    let n = query.parts.len();
+    if n > item.parts.len() || (!prefix && n != item.parts.len()) {
+        return false;
+    }
+    if item.parts[..n] != query.parts[..n] || item_roles[..n] != query_roles[..n] {
+        return false;
+    }
+    // No bound value after the condition ends.
+    let bound = |role: &Role| matches!(role, Role::Var { var, .. } if *binding(*var) != Binding::Free);
+    if item_roles[n..].iter().any(bound) {
+        return false;
+    }
+    (0..n).all(|i| match &item.parts[i] {
+        Part::Literal(_) => true,
+        Part::Hole(_) => match item.parts.get(i + 1) {
+            // Ends the value, and the condition with it (an equality).
+            None => !prefix,
+            // A prefix condition that stops right after the hole leaves
+            // longer values of it to match.
+            Some(_) if i + 1 == n && prefix => false,
+            Some(Part::Literal(text)) => match (&item.parts[i], text.as_bytes().first()) {
+                (Part::Hole(shape), Some(&c)) => !shape.bytes().contains(c),
+                _ => false,
+            },
+            Some(Part::Hole(_)) => false,
+        },
+    })
 }
 
 /// How readable the best byte of `lo..=hi` is (lower is better).
@@ -241,8 +292,18 @@ fn path(parents: &[(u32, u8)], mut node: usize) -> Vec<(u8, usize)> {
 pub fn can_match(item: (&Template, &[Role]), condition: (&Template, &[Role]), prefix: bool, tied: &[bool]) -> bool {
     let (item_template, item_roles) = item;
     let (query_template, query_roles) = condition;
-    let it = item_template.compile_tagged();
-    let qt = query_template.compile_tagged();
+    // The condition is the item's template (or its beginning) part for part:
+    // the item with the caller's values is a match.
+    let n = query_template.parts.len();
+    if n <= item_template.parts.len()
+        && (prefix || n == item_template.parts.len())
+        && item_template.parts[..n] == query_template.parts[..]
+        && item_roles[..n] == query_roles[..]
+    {
+        return true;
+    }
+    let it = item_template.tagged();
+    let qt = query_template.tagged();
     let ia = &it.automaton;
     let qa = &qt.automaton;
     let tied_var = |role: Role| match role {
@@ -258,13 +319,15 @@ pub fn can_match(item: (&Template, &[Role]), condition: (&Template, &[Role]), pr
     };
     // Node: (item state, condition state, the tied variable both are reading + 1).
     let start = (ia.start, qa.start, 0u32);
-    let mut seen = std::collections::HashSet::from([start]);
+    let mut seen: FxHashSet<(u32, u32, u32)> = FxHashSet::default();
+    seen.insert(start);
     let mut stack = vec![start];
+    let mut queries: Vec<(u32, u8, u8)> = Vec::new();
     while let Some((t, q, inside)) = stack.pop() {
         if ia.is_accepting(t) && (q == TAIL || qa.is_accepting(q)) {
             return true;
         }
-        let mut queries: Vec<(u32, u8, u8)> = Vec::new();
+        queries.clear();
         if q == TAIL {
             queries.push((TAIL, 0, 255));
         } else {

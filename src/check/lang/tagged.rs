@@ -26,6 +26,11 @@ impl Tagged {
 }
 
 impl Template {
+    /// [`compile_tagged`](Self::compile_tagged), compiled once per template.
+    pub fn tagged(&self) -> &Tagged {
+        self.tagged.get_or_init(|| self.compile_tagged())
+    }
+
     /// The automaton of [`compile`](Self::compile), each state tagged with its part.
     pub fn compile_tagged(&self) -> Tagged {
         let mut b = Builder::new();
@@ -46,6 +51,13 @@ impl Template {
 
     /// The bytes a value can start with.
     pub fn first_bytes(&self) -> ByteSet {
+        if let Some(Part::Literal(text)) = self.parts.first()
+            && let Some(&b) = text.as_bytes().first()
+        {
+            let mut set = ByteSet::default();
+            set.insert_range(b, b);
+            return set;
+        }
         let a = self.automaton();
         let live = a.useful();
         let mut set = ByteSet::default();
@@ -61,6 +73,49 @@ impl Shape {
     /// value of the same shape (`4` after `2` for an `int`: `2` and `24`).
     /// Empty exactly when no value is a proper prefix of another.
     pub fn extension_bytes(&self) -> ByteSet {
+        thread_local! {
+            // Asked per ranged or ordered pattern, of a handful of shapes.
+            static KNOWN: std::cell::RefCell<Vec<(Shape, ByteSet)>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        if let Some(set) = KNOWN.with(|k| k.borrow().iter().find(|(s, _)| s == self).map(|(_, b)| *b)) {
+            return set;
+        }
+        let set = self.compute_extension_bytes();
+        KNOWN.with(|k| {
+            let mut known = k.borrow_mut();
+            if known.len() < 64 {
+                known.push((self.clone(), set));
+            }
+        });
+        set
+    }
+
+    /// Every byte a value of this shape can contain.
+    pub fn bytes(&self) -> ByteSet {
+        thread_local! {
+            static KNOWN: std::cell::RefCell<Vec<(Shape, ByteSet)>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        if let Some(set) = KNOWN.with(|k| k.borrow().iter().find(|(s, _)| s == self).map(|(_, b)| *b)) {
+            return set;
+        }
+        let a = Template::new(vec![Part::Hole(self.clone())]).compile();
+        let live = a.useful();
+        let mut set = ByteSet::default();
+        for state in 0..a.state_count() as u32 {
+            for e in a.edges(state).iter().filter(|e| live[e.to as usize]) {
+                set.insert_range(e.lo, e.hi);
+            }
+        }
+        KNOWN.with(|k| {
+            let mut known = k.borrow_mut();
+            if known.len() < 64 {
+                known.push((self.clone(), set));
+            }
+        });
+        set
+    }
+
+    fn compute_extension_bytes(&self) -> ByteSet {
         let a = Template::new(vec![Part::Hole(self.clone())]).compile();
         let live = a.useful();
         // Pairs of states reached by one string: when the first has accepted,

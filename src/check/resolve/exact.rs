@@ -38,31 +38,44 @@ pub struct Caveats {
 pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result<Caveats, String> {
     let vars = Vars::new(pattern, &cx.knowns.equal);
     let access = &cx.model.tables[resolution.table].access[resolution.access];
-    let items: Vec<ItemRef> = matching_items(cx.model, cx.registry, resolution)
-        .into_iter()
-        .filter(|item| really_matches(cx, &vars, resolution, item))
-        .collect();
-    let extra: Vec<&str> = unique_names(cx, items.iter().filter(|i| !cx.returns.contains(&i.entity)));
+    let partition = Condition::new(&resolution.partition, false);
+    let (sort_value, sort_prefix) = sort_prefix(resolution.sort.as_ref());
+    let sort = Condition::new(&sort_value, sort_prefix);
+    // Each matched item with why its partition key does not pin a known
+    // value (`None`: it pins them all).
+    let mut items = Vec::new();
+    for item in matching_items(cx.model, cx.registry, resolution) {
+        let shape = &cx.model.entities[item.entity].items[item.item];
+        let pk = shape
+            .key(&access.pk.name)
+            .expect("matching items write the partition key");
+        let sk = access.sk.as_ref().and_then(|k| shape.key(&k.name));
+        let pk_reason = vars.unpinned(pk, &partition);
+        if pk_reason.is_some() || really_matches(&vars, resolution, &sort, pk, sk) {
+            items.push((item, pk, sk, pk_reason));
+        }
+    }
+    let extra: Vec<&str> = unique_names(
+        cx,
+        items
+            .iter()
+            .map(|(i, ..)| i)
+            .filter(|i| !cx.returns.contains(&i.entity)),
+    );
     if !extra.is_empty() {
         return Err(format!(
             "it would also return {}",
             extra.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
         ));
     }
-    let (sort_value, sort_prefix) = sort_prefix(resolution.sort.as_ref());
     let mut not_unique = Vec::new();
-    for item in &items {
+    for (item, pk, sk, pk_reason) in &items {
         let entity = &cx.model.entities[item.entity];
-        let shape = &entity.items[item.item];
-        let pk = shape
-            .key(&access.pk.name)
-            .expect("matching items write the partition key");
-        let sk = access.sk.as_ref().and_then(|k| shape.key(&k.name));
         for (attr, _) in vars.bound() {
             if entity.attribute(attr).is_none() {
                 continue;
             }
-            let in_key = std::iter::once(pk).chain(sk).any(|k| has_hole(&k.template, attr));
+            let in_key = std::iter::once(*pk).chain(*sk).any(|k| has_hole(&k.template, attr));
             if !in_key {
                 return Err(format!(
                     "`{attr}` is in none of its keys, so the Query cannot select on it: it would return `{}` items whatever their `{attr}`",
@@ -70,25 +83,18 @@ pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result
                 ));
             }
         }
-        if let Some(reason) = vars.unpinned(pk, &resolution.partition, false) {
-            return Err(describe(
-                cx,
-                item,
-                &access.pk.name,
-                &resolution.partition,
-                false,
-                &reason,
-            ));
+        if let Some(reason) = pk_reason {
+            return Err(describe(cx, item, &access.pk.name, &partition, reason));
         }
         // The same attribute is one value: what the partition key pins is
         // pinned wherever else the item's keys use it.
         let mut sk_vars = vars.clone();
         sk_vars.release(pk.template.holes().map(|(name, _)| name.text.as_str()));
         if let Some(sk) = sk
-            && let Some(reason) = sk_vars.unpinned(sk, &sort_value, sort_prefix)
+            && let Some(reason) = sk_vars.unpinned(sk, &sort)
         {
             let key = &access.sk.as_ref().expect("a sort key").name;
-            return Err(describe(cx, item, key, &sort_value, sort_prefix, &reason));
+            return Err(describe(cx, item, key, &sort, &reason));
         }
         single_item(cx, pattern, resolution, item, &vars, &mut not_unique)?;
     }
@@ -98,25 +104,39 @@ pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result
     })
 }
 
+/// A key condition's value, its language compiled once for every item.
+struct Condition<'v> {
+    value: &'v Value,
+    lang: lang::Template,
+    /// Matches keys that begin with the value (else: keys equal to it).
+    prefix: bool,
+}
+
+impl<'v> Condition<'v> {
+    fn new(value: &'v Value, prefix: bool) -> Condition<'v> {
+        Condition {
+            value,
+            lang: value.lang(),
+            prefix,
+        }
+    }
+}
+
 /// Whether an item the key condition can match on its own keys still can
 /// when its attributes are one value each: an attribute the partition key
-/// pins (`FOLDER#{folderId}`) has the caller's value in the sort key too, so
-/// `FOLDER#{folderId}` cannot begin with `FOLDER#<folderId>#NOTE#`.
-fn really_matches(cx: &Context, vars: &Vars, resolution: &Resolution, item: &ItemRef) -> bool {
-    let access = &cx.model.tables[resolution.table].access[resolution.access];
-    let shape = &cx.model.entities[item.entity].items[item.item];
-    let (Some(pk), Some(sk_attr)) = (shape.key(&access.pk.name), access.sk.as_ref()) else {
-        return true;
-    };
-    let Some(sk) = shape.key(&sk_attr.name) else {
-        return true;
-    };
-    let (value, prefix) = match &resolution.sort {
-        Some(SortOp::Eq(v)) => (v, false),
-        Some(SortOp::BeginsWith(v)) => (v, true),
-        _ => return true,
-    };
-    if vars.unpinned(pk, &resolution.partition, false).is_some() {
+/// pins (`FOLDER#{folderId}`; the caller has already checked that it pins
+/// them) has the caller's value in the sort key too, so `FOLDER#{folderId}`
+/// cannot begin with `FOLDER#<folderId>#NOTE#`.
+fn really_matches(
+    vars: &Vars,
+    resolution: &Resolution,
+    condition: &Condition,
+    pk: &KeyValue,
+    sk: Option<&KeyValue>,
+) -> bool {
+    let Some(sk) = sk else { return true };
+    // A range matches more than its bounds' common prefix: not decided here.
+    if !matches!(resolution.sort, Some(SortOp::Eq(_) | SortOp::BeginsWith(_))) {
         return true;
     }
     let mut tied = vec![false; vars.bindings.len()];
@@ -127,11 +147,11 @@ fn really_matches(cx: &Context, vars: &Vars, resolution: &Resolution, item: &Ite
             tied[var as usize] = true;
         }
     }
-    let (item_roles, query_roles) = vars.roles(sk, value);
+    let (item_roles, query_roles) = vars.roles(sk, condition.value);
     lang::can_match(
         (&sk.template.lang, &item_roles),
-        (&value.lang(), &query_roles),
-        prefix,
+        (&condition.lang, &query_roles),
+        condition.prefix,
         &tied,
     )
 }
@@ -312,12 +332,12 @@ impl Vars {
 
     /// A key of `key`'s template that the condition matches while a known
     /// attribute differs.
-    fn unpinned(&self, key: &KeyValue, condition: &Value, prefix: bool) -> Option<Reason> {
-        let (item_roles, query_roles) = self.roles(key, condition);
+    fn unpinned(&self, key: &KeyValue, condition: &Condition) -> Option<Reason> {
+        let (item_roles, query_roles) = self.roles(key, condition.value);
         let found = lang::unpinned(
             (&key.template.lang, &item_roles),
-            (&condition.lang(), &query_roles),
-            prefix,
+            (&condition.lang, &query_roles),
+            condition.prefix,
             &self.bindings,
         )?;
         Some(Reason {
@@ -355,7 +375,8 @@ impl Vars {
     }
 }
 
-fn describe(cx: &Context, item: &ItemRef, key: &str, condition: &Value, prefix: bool, reason: &Reason) -> String {
+fn describe(cx: &Context, item: &ItemRef, key: &str, condition: &Condition, reason: &Reason) -> String {
+    let (prefix, condition) = (condition.prefix, condition.value);
     let entity = &cx.model.entities[item.entity].name.text;
     let attr = &reason.attr;
     let (written, instance) = match (condition.is_empty(), prefix) {
