@@ -49,6 +49,7 @@ pub(crate) fn analyze_single_threaded(text: &str) -> Analysis {
 
 /// The analysis, on as many threads as `threads` says for the model.
 fn analyze_on(text: &str, parsed: impl FnOnce(&Parse), threads: impl FnOnce(&model::Model) -> usize) -> Analysis {
+    resolve::new_analysis();
     let parse = syntax::parse(text);
     parsed(&parse);
     let mut diagnostics = parse.diagnostics.clone();

@@ -9,6 +9,7 @@ mod exact;
 mod knowns;
 mod pinned;
 mod proposal;
+pub(super) use proposal::new_analysis;
 mod range;
 pub mod registry;
 pub mod request;

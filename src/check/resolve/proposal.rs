@@ -29,6 +29,16 @@ thread_local! {
     static BEFORE: Cell<Option<(usize, u64, usize, usize)>> = const { Cell::new(None) };
 }
 
+/// A new analysis begins on this thread: its fixes get their own tries (an
+/// analysis of a fix being tried out is part of the one that tries it).
+pub fn new_analysis() {
+    if !TRYING.get()
+        && let Some((len, hash, count, _)) = BEFORE.get()
+    {
+        BEFORE.set(Some((len, hash, count, 0)));
+    }
+}
+
 pub fn propose(cx: &Context, pattern: &Pattern) -> (String, Option<Fix>) {
     const NOTHING: &str =
         "key the returned entities on what the pattern knows, or add an index whose keys are built from it";
