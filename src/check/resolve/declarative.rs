@@ -7,7 +7,7 @@ use super::exact::{self, Caveats};
 use super::knowns::{Next, instantiate};
 use super::{Context, Resolution, range};
 use crate::check::lang;
-use crate::check::model::{AccessKind, EntityId, KeyAttr, KeyValue, Part, Pattern};
+use crate::check::model::{AccessKind, EntityId, KeyAttr, KeyValue, Pattern};
 use crate::check::value::Value;
 use crate::syntax::ast::KeyType;
 
@@ -170,16 +170,27 @@ fn sort_condition(
             }
         }
     }
+    // Around the first open hole of each member: its shape and what follows.
+    let around: Vec<Option<Around>> = chosen
+        .iter()
+        .zip(&starts)
+        .map(|(c, (_, next))| match next {
+            Next::Hole { at, .. } => Some(around_hole(&c.sk.expect("an index with a sort key").template, *at)),
+            Next::End => None,
+        })
+        .collect();
     let mut caveat = None;
     if let Some(order) = &pattern.order
         && text_key
     {
-        caveat = key_order(cx, &order.attr.text, pattern.limit, chosen)?;
+        // Every member has the open hole: checked just above.
+        let around: Vec<&Around> = around.iter().flatten().collect();
+        caveat = key_order(cx, &order.attr.text, pattern.limit, chosen, &around)?;
     }
     let (first_prefix, _) = &starts[0];
     if let Some((ranged, range)) = &cx.knowns.range {
         let mut members = Vec::new();
-        for (c, (prefix, next)) in chosen.iter().zip(&starts) {
+        for ((c, (prefix, next)), around) in chosen.iter().zip(&starts).zip(&around) {
             let entity = &cx.model.entities[c.entity].name.text;
             if !same_text(prefix, first_prefix) {
                 return Err(format!(
@@ -200,7 +211,7 @@ fn sort_condition(
                 }
                 Next::Hole { .. } => {}
             }
-            let (shape, rest) = around_next_hole(c, &cx.knowns);
+            let (shape, rest) = around.clone().expect("an open hole");
             members.push((entity.as_str(), shape, rest));
         }
         return range::condition(first_prefix, ranged, range, &members, text_key).map(|op| (Some(op), caveat));
@@ -229,11 +240,10 @@ fn sort_condition(
     Ok(((!common.is_empty()).then_some(SortOp::BeginsWith(common)), caveat))
 }
 
-/// The shape of the first hole the known values leave open in the sort key
-/// of `c`, and the template of what follows it.
-fn around_next_hole(c: &Chosen, knowns: &super::knowns::Knowns) -> (lang::Shape, lang::Template) {
-    let template = &c.sk.expect("an index with a sort key").template;
-    let at = prefix_parts(template, knowns);
+/// A hole's shape, and the template of what follows it in the key.
+type Around = (lang::Shape, lang::Template);
+
+fn around_hole(template: &crate::check::model::Template, at: usize) -> Around {
     let shape = match template.lang.parts.get(at) {
         Some(lang::Part::Hole(shape)) => shape.clone(),
         _ => lang::Shape::String,
@@ -248,11 +258,16 @@ fn around_next_hole(c: &Chosen, knowns: &super::knowns::Knowns) -> (lang::Shape,
 /// follows it in the key breaks it only for such values (`van der` before
 /// `van`): a caveat, unless `limit N` cuts the first page there, which then
 /// holds the wrong items: an error.
-fn key_order(cx: &Context, attr: &str, limit: Option<u64>, chosen: &[Chosen]) -> Result<Option<String>, String> {
-    let around: Vec<_> = chosen.iter().map(|c| around_next_hole(c, &cx.knowns)).collect();
-    let after = around.iter().filter_map(|(_, rest)| rest.first_bytes().max()).max();
+fn key_order(
+    cx: &Context,
+    attr: &str,
+    limit: Option<u64>,
+    chosen: &[Chosen],
+    around: &[&Around],
+) -> Result<Option<String>, String> {
+    let after = range::highest_first_byte(around.iter().map(|(_, rest)| rest));
     let mut caveat = None;
-    for (c, (shape, rest)) in chosen.iter().zip(&around) {
+    for (c, (shape, rest)) in chosen.iter().zip(around) {
         let entity = &cx.model.entities[c.entity].name.text;
         if range::unordered_number(shape) {
             return Err(format!(
@@ -278,18 +293,6 @@ fn key_order(cx: &Context, attr: &str, limit: Option<u64>, chosen: &[Chosen]) ->
         ));
     }
     Ok(caveat)
-}
-
-/// How many parts of `template` the known values fill from its start.
-fn prefix_parts(template: &crate::check::model::Template, knowns: &super::knowns::Knowns) -> usize {
-    template
-        .parts
-        .iter()
-        .take_while(|p| match p {
-            Part::Literal { .. } => true,
-            Part::Hole { name, .. } => knowns.equal.contains_key(&name.text),
-        })
-        .count()
 }
 
 /// Whether two values are written the same (`TENANT#{tenantId}`); equal

@@ -78,13 +78,9 @@ impl Knowns {
 pub enum Next {
     /// Every hole is known: the value is complete.
     End,
-    /// The first hole the caller does not know (by equality).
-    Hole {
-        attr: String,
-        /// The literal text right after the hole, if any.
-        followed_by: Option<String>,
-        fixed_length: bool,
-    },
+    /// The first hole the caller does not know (by equality), and its
+    /// position among the template's parts.
+    Hole { attr: String, at: usize },
 }
 
 /// The known beginning of a template's value: literals and known holes up
@@ -97,20 +93,11 @@ pub fn instantiate(template: &Template, knowns: &Knowns) -> (Value, Next) {
             Part::Hole { name, .. } => match knowns.equal.get(&name.text) {
                 Some(known) => value.extend(known),
                 None => {
-                    let followed_by = match template.parts.get(i + 1) {
-                        Some(Part::Literal { text, .. }) => Some(text.clone()),
-                        _ => None,
-                    };
-                    let fixed_length = match &template.lang.parts[i] {
-                        lang::Part::Hole(shape) => shape.fixed_len().is_some(),
-                        lang::Part::Literal(_) => true,
-                    };
                     return (
                         value,
                         Next::Hole {
                             attr: name.text.clone(),
-                            followed_by,
-                            fixed_length,
+                            at: i,
                         },
                     );
                 }

@@ -38,14 +38,7 @@ pub fn condition(
             "`{attr}` is an unpadded number in the sort key of `{entity}`, which compares as text: `10` sorts before `9`, so a range of keys is not a range of `{attr}` (and a BETWEEN can come out inverted, which DynamoDB rejects); use `int(pad N)`"
         ));
     }
-    // The highest byte a key can have right after the ranged value.
-    let mut after: Option<u8> = None;
-    for (_, _, rest) in members {
-        if !rest.parts.is_empty() {
-            let first = rest.first_bytes();
-            after = after.max(first.max());
-        }
-    }
+    let after = highest_first_byte(members.iter().map(|(_, _, rest)| rest));
     for (entity, shape, rest) in members {
         let prefix_search = matches!(range, Range::BeginsWith(_));
         if let Some(byte) = continuation(shape, rest, after, prefix_search) {
@@ -121,6 +114,12 @@ pub fn condition(
         Range::Between(lo, hi) => SortOp::Between(with(lo), stepped(hi).unwrap_or_else(|| with(hi))),
         Range::BeginsWith(p) => SortOp::BeginsWith(with(p)),
     })
+}
+
+/// The highest byte a key can have right after the ranged value, over what
+/// follows it in each returned entity's key; `None` when nothing follows.
+pub(super) fn highest_first_byte<'t>(rests: impl Iterator<Item = &'t lang::Template>) -> Option<u8> {
+    rests.filter_map(|rest| rest.first_bytes().max()).max()
 }
 
 /// Numbers whose text does not sort like their value.
