@@ -20,6 +20,8 @@ use std::hash::BuildHasherDefault;
 
 use crate::check::fxhash::FxHasher;
 
+use super::Automaton;
+use super::product::{LEAST_READABLE, pick};
 use super::{Part, Template};
 
 /// What a part of a template or condition value stands for.
@@ -113,7 +115,6 @@ pub fn unpinned(
     let ia = &it.automaton;
     let qa = &qt.automaton;
     let q_accepts = |q: u32| q == TAIL || qa.is_accepting(q);
-    let can_tail = |q: u32| prefix && q != TAIL && qa.is_accepting(q);
 
     // Node: (item state, condition state, fixed-text position, broken var + 1).
     type Node = (u32, u32, u16, u32);
@@ -144,18 +145,10 @@ pub fn unpinned(
                 });
             }
         }
-        queries.clear();
-        if q == TAIL {
-            queries.push((TAIL, 0, 255));
-        } else {
-            queries.extend(qa.edges(q).iter().map(|e| (e.to, e.lo, e.hi)));
-            if can_tail(q) {
-                queries.push((TAIL, 0, 255));
-            }
-        }
+        condition_moves(qa, q, prefix, &mut queries);
         // Readable bytes first, so that the witness reads well.
         let edges = ia.edges(t);
-        let by_rank = (0..=READABLE.len()).flat_map(|r| edges.iter().filter(move |e| rank(e.lo, e.hi) == r));
+        let by_rank = (0..=LEAST_READABLE).flat_map(|r| edges.iter().filter(move |e| pick(e.lo, e.hi).1 == r));
         for e in by_rank {
             for &(q2, lo, hi) in &queries {
                 let (lo, hi) = (lo.max(e.lo), hi.min(e.hi));
@@ -187,7 +180,7 @@ pub fn unpinned(
                     }
                 };
                 match fixed_text(t2) {
-                    None => push(readable(lo, hi), NO_TRACK, &mut nodes, &mut parents),
+                    None => push(pick(lo, hi).0, NO_TRACK, &mut nodes, &mut parents),
                     Some((_, text)) => {
                         let want = match start_pos {
                             MISMATCH | NO_TRACK => None,
@@ -200,7 +193,7 @@ pub fn unpinned(
                                     push(other, MISMATCH, &mut nodes, &mut parents);
                                 }
                             }
-                            _ => push(readable(lo, hi), MISMATCH, &mut nodes, &mut parents),
+                            _ => push(pick(lo, hi).0, MISMATCH, &mut nodes, &mut parents),
                         }
                     }
                 }
@@ -252,24 +245,18 @@ fn delimited_alike<'b>(
     })
 }
 
-/// How readable the best byte of `lo..=hi` is (lower is better).
-fn rank(lo: u8, hi: u8) -> usize {
-    READABLE
-        .iter()
-        .position(|&(a, z)| lo.max(a) <= hi.min(z))
-        .unwrap_or(READABLE.len())
-}
-
-const READABLE: [(u8, u8); 4] = [(b'a', b'z'), (b'0', b'9'), (b'A', b'Z'), (b'!', b'~')];
-
-fn readable(lo: u8, hi: u8) -> u8 {
-    for (a, z) in READABLE {
-        let (l, h) = (lo.max(a), hi.min(z));
-        if l <= h {
-            return l;
-        }
+/// Where the condition can go from `q` on one byte: its edges and, once its
+/// value is read (for a prefix condition), the tail that reads anything.
+fn condition_moves(qa: &Automaton, q: u32, prefix: bool, out: &mut Vec<(u32, u8, u8)>) {
+    out.clear();
+    if q == TAIL {
+        out.push((TAIL, 0, 255));
+        return;
     }
-    lo
+    out.extend(qa.edges(q).iter().map(|e| (e.to, e.lo, e.hi)));
+    if prefix && qa.is_accepting(q) {
+        out.push((TAIL, 0, 255));
+    }
 }
 
 /// The bytes from the start to `node`, each with the node it led to.
@@ -327,15 +314,7 @@ pub fn can_match(item: (&Template, &[Role]), condition: (&Template, &[Role]), pr
         if ia.is_accepting(t) && (q == TAIL || qa.is_accepting(q)) {
             return true;
         }
-        queries.clear();
-        if q == TAIL {
-            queries.push((TAIL, 0, 255));
-        } else {
-            queries.extend(qa.edges(q).iter().map(|e| (e.to, e.lo, e.hi)));
-            if prefix && qa.is_accepting(q) {
-                queries.push((TAIL, 0, 255));
-            }
-        }
+        condition_moves(qa, q, prefix, &mut queries);
         for e in ia.edges(t) {
             for &(q2, lo, hi) in &queries {
                 if lo.max(e.lo) > hi.min(e.hi) {

@@ -139,9 +139,14 @@ fn successors(
     }
 }
 
+/// Byte ranges from most to least readable in a witness.
+const PREFERRED: [(u8, u8); 5] = [(b'a', b'z'), (b'0', b'9'), (b'A', b'Z'), (b'!', b'~'), (0x80, 0xFF)];
+
+/// The rank [`pick`] gives a range with no preferred byte (the worst).
+pub(super) const LEAST_READABLE: u8 = PREFERRED.len() as u8;
+
 /// The most readable byte in `lo..=hi`, with its rank (lower is better).
-fn pick(lo: u8, hi: u8) -> (u8, u8) {
-    const PREFERRED: [(u8, u8); 5] = [(b'a', b'z'), (b'0', b'9'), (b'A', b'Z'), (b'!', b'~'), (0x80, 0xFF)];
+pub(super) fn pick(lo: u8, hi: u8) -> (u8, u8) {
     for (rank, (a, z)) in PREFERRED.into_iter().enumerate() {
         let (l, h) = (lo.max(a), hi.min(z));
         if l <= h {
