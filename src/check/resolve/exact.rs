@@ -6,7 +6,7 @@
 //! an enum word that prefixes another), and no more than one item where the
 //! pattern returns one.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use super::condition::SortOp;
 use super::registry::ItemRef;
@@ -36,6 +36,22 @@ pub struct Caveats {
 /// Ok with the single returns only an index key vouches for, or why the
 /// Query does not return exactly the declared items.
 pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result<Caveats, String> {
+    check_matched(
+        cx,
+        pattern,
+        resolution,
+        matching_items(cx.model, cx.registry, resolution),
+    )
+}
+
+/// [`check`], given the items the Query's key condition can match on their
+/// own keys (`matching_items`), for a caller that has them already.
+pub fn check_matched(
+    cx: &Context,
+    pattern: &Pattern,
+    resolution: &Resolution,
+    matched: Vec<ItemRef>,
+) -> Result<Caveats, String> {
     let vars = Vars::new(pattern, &cx.knowns.equal);
     let access = &cx.model.tables[resolution.table].access[resolution.access];
     let partition = Condition::new(&resolution.partition, false);
@@ -44,7 +60,7 @@ pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result
     // Each matched item with why its partition key does not pin a known
     // value (`None`: it pins them all).
     let mut items = Vec::new();
-    for item in matching_items(cx.model, cx.registry, resolution) {
+    for item in matched {
         let shape = &cx.model.entities[item.entity].items[item.item];
         let pk = shape
             .key(&access.pk.name)
@@ -210,16 +226,12 @@ fn has_hole(template: &Template, attr: &str) -> bool {
     template.holes().any(|(name, _)| name.text == attr)
 }
 
+/// The entities' names, each once, in order.
 fn unique_names<'a>(cx: &'a Context, items: impl Iterator<Item = &'a ItemRef>) -> Vec<&'a str> {
-    let mut names: Vec<&str> = Vec::new();
-    for item in items {
-        let name = cx.model.entities[item.entity].name.text.as_str();
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    names.sort_unstable();
-    names
+    let names: BTreeSet<&str> = items
+        .map(|item| cx.model.entities[item.entity].name.text.as_str())
+        .collect();
+    names.into_iter().collect()
 }
 
 /// The value a sort condition's matches all begin with (`true`), or equal

@@ -167,7 +167,7 @@ pub fn verify(
     if !ok {
         return None;
     }
-    match exact::check(cx, pattern, &resolution) {
+    match exact::check_matched(cx, pattern, &resolution, items.clone()) {
         Ok(caveats) => warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics),
         Err(reason) => {
             diagnostics.push(
