@@ -75,6 +75,15 @@ fn simulate(source: &str) -> Vec<Run> {
     out
 }
 
+/// The plan of the first pattern of `source`, with the samples it reads.
+fn first_pattern_planned(source: &str) -> (crate::check::Analysis, Samples, Plan) {
+    let analysis = analyze(source);
+    let samples = generate(&analysis.model, &Options::default());
+    let resolution = analysis.resolutions[0].clone().expect("resolved");
+    let plan = plan(&analysis.model, &samples, 0, &resolution, true);
+    (analysis, samples, plan)
+}
+
 fn run<'r>(runs: &'r [Run], name: &str) -> &'r Run {
     runs.iter()
         .find(|r| r.name == name)
@@ -235,11 +244,8 @@ table App { key pk, sk }
 entity Event { tenantId: id  at: datetime  pk = "TENANT#{tenantId}"  sk = "EVENT#{at}" }
 pattern latest(tenantId) -> Event[] by at desc limit 2
 "#;
-    let analysis = analyze(source);
+    let (analysis, samples, plan) = first_pattern_planned(source);
     let model = &analysis.model;
-    let samples = generate(model, &Options::default());
-    let resolution = analysis.resolutions[0].clone().expect("resolved");
-    let plan = plan(model, &samples, 0, &resolution, true);
     let mut items = answer(model, &samples, &plan);
     assert!(items.len() > 2);
     let perfect = check(
@@ -299,11 +305,8 @@ table App { key pk, sk }
 entity Event { tenantId: id  at: datetime  pk = "TENANT#{tenantId}"  sk = "EVENT#{at}" }
 pattern recent(tenantId) -> Event[] by at desc limit 50
 "#;
-    let analysis = analyze(source);
+    let (analysis, samples, plan) = first_pattern_planned(source);
     let model = &analysis.model;
-    let samples = generate(model, &Options::default());
-    let resolution = analysis.resolutions[0].clone().expect("resolved");
-    let plan = plan(model, &samples, 0, &resolution, true);
     let items = answer(model, &samples, &plan);
     let k = probe_limit(model, &samples, &plan).expect("a probe: fewer events than 50");
     assert_eq!(k as usize, items.len() - 1);
