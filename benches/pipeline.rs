@@ -47,7 +47,7 @@ fn run_stage(stage: &str, dyno: &str, json: &str, source: &SourceText) {
         "check" => drop(std::hint::black_box(dyno::check::analyze(dyno))),
         "format" => drop(std::hint::black_box(dyno::ide::format::format(dyno))),
         "full" => {
-            let diagnostics = dyno::check::analyze(dyno).diagnostics;
+            let diagnostics = dyno::check::analyze(dyno).diagnostics().to_vec();
             let mut out = String::new();
             for diagnostic in &diagnostics {
                 out.push_str(&dyno::cli::render::text(source, diagnostic));

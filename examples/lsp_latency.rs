@@ -145,7 +145,7 @@ impl Rng {
 /// The codes a complete publish of `text` has, in order.
 fn expected_codes(text: &str) -> Vec<Value> {
     let analysis = dyno::check::analyze(text);
-    let codes = analysis.diagnostics.iter().take(500);
+    let codes = analysis.diagnostics().iter().take(500);
     codes.map(|d| json!(d.code.as_str())).collect()
 }
 

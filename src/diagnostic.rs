@@ -1,7 +1,7 @@
 //! Diagnostics shared by every layer: the syntax layer and the checker
 //! produce them, the CLI renders them and the language server publishes them.
 
-use crate::syntax::Span;
+use crate::syntax::{FileId, FileSpan, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -105,17 +105,18 @@ codes! {
     UnusedIndex = "H302", Hint, "index no pattern uses";
 }
 
-/// One way to fix a diagnostic: text edits to the file it is in. Edits do
-/// not overlap; an empty span inserts.
+/// One way to fix a diagnostic: text edits, each in its file (a fix for a
+/// pattern may add an index to a table declared elsewhere). Edits do not
+/// overlap; an empty span inserts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     /// What the fix does, as an editor shows it: "change to `userId`".
     pub title: String,
-    pub edits: Vec<(Span, String)>,
+    pub edits: Vec<(FileSpan, String)>,
 }
 
 impl Fix {
-    pub fn new(title: impl Into<String>, edits: Vec<(Span, String)>) -> Fix {
+    pub fn new(title: impl Into<String>, edits: Vec<(FileSpan, String)>) -> Fix {
         Fix {
             title: title.into(),
             edits,
@@ -123,15 +124,16 @@ impl Fix {
     }
 
     /// One replacement.
-    pub fn replace(title: impl Into<String>, span: Span, text: impl Into<String>) -> Fix {
-        Fix::new(title, vec![(span, text.into())])
+    pub fn replace(title: impl Into<String>, at: FileSpan, text: impl Into<String>) -> Fix {
+        Fix::new(title, vec![(at, text.into())])
     }
 }
 
 /// A secondary location that explains a diagnostic ("collides with ...").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Related {
-    pub span: Span,
+    /// Often in another file than the diagnostic.
+    pub at: FileSpan,
     pub message: String,
 }
 
@@ -139,6 +141,8 @@ pub struct Related {
 pub struct Diagnostic {
     pub code: Code,
     pub severity: Severity,
+    /// The file the diagnostic is in, and where in it.
+    pub file: FileId,
     pub span: Span,
     pub message: String,
     /// A short note drawn under the caret.
@@ -151,11 +155,12 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn new(code: Code, at: FileSpan, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             code,
             severity: code.severity(),
-            span,
+            file: at.file,
+            span: at.span,
             message: message.into(),
             label: None,
             related: Vec::new(),
@@ -169,9 +174,13 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn location(&self) -> FileSpan {
+        self.file.at(self.span)
+    }
+
+    pub fn with_related(mut self, at: FileSpan, message: impl Into<String>) -> Diagnostic {
         self.related.push(Related {
-            span,
+            at,
             message: message.into(),
         });
         self

@@ -33,7 +33,7 @@ pub const CHECK_TIME_LIMIT: Duration = Duration::from_secs(2);
 
 fn assert_spans(text: &str, diagnostics: &[Diagnostic]) {
     for d in diagnostics {
-        let spans = std::iter::once(d.span).chain(d.related.iter().map(|r| r.span));
+        let spans = std::iter::once(d.span).chain(d.related.iter().map(|r| r.at.span));
         for span in spans {
             assert!(
                 span.start <= span.end && span.end <= text.len(),
@@ -79,7 +79,7 @@ pub fn check(data: &[u8]) {
         "analysing {} bytes took {elapsed:?}",
         file.text.len()
     );
-    assert_spans(&file.text, &file.analysis.diagnostics);
+    assert_spans(&file.text, file.analysis.diagnostics());
     // What the editor asks of every analysis, and at some offsets.
     let _ = file.occurrences();
     let _ = crate::ide::symbols::document_symbols(&file);

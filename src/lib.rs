@@ -2,11 +2,13 @@
 //! schemas.
 //!
 //! Layers, bottom up: `syntax` (lexer, parser, tree) → `check` (semantics)
-//! → `ide` (editor features as pure functions) → `lsp` (the only code that
+//! → `db` (the workspace: files and cached queries) → `ide` (editor
+//! features as pure functions) → `lsp` (the only code that
 //! speaks the protocol); `cli` is a thin shell over them.
 
 pub mod check;
 pub mod cli;
+pub mod db;
 pub mod diagnostic;
 #[doc(hidden)]
 pub mod fuzz;

@@ -12,10 +12,10 @@ fn check_fixtures() {
     common::check_fixtures("tests/fixtures/check", |source| {
         let analysis = analyze(&source.text);
         let mut out = String::new();
-        for diagnostic in &analysis.diagnostics {
+        for diagnostic in analysis.diagnostics() {
             out.push_str(&render::text(source, diagnostic));
         }
-        out.push_str(&render::summary(source, &analysis.diagnostics));
+        out.push_str(&render::summary(source, analysis.diagnostics()));
         out
     });
 }

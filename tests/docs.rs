@@ -27,7 +27,7 @@ fn files_with_extension(dir: &Path, extension: &str, out: &mut Vec<PathBuf>) {
 
 fn describe(text: &str) -> String {
     analyze(text)
-        .diagnostics
+        .diagnostics()
         .iter()
         .map(|d| {
             format!(
@@ -52,7 +52,7 @@ fn bundled_examples_have_no_diagnostics() {
     let mut failures = Vec::new();
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
-        if !analyze(&text).diagnostics.is_empty() {
+        if !analyze(&text).diagnostics().is_empty() {
             failures.push(format!("{}:\n{}", path.display(), describe(&text)));
         }
     }
@@ -74,7 +74,7 @@ fn documentation_examples_have_no_errors() {
             // Hints (an entity no pattern of the example returns) are fine
             // in a fragment; a warning is not: the docs call these clean.
             let errors = analyze(&block.code)
-                .diagnostics
+                .diagnostics()
                 .iter()
                 .filter(|d| d.severity <= Severity::Warning)
                 .count();
@@ -104,7 +104,7 @@ fn check_documented_code(code: Code) {
             code.as_str()
         );
     };
-    let reported = analyze(&failing.code).diagnostics;
+    let reported = analyze(&failing.code).diagnostics().to_vec();
     assert!(
         reported.iter().any(|d| d.code == code),
         "the failing example of {} (line {}) does not report it:\n{}",
@@ -112,7 +112,7 @@ fn check_documented_code(code: Code) {
         failing.line,
         describe(&failing.code)
     );
-    let after_fix = analyze(&fixed.code).diagnostics;
+    let after_fix = analyze(&fixed.code).diagnostics().to_vec();
     assert!(
         !after_fix
             .iter()

@@ -95,16 +95,16 @@ proptest! {
             documents.change(&uri, version, &[change], encoding).unwrap();
             if edit.snapshot {
                 let snapshot = documents.snapshot(&uri).unwrap();
-                prop_assert_eq!(&snapshot.file.text, &text);
+                prop_assert_eq!(&*snapshot.file.text, text.as_str());
             }
         }
         let snapshot = documents.snapshot(&uri).unwrap();
-        prop_assert_eq!(&snapshot.file.text, &text);
+        prop_assert_eq!(&*snapshot.file.text, text.as_str());
         let fresh = dyno::check::analyze(&text);
-        prop_assert_eq!(&snapshot.file.analysis.diagnostics, &fresh.diagnostics);
+        prop_assert_eq!(snapshot.file.analysis.diagnostics(), fresh.diagnostics());
         prop_assert_eq!(
-            format!("{:?}", snapshot.file.analysis.resolutions),
-            format!("{:?}", fresh.resolutions)
+            format!("{:?}", snapshot.file.analysis.schema.resolutions),
+            format!("{:?}", fresh.schema.resolutions)
         );
     }
 }

@@ -73,7 +73,7 @@ fn unknown_entity_suggestion_is_deterministic() {
     for _ in 0..32 {
         let analysis = dyno::check::analyze(text);
         let message = analysis
-            .diagnostics
+            .diagnostics()
             .iter()
             .find(|d| d.message.starts_with("unknown entity"))
             .map(|d| d.message.clone());

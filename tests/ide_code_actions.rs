@@ -39,7 +39,7 @@ fn describe(diagnostics: &[Diagnostic]) -> String {
 fn assert_fixed(text: &str, action: &Action, fixed: &str) {
     let count = |text: &str| {
         analyze(text)
-            .diagnostics
+            .diagnostics()
             .iter()
             .filter(|d| d.code == action.code)
             .count()
@@ -49,7 +49,7 @@ fn assert_fixed(text: &str, action: &Action, fixed: &str) {
         "`{}` leaves its {} in place:\n{fixed}\n{}",
         action.title,
         action.code.as_str(),
-        describe(&analyze(fixed).diagnostics)
+        describe(analyze(fixed).diagnostics())
     );
 }
 
@@ -62,12 +62,12 @@ fn check(fixture: &str, expected: Expect) {
         out.push_str("(no actions)\n");
     }
     for action in &found {
-        let fixed = cursor::apply(&file.text, &action.edits);
+        let fixed = cursor::apply_fix(&file.text, &action.edits);
         assert_fixed(&file.text, action, &fixed);
         let preferred = if action.preferred { " (preferred)" } else { "" };
         out.push_str(&format!("{} {}{preferred}\n", action.code.as_str(), action.title));
         out.push_str(&format!("--- fixed\n{fixed}"));
-        out.push_str(&format!("--- then: {}\n", describe(&analyze(&fixed).diagnostics)));
+        out.push_str(&format!("--- then: {}\n", describe(analyze(&fixed).diagnostics())));
     }
     expected.assert_eq(&out);
 }
@@ -698,7 +698,7 @@ fn proposed_index_keeps_crlf_line_ends() {
     let [action] = found.as_slice() else {
         panic!("one action expected: {found:#?}")
     };
-    let fixed = cursor::apply(text, &action.edits);
+    let fixed = cursor::apply_fix(text, &action.edits);
     assert_fixed(text, action, &fixed);
     assert!(
         !fixed.replace("\r\n", "").contains('\n'),
@@ -709,9 +709,9 @@ fn proposed_index_keeps_crlf_line_ends() {
         "{fixed:?}"
     );
     assert!(
-        analyze(&fixed).diagnostics.is_empty(),
+        analyze(&fixed).diagnostics().is_empty(),
         "{}",
-        describe(&analyze(&fixed).diagnostics)
+        describe(analyze(&fixed).diagnostics())
     );
 }
 
@@ -1025,17 +1025,17 @@ fn every_fix_in_the_docs_and_fixtures_fixes() {
     let mut codes: Vec<Code> = Vec::new();
     for (name, text) in texts {
         let analysis = analyze(&text);
-        for diagnostic in &analysis.diagnostics {
+        for diagnostic in analysis.diagnostics() {
             for fix in &diagnostic.fixes {
                 fixes += 1;
                 if !codes.contains(&diagnostic.code) {
                     codes.push(diagnostic.code);
                 }
-                let fixed = cursor::apply(&text, &fix.edits);
-                let after = analyze(&fixed).diagnostics;
+                let fixed = cursor::apply_fix(&text, &fix.edits);
+                let after = analyze(&fixed).diagnostics().to_vec();
                 let count = |ds: &[Diagnostic]| ds.iter().filter(|d| d.code == diagnostic.code).count();
                 assert!(
-                    count(&after) < count(&analysis.diagnostics),
+                    count(&after) < count(analysis.diagnostics()),
                     "{name}: `{}` leaves its {}:\n{fixed}\n{}",
                     fix.title,
                     diagnostic.code.as_str(),
@@ -1047,7 +1047,7 @@ fn every_fix_in_the_docs_and_fixtures_fixes() {
                         .count()
                 };
                 assert!(
-                    syntax(&after) <= syntax(&analysis.diagnostics),
+                    syntax(&after) <= syntax(analysis.diagnostics()),
                     "{name}: `{}` breaks the syntax:\n{fixed}\n{}",
                     fix.title,
                     describe(&after)

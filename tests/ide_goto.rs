@@ -10,7 +10,7 @@ use expect_test::{Expect, expect};
 fn check(fixture: &str, expected: Expect) {
     let (text, offset) = cursor::cursor(fixture);
     let file = File::new(text);
-    let targets = definition(&file, offset);
+    let targets: Vec<_> = definition(&file, offset).into_iter().map(|at| at.span).collect();
     expected.assert_eq(&cursor::spans(&file.text, &targets));
 }
 

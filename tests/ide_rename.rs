@@ -26,7 +26,7 @@ fn check(fixture: &str, new_name: &str, expected: Expect) {
         Ok(edits) => {
             let renamed = cursor::apply(&file.text, &edits);
             // A rename leaves a file that checks the same way.
-            let codes = |a: &dyno::check::Analysis| a.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
+            let codes = |a: &dyno::check::Analysis| a.diagnostics().iter().map(|d| d.code).collect::<Vec<_>>();
             assert_eq!(
                 codes(&file.analysis),
                 codes(&File::new(renamed.clone()).analysis),

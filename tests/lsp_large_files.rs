@@ -28,7 +28,7 @@ fn keys(diagnostics: &[Value]) -> Vec<String> {
 /// are those of a fresh analysis of `text`.
 fn publishes_until_complete(client: &mut LspClient, version: i64, text: &str) -> Vec<Vec<Value>> {
     let expected: Vec<String> = dyno::check::analyze(text)
-        .diagnostics
+        .diagnostics()
         .iter()
         .take(500)
         .map(|d| format!("\"{}\"", d.code.as_str()))

@@ -38,9 +38,9 @@ fn env_number(name: &str, default: u64) -> u64 {
 /// pattern the checker warns about is not one it calls ok (W202: a single
 /// return an index key cannot guarantee).
 fn pattern_errors(analysis: &Analysis, index: usize) -> Vec<Code> {
-    let span = analysis.model.patterns[index].span;
+    let span = analysis.schema.model.patterns[index].span;
     analysis
-        .diagnostics
+        .diagnostics()
         .iter()
         .filter(|d| d.severity <= Severity::Warning && d.span.start >= span.start && d.span.end <= span.end)
         .map(|d| d.code)
@@ -57,7 +57,7 @@ fn cases(
     items: &[oracle::Item],
     tally: &mut Tally,
 ) -> Vec<Case> {
-    for d in &analysis.diagnostics {
+    for d in analysis.diagnostics() {
         let own = d.code.is_syntax() || d.code.as_str().starts_with("E1");
         assert!(
             !own || d.severity != Severity::Error,
@@ -70,13 +70,13 @@ fn cases(
     let mut rng = design::Rng::new(seed ^ 0x5eed);
     let mut out = Vec::new();
     for (i, pattern) in design.patterns.iter().enumerate() {
-        assert_eq!(analysis.model.patterns[i].name.text, pattern.name);
+        assert_eq!(analysis.schema.model.patterns[i].name.text, pattern.name);
         tally.patterns += 1;
         let errors = pattern_errors(analysis, i);
         for code in &errors {
             *tally.rejected.entry(code.as_str()).or_default() += 1;
         }
-        let Some(resolution) = &analysis.resolutions[i] else {
+        let Some(resolution) = &analysis.schema.resolutions[i] else {
             if errors.is_empty() {
                 tally.unresolved_without_error += 1;
             }
@@ -88,7 +88,7 @@ fn cases(
         } else if errors.iter().any(|c| *c != Code::ExtraEntities) {
             continue;
         }
-        let access = &analysis.model.tables[resolution.table].access[resolution.access];
+        let access = &analysis.schema.model.tables[resolution.table].access[resolution.access];
         let path = oracle::in_path(
             pattern,
             items,
@@ -114,7 +114,7 @@ async fn one_design(
     tally: &mut Tally,
 ) {
     let name = format!("dyno-truth-{}-{seed}", std::process::id());
-    let table = &analysis.model.tables[0];
+    let table = &analysis.schema.model.tables[0];
     dyno::verify::dynamo::create_table(&endpoint.client, table, &name)
         .await
         .unwrap_or_else(|e| panic!("{}: {e}\n{source}", endpoint.name));
@@ -164,6 +164,7 @@ fn every_minimised_disagreement_is_rejected() {
             .unwrap_or_else(|| panic!("{}: the first line names the pattern in backquotes", path.display()));
         let analysis = dyno::check::analyze(&text);
         let index = analysis
+            .schema
             .model
             .pattern(name)
             .unwrap_or_else(|| panic!("{}: no pattern `{name}`", path.display()));

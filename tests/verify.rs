@@ -100,7 +100,7 @@ fn billing_prints_every_pattern_passing() {
     let text = stdout(&output);
     assert_eq!(output.status.code(), Some(0), "{text}");
     let source = std::fs::read_to_string(format!("{}/examples/billing.dyno", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let patterns = dyno::check::analyze(&source).model.patterns;
+    let patterns = dyno::check::analyze(&source).schema.model.patterns.clone();
     for pattern in &patterns {
         assert!(
             text.lines()
@@ -152,12 +152,13 @@ fn each_hazard_fixture_fails_on_its_pattern_and_names_what_went_wrong() {
         let analysis = dyno::check::analyze(&source);
         let resolved = |name: &str| {
             let i = analysis
+                .schema
                 .model
                 .patterns
                 .iter()
                 .position(|p| p.name.text == name)
                 .unwrap_or_else(|| panic!("{file}: no pattern `{name}`"));
-            analysis.resolutions[i].is_some()
+            analysis.schema.resolutions[i].is_some()
         };
         let (code, json, text) = verify_json(&file, &endpoint, &[]);
         assert_eq!(code, Some(1), "{file}: exits 1 on a failure:\n{text}");
@@ -217,12 +218,13 @@ fn wrong_resolutions_fail_on_the_items_that_break_the_pattern() {
         let source = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let analysis = dyno::check::analyze(&source);
         let i = analysis
+            .schema
             .model
             .patterns
             .iter()
             .position(|p| p.name.text == pattern)
             .unwrap();
-        if analysis.resolutions[i].is_none() {
+        if analysis.schema.resolutions[i].is_none() {
             assert!(
                 text.lines().any(|l| l.starts_with(&format!("skip  {pattern} "))),
                 "{text}"

@@ -395,10 +395,14 @@ pub fn query_cost(items: f64, bytes: f64, consistent: bool, estimated: bool, def
 /// did not resolve.
 pub fn pattern_costs(analysis: &super::Analysis) -> Vec<Option<ReadCost>> {
     analysis
+        .schema
         .resolutions
         .iter()
-        .zip(&analysis.model.patterns)
-        .map(|(r, p)| r.as_ref().map(|r| read_cost(&analysis.model, &analysis.registry, p, r)))
+        .zip(&analysis.schema.model.patterns)
+        .map(|(r, p)| {
+            r.as_ref()
+                .map(|r| read_cost(&analysis.schema.model, &analysis.schema.registry, p, r))
+        })
         .collect()
 }
 
@@ -423,13 +427,14 @@ mod tests {
     fn cost_of(text: &str, pattern: &str) -> ReadCost {
         let analysis = analyze(text);
         let errors: Vec<_> = analysis
-            .diagnostics
+            .diagnostics()
             .iter()
             .filter(|d| d.severity == crate::diagnostic::Severity::Error)
             .map(|d| d.message.clone())
             .collect();
         assert!(errors.is_empty(), "{errors:?}");
         let i = analysis
+            .schema
             .model
             .patterns
             .iter()
@@ -440,7 +445,11 @@ mod tests {
 
     fn size_of(text: &str, entity: &str) -> ItemSize {
         let analysis = analyze(text);
-        item_size(&analysis.model, analysis.model.entity(entity).expect("entity"), 0)
+        item_size(
+            &analysis.schema.model,
+            analysis.schema.model.entity(entity).expect("entity"),
+            0,
+        )
     }
 
     const USERS: &str = r#"
@@ -696,7 +705,7 @@ pattern viaInclude(category) -> Product[] ~100 = query Catalog.gsiSome where gsi
         let all = cost_of(CATALOG, "viaAll");
         let keys = cost_of(CATALOG, "viaKeys");
         let include = cost_of(CATALOG, "viaInclude");
-        let item = item_size(&analysis.model, 0, 0).size.bytes;
+        let item = item_size(&analysis.schema.model, 0, 0).size.bytes;
         assert_eq!(all.bytes, 100.0 * item);
         // KEYS_ONLY: pk, sk, gsi2pk, gsi2sk.
         let keys_entry = (2 + 8 + 16) + (2 + 7) + (6 + 4 + 16) + (6 + 16);
@@ -726,8 +735,8 @@ entity Membership {
 pattern team(teamId) -> Team, Membership[] ~50
 "#;
         let analysis = analyze(schema);
-        let membership = analysis.model.entity("Membership").unwrap();
-        let sizes = entity_sizes(&analysis.model, membership);
+        let membership = analysis.schema.model.entity("Membership").unwrap();
+        let sizes = entity_sizes(&analysis.schema.model, membership);
         assert_eq!(sizes.len(), 2);
         assert_eq!(
             sizes[1].size.bytes - sizes[0].size.bytes,

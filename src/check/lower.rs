@@ -8,44 +8,70 @@ use super::lang;
 use super::model::*;
 use super::suggest::did_you_mean_fix;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::syntax::Span;
 use crate::syntax::ast::{self, KeyType, Name, Segment, TypeArg};
+use crate::syntax::{FileId, FileSpan, Span};
 
 /// Local secondary indexes per table: a hard limit.
 pub const MAX_LOCAL_INDEXES: usize = 5;
 /// Global secondary indexes per table: the default quota, adjustable.
 pub const DEFAULT_GLOBAL_INDEXES: usize = 20;
 
-pub fn lower(file: &ast::SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Model {
+/// Lowers the files of one schema, in order: the tables of every file
+/// first, then the entities, then the patterns, so that a name declared in
+/// one file resolves in another.
+pub fn lower(files: &[(FileId, &ast::SourceFile)], diagnostics: &mut Vec<Diagnostic>) -> Model {
     let mut model = Model::default();
-    let count = |kind: fn(&ast::Item) -> bool| file.items.iter().filter(|i| kind(i)).count();
+    let items = || {
+        files
+            .iter()
+            .flat_map(|(file, tree)| tree.items.iter().map(move |item| (*file, item)))
+    };
+    let count = |kind: fn(&ast::Item) -> bool| items().filter(|(_, i)| kind(i)).count();
     model.tables.reserve(count(|i| matches!(i, ast::Item::Table(_))));
     model.entities.reserve(count(|i| matches!(i, ast::Item::Entity(_))));
     model.patterns.reserve(count(|i| matches!(i, ast::Item::Pattern(_))));
     // The model's name maps hold the first declaration of each name: a
     // later one is reported and not lowered.
-    for item in &file.items {
+    for (file, item) in items() {
         if let ast::Item::Table(table) = item {
-            let first = model.table(&table.name.text).map(|id| model.tables[id].name.span);
-            if unique("table", &table.name, first, diagnostics) {
-                model.add_table(lower_table(table, diagnostics));
+            let first = model
+                .table(&table.name.text)
+                .map(|id| model.tables[id].at(model.tables[id].name.span));
+            if unique("table", file.at(table.name.span), &table.name.text, first, diagnostics) {
+                model.add_table(lower_table(file, table, diagnostics));
             }
         }
     }
-    for item in &file.items {
+    for (file, item) in items() {
         if let ast::Item::Entity(entity) = item {
-            let first = model.entity(&entity.name.text).map(|id| model.entities[id].name.span);
-            if unique("entity", &entity.name, first, diagnostics) {
-                let lowered = lower_entity(entity, &model.tables, diagnostics);
+            let first = model
+                .entity(&entity.name.text)
+                .map(|id| model.entities[id].at(model.entities[id].name.span));
+            if unique(
+                "entity",
+                file.at(entity.name.span),
+                &entity.name.text,
+                first,
+                diagnostics,
+            ) {
+                let lowered = lower_entity(file, entity, &model.tables, diagnostics);
                 model.add_entity(lowered);
             }
         }
     }
-    for item in &file.items {
+    for (file, item) in items() {
         if let ast::Item::Pattern(pattern) = item {
-            let first = model.pattern(&pattern.name.text).map(|id| model.patterns[id].name.span);
-            if unique("pattern", &pattern.name, first, diagnostics) {
-                let lowered = lower_pattern(pattern, &model, diagnostics);
+            let first = model
+                .pattern(&pattern.name.text)
+                .map(|id| model.patterns[id].at(model.patterns[id].name.span));
+            if unique(
+                "pattern",
+                file.at(pattern.name.span),
+                &pattern.name.text,
+                first,
+                diagnostics,
+            ) {
+                let lowered = lower_pattern(file, pattern, &model, diagnostics);
                 model.add_pattern(lowered);
             }
         }
@@ -54,15 +80,11 @@ pub fn lower(file: &ast::SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Model
 }
 
 /// False (with an error) when the name was `first` declared elsewhere.
-fn unique(kind: &str, name: &Name, first: Option<Span>, diagnostics: &mut Vec<Diagnostic>) -> bool {
+fn unique(kind: &str, at: FileSpan, name: &str, first: Option<FileSpan>, diagnostics: &mut Vec<Diagnostic>) -> bool {
     let Some(first) = first else { return true };
     diagnostics.push(
-        Diagnostic::new(
-            Code::DuplicateName,
-            name.span,
-            format!("{kind} `{}` is declared twice", name.text),
-        )
-        .with_related(first, "first declared here"),
+        Diagnostic::new(Code::DuplicateName, at, format!("{kind} `{name}` is declared twice"))
+            .with_related(first, "first declared here"),
     );
     false
 }
@@ -91,7 +113,7 @@ pub fn invalid_name(name: &str) -> Option<String> {
 }
 
 /// E116 on a table or index name DynamoDB rejects.
-fn check_name(kind: &str, name: &Name, diagnostics: &mut Vec<Diagnostic>) {
+fn check_name(file: FileId, kind: &str, name: &Name, diagnostics: &mut Vec<Diagnostic>) {
     // An empty name is a syntax error already reported.
     if name.text.is_empty() {
         return;
@@ -101,7 +123,7 @@ fn check_name(kind: &str, name: &Name, diagnostics: &mut Vec<Diagnostic>) {
         diagnostics.push(
             Diagnostic::new(
                 Code::InvalidName,
-                name.span,
+                file.at(name.span),
                 format!(
                     "DynamoDB rejects {kind} name `{}`: {why}; `{field}` has 3 to 255 characters of \
                      `a-z`, `A-Z`, `0-9`, `_`, `-` and `.`",
@@ -114,14 +136,14 @@ fn check_name(kind: &str, name: &Name, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
-fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
-    check_name("table", &table.name, diagnostics);
+fn lower_table(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
+    check_name(file, "table", &table.name, diagnostics);
     let mut access = Vec::new();
     match table.keys.as_slice() {
         [] => diagnostics.push(
             Diagnostic::new(
                 Code::InvalidTable,
-                table.name.span,
+                file.at(table.name.span),
                 format!("table `{}` declares no key", table.name.text),
             )
             .with_help("add `key pk, sk` (partition key, optional sort key)"),
@@ -129,8 +151,8 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
         [key, rest @ ..] => {
             for extra in rest {
                 diagnostics.push(
-                    Diagnostic::new(Code::InvalidTable, extra.span, "a table has one `key` line")
-                        .with_related(key.span, "the key is declared here"),
+                    Diagnostic::new(Code::InvalidTable, file.at(extra.span), "a table has one `key` line")
+                        .with_related(file.at(key.span), "the key is declared here"),
                 );
             }
             access.push(KeySchema {
@@ -149,29 +171,29 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
             diagnostics.push(
                 Diagnostic::new(
                     Code::DuplicateName,
-                    index.name.span,
+                    file.at(index.name.span),
                     format!("index `{}` is declared twice", index.name.text),
                 )
-                .with_related(first, "first declared here"),
+                .with_related(file.at(first), "first declared here"),
             );
             continue;
         }
         index_names.insert(&index.name.text, index.name.span);
-        check_name("index", &index.name, diagnostics);
+        check_name(file, "index", &index.name, diagnostics);
         let pk = key_attr(&index.partition);
         if index.local {
             if let Some(base) = access.first().filter(|base: &&KeySchema| base.sk.is_none()) {
                 diagnostics.push(
                     Diagnostic::new(
                         Code::InvalidTable,
-                        index.span,
+                        file.at(index.span),
                         format!(
                             "table `{}` has no sort key, so it cannot have a local index: DynamoDB requires a \
                              range key in the table's key schema for a LocalSecondaryIndex",
                             table.name.text
                         ),
                     )
-                    .with_related(base.span, "the table's key has no sort key")
+                    .with_related(file.at(base.span), "the table's key has no sort key")
                     .with_help(format!(
                         "drop `local` to make `{}` a global index, or give the table a sort key",
                         index.name.text
@@ -183,7 +205,7 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
                 diagnostics.push(
                     Diagnostic::new(
                         Code::InvalidTable,
-                        index.partition.name.span,
+                        file.at(index.partition.name.span),
                         format!(
                             "a local index shares the table's partition key `{table_pk}`, not `{}`",
                             pk.name
@@ -198,7 +220,7 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
             if index.sort.is_none() {
                 diagnostics.push(Diagnostic::new(
                     Code::InvalidTable,
-                    index.span,
+                    file.at(index.span),
                     "a local index needs a sort key: it only adds another sort order to the table's partitions",
                 ));
             }
@@ -221,7 +243,7 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
     if lsi_count > MAX_LOCAL_INDEXES {
         diagnostics.push(Diagnostic::new(
             Code::InvalidTable,
-            table.name.span,
+            file.at(table.name.span),
             format!(
                 "table `{}` has {lsi_count} local indexes; DynamoDB allows at most {MAX_LOCAL_INDEXES}",
                 table.name.text
@@ -233,7 +255,7 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
         diagnostics.push(
             Diagnostic::new(
                 Code::TooManyGlobalIndexes,
-                table.name.span,
+                file.at(table.name.span),
                 format!(
                     "table `{}` has {gsi_count} global indexes; DynamoDB's default quota is \
                      {DEFAULT_GLOBAL_INDEXES} per table",
@@ -248,8 +270,8 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
         [first, rest @ ..] => {
             for extra in rest {
                 diagnostics.push(
-                    Diagnostic::new(Code::InvalidTable, extra.span, "a table has one `delimiter`")
-                        .with_related(first.span, "the delimiter is declared here"),
+                    Diagnostic::new(Code::InvalidTable, file.at(extra.span), "a table has one `delimiter`")
+                        .with_related(file.at(first.span), "the delimiter is declared here"),
                 );
             }
             match first.value.constant() {
@@ -257,7 +279,7 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
                 _ => {
                     diagnostics.push(Diagnostic::new(
                         Code::InvalidTable,
-                        first.value.span,
+                        file.at(first.value.span),
                         "the delimiter is a non-empty plain string, such as \"#\"",
                     ));
                     "#".to_string()
@@ -266,6 +288,7 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
         }
     };
     Table {
+        file,
         name: table.name.clone(),
         span: table.span,
         access,
@@ -273,12 +296,12 @@ fn lower_table(table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
     }
 }
 
-fn lower_type(ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>) -> (AttrType, Option<f64>) {
+fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>) -> (AttrType, Option<f64>) {
     let mut size_hint = None;
     let mut pad = None;
     let mut words = Vec::new();
     let invalid = |span: Span, message: String, diagnostics: &mut Vec<Diagnostic>| {
-        diagnostics.push(Diagnostic::new(Code::InvalidTypeArguments, span, message));
+        diagnostics.push(Diagnostic::new(Code::InvalidTypeArguments, file.at(span), message));
     };
     let name = ty.name.text.as_str();
     // An unknown type's arguments mean nothing: report the type alone.
@@ -347,10 +370,14 @@ fn lower_type(ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>) -> (AttrType
             AttrType::Enum(values)
         }
         other => {
-            let (hint, fix) = did_you_mean_fix(other, ty.name.span, AttrType::NAMES.iter().copied());
+            let (hint, fix) = did_you_mean_fix(other, file.at(ty.name.span), AttrType::NAMES.iter().copied());
             diagnostics.push(
-                Diagnostic::new(Code::UnknownType, ty.name.span, format!("unknown type `{other}`{hint}"))
-                    .with_fixes(fix),
+                Diagnostic::new(
+                    Code::UnknownType,
+                    file.at(ty.name.span),
+                    format!("unknown type `{other}`{hint}"),
+                )
+                .with_fixes(fix),
             );
             AttrType::String
         }
@@ -358,22 +385,22 @@ fn lower_type(ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>) -> (AttrType
     (ty, size_hint)
 }
 
-fn lower_entity(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<Diagnostic>) -> Entity {
-    let table = resolve_table(entity, tables, diagnostics);
+fn lower_entity(file: FileId, entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<Diagnostic>) -> Entity {
+    let table = resolve_table(file, entity, tables, diagnostics);
     let mut attributes: Vec<Attribute> = Vec::with_capacity(entity.attributes.len());
     for attribute in &entity.attributes {
         if let Some(first) = attributes.iter().find(|a| a.name.text == attribute.name.text) {
             diagnostics.push(
                 Diagnostic::new(
                     Code::DuplicateName,
-                    attribute.name.span,
+                    file.at(attribute.name.span),
                     format!("attribute `{}` is declared twice", attribute.name.text),
                 )
-                .with_related(first.name.span, "first declared here"),
+                .with_related(file.at(first.name.span), "first declared here"),
             );
             continue;
         }
-        let (ty, size_hint) = lower_type(&attribute.ty, diagnostics);
+        let (ty, size_hint) = lower_type(file, &attribute.ty, diagnostics);
         attributes.push(Attribute {
             name: attribute.name.clone(),
             span: attribute.span,
@@ -384,6 +411,7 @@ fn lower_entity(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<Di
         });
     }
     let mut lowered = Entity {
+        file,
         name: entity.name.clone(),
         span: entity.span,
         docs: entity.docs.as_ref().map(|d| d.text.clone()),
@@ -410,14 +438,27 @@ fn lower_entity(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<Di
     lowered
 }
 
-fn resolve_table(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<Diagnostic>) -> Option<TableId> {
+fn resolve_table(
+    file: FileId,
+    entity: &ast::Entity,
+    tables: &[Table],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<TableId> {
     if let Some(name) = &entity.table {
         let found = tables.iter().position(|t| t.name.text == name.text);
         if found.is_none() {
-            let (hint, fix) = did_you_mean_fix(&name.text, name.span, tables.iter().map(|t| t.name.text.as_str()));
+            let (hint, fix) = did_you_mean_fix(
+                &name.text,
+                file.at(name.span),
+                tables.iter().map(|t| t.name.text.as_str()),
+            );
             diagnostics.push(
-                Diagnostic::new(Code::NoTable, name.span, format!("unknown table `{}`{hint}", name.text))
-                    .with_fixes(fix),
+                Diagnostic::new(
+                    Code::NoTable,
+                    file.at(name.span),
+                    format!("unknown table `{}`{hint}", name.text),
+                )
+                .with_fixes(fix),
             );
         }
         return found;
@@ -428,7 +469,7 @@ fn resolve_table(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<D
             diagnostics.push(
                 Diagnostic::new(
                     Code::NoTable,
-                    entity.name.span,
+                    file.at(entity.name.span),
                     format!("entity `{}` has no table", entity.name.text),
                 )
                 .with_help("declare one: `table App { key pk, sk }`"),
@@ -439,7 +480,7 @@ fn resolve_table(entity: &ast::Entity, tables: &[Table], diagnostics: &mut Vec<D
             diagnostics.push(
                 Diagnostic::new(
                     Code::NoTable,
-                    entity.name.span,
+                    file.at(entity.name.span),
                     format!(
                         "entity `{}` could belong to any of {} tables",
                         entity.name.text,
@@ -463,6 +504,7 @@ fn lower_item(
     keys: &[&ast::KeyTemplate],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> ItemShape {
+    let file = entity.file;
     let delimiter = table.map_or("#", |t| t.delimiter.as_str());
     let mut item = ItemShape {
         span,
@@ -473,10 +515,10 @@ fn lower_item(
             diagnostics.push(
                 Diagnostic::new(
                     Code::DuplicateName,
-                    key.key.span,
+                    file.at(key.key.span),
                     format!("`{}` is assigned twice in one item", key.key.text),
                 )
-                .with_related(first.span, "first assigned here"),
+                .with_related(file.at(first.span), "first assigned here"),
             );
             continue;
         }
@@ -487,11 +529,11 @@ fn lower_item(
             && key_type.is_none()
         {
             let names: Vec<&str> = table.key_attributes().map(|k| k.name.as_str()).collect();
-            let (hint, fix) = did_you_mean_fix(&key.key.text, key.key.span, names.iter().copied());
+            let (hint, fix) = did_you_mean_fix(&key.key.text, file.at(key.key.span), names.iter().copied());
             diagnostics.push(
                 Diagnostic::new(
                     Code::NotAKeyAttribute,
-                    key.key.span,
+                    file.at(key.key.span),
                     format!(
                         "`{}` is not a key of table `{}` or its indexes{hint}",
                         key.key.text, table.name.text,
@@ -544,13 +586,14 @@ fn lower_item(
 /// The base keys must be written; a key template must put the item into
 /// some index keyed on it.
 fn check_item_keys(entity: &Entity, table: &Table, item: &ItemShape, diagnostics: &mut Vec<Diagnostic>) {
+    let file = entity.file;
     let Some(base) = table.access.first() else { return };
     for key in std::iter::once(&base.pk).chain(base.sk.as_ref()) {
         if item.key(&key.name).is_none() {
             diagnostics.push(
                 Diagnostic::new(
                     Code::MissingPartitionKey,
-                    item.span,
+                    file.at(item.span),
                     format!(
                         "`{}` writes no `{}`: every item needs the table's keys",
                         entity.name.text, key.name
@@ -591,7 +634,7 @@ fn check_item_keys(entity: &Entity, table: &Table, item: &ItemShape, diagnostics
         let indexes: Vec<String> = keyed.iter().map(|a| format!("`{}`", a.name.text)).collect();
         let mut diagnostic = Diagnostic::new(
             Code::PartialIndexKey,
-            written.span,
+            file.at(written.span),
             format!(
                 "`{}` writes `{}` but not {}: the item is in no index keyed on `{}`, so the template serves no Query",
                 entity.name.text,
@@ -611,7 +654,7 @@ fn check_item_keys(entity: &Entity, table: &Table, item: &ItemShape, diagnostics
                 .collect::<Vec<_>>()
                 .join(" and ");
             diagnostic = diagnostic.with_related(
-                index.name.span,
+                table.at(index.name.span),
                 format!("index `{}` holds only items with {keys}", index.name.text),
             );
         }
@@ -630,6 +673,7 @@ fn lower_template(
     delimiter: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Template {
+    let file = entity.file;
     let mut parts = Vec::with_capacity(string.segments.len());
     let mut lang_parts = Vec::with_capacity(string.segments.len());
     for segment in &string.segments {
@@ -647,11 +691,11 @@ fn lower_template(
                     None => {
                         if !name.text.is_empty() {
                             let names = entity.attributes.iter().map(|a| a.name.text.as_str());
-                            let (hint, fix) = did_you_mean_fix(&name.text, name.span, names);
+                            let (hint, fix) = did_you_mean_fix(&name.text, file.at(name.span), names);
                             diagnostics.push(
                                 Diagnostic::new(
                                     Code::UnknownHoleAttribute,
-                                    name.span,
+                                    file.at(name.span),
                                     format!("`{}` has no attribute `{}`{hint}", entity.name.text, name.text),
                                 )
                                 .with_fixes(fix),
@@ -663,14 +707,14 @@ fn lower_template(
                         diagnostics.push(
                             Diagnostic::new(
                                 Code::UnkeyableHole,
-                                name.span,
+                                file.at(name.span),
                                 format!(
                                     "`{}` is a `{}` and cannot be part of a key",
                                     name.text,
                                     attribute.ty.name()
                                 ),
                             )
-                            .with_related(attribute.span, "declared here")
+                            .with_related(file.at(attribute.span), "declared here")
                             .with_help("keys are strings, numbers or binary; use a scalar attribute"),
                         );
                         lang::Shape::String
@@ -694,6 +738,7 @@ fn lower_template(
 
 /// A `number` key holds a number, not text: its template is one numeric hole.
 fn check_number_key(entity: &Entity, key: &ast::KeyTemplate, template: &Template, diagnostics: &mut Vec<Diagnostic>) {
+    let file = entity.file;
     let single_numeric = match template.parts.as_slice() {
         [Part::Hole { attr: Some(i), .. }] => entity.attributes[*i].ty.is_numeric(),
         [Part::Hole { attr: None, .. }] => true, // already reported
@@ -703,7 +748,7 @@ fn check_number_key(entity: &Entity, key: &ast::KeyTemplate, template: &Template
         diagnostics.push(
             Diagnostic::new(
                 Code::NumberKeyTemplate,
-                template.span,
+                file.at(template.span),
                 format!(
                     "`{}` is a number key: its value is one `int` or `decimal` attribute",
                     key.key.text
@@ -717,7 +762,7 @@ fn check_number_key(entity: &Entity, key: &ast::KeyTemplate, template: &Template
     }
 }
 
-fn lower_pattern(pattern: &ast::Pattern, model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Pattern {
+fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Pattern {
     let mut returns = Vec::with_capacity(pattern.returns.len());
     for returned in &pattern.returns {
         let entity = model.entity(&returned.entity.text);
@@ -726,11 +771,11 @@ fn lower_pattern(pattern: &ast::Pattern, model: &Model, diagnostics: &mut Vec<Di
             // In declaration order: among equally close names the first
             // declared wins, the same every run (a map's order is not).
             let names = model.entities.iter().map(|e| e.name.text.as_str());
-            let (hint, fix) = did_you_mean_fix(&name.text, name.span, names);
+            let (hint, fix) = did_you_mean_fix(&name.text, file.at(name.span), names);
             diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownEntity,
-                    name.span,
+                    file.at(name.span),
                     format!("unknown entity `{}`{hint}", name.text),
                 )
                 .with_fixes(fix),
@@ -753,11 +798,11 @@ fn lower_pattern(pattern: &ast::Pattern, model: &Model, diagnostics: &mut Vec<Di
             let names = returned
                 .iter()
                 .flat_map(|e| e.attributes.iter().map(|a| a.name.text.as_str()));
-            let (hint, fix) = did_you_mean_fix(&name.text, name.span, names);
+            let (hint, fix) = did_you_mean_fix(&name.text, file.at(name.span), names);
             diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownPatternAttribute,
-                    name.span,
+                    file.at(name.span),
                     format!(
                         "{what} `{}` is not an attribute of the returned entities{hint}",
                         name.text
@@ -788,9 +833,10 @@ fn lower_pattern(pattern: &ast::Pattern, model: &Model, diagnostics: &mut Vec<Di
         }
     }
     if let Some(query) = &pattern.query {
-        check_query_names(pattern, query, model, diagnostics);
+        check_query_names(file, pattern, query, model, diagnostics);
     }
     Pattern {
+        file,
         name: pattern.name.clone(),
         span: pattern.span,
         docs: pattern.docs.as_ref().map(|d| d.text.clone()),
@@ -817,15 +863,21 @@ pub fn value_names(known: &[ast::Known]) -> Vec<&str> {
     names
 }
 
-fn check_query_names(pattern: &ast::Pattern, query: &ast::Query, model: &Model, diagnostics: &mut Vec<Diagnostic>) {
+fn check_query_names(
+    file: FileId,
+    pattern: &ast::Pattern,
+    query: &ast::Query,
+    model: &Model,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     let values = value_names(&pattern.known);
     let mut check_value = |name: &Name| {
         if !values.contains(&name.text.as_str()) {
-            let (hint, fix) = did_you_mean_fix(&name.text, name.span, values.iter().copied());
+            let (hint, fix) = did_you_mean_fix(&name.text, file.at(name.span), values.iter().copied());
             diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownValue,
-                    name.span,
+                    file.at(name.span),
                     format!("`{}` is not a value this pattern knows{hint}", name.text),
                 )
                 .with_help(format!(
@@ -851,11 +903,11 @@ fn check_query_names(pattern: &ast::Pattern, query: &ast::Query, model: &Model, 
     }
     let Some(table) = model.table(&query.table.text) else {
         let names = model.tables.iter().map(|t| t.name.text.as_str());
-        let (hint, fix) = did_you_mean_fix(&query.table.text, query.table.span, names);
+        let (hint, fix) = did_you_mean_fix(&query.table.text, file.at(query.table.span), names);
         diagnostics.push(
             Diagnostic::new(
                 Code::UnknownTableOrIndex,
-                query.table.span,
+                file.at(query.table.span),
                 format!("unknown table `{}`{hint}", query.table.text),
             )
             .with_fixes(fix),
@@ -866,11 +918,11 @@ fn check_query_names(pattern: &ast::Pattern, query: &ast::Query, model: &Model, 
         let table = &model.tables[table];
         if !table.access.iter().skip(1).any(|a| a.name.text == index.text) {
             let names = table.access.iter().skip(1).map(|a| a.name.text.as_str());
-            let (hint, fix) = did_you_mean_fix(&index.text, index.span, names);
+            let (hint, fix) = did_you_mean_fix(&index.text, file.at(index.span), names);
             diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownTableOrIndex,
-                    index.span,
+                    file.at(index.span),
                     format!("table `{}` has no index `{}`{hint}", table.name.text, index.text),
                 )
                 .with_fixes(fix),

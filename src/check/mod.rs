@@ -13,22 +13,72 @@ pub mod sample;
 mod suggest;
 pub mod value;
 
-use crate::diagnostic::Diagnostic;
-use crate::syntax::{self, Parse};
+use std::sync::Arc;
 
-/// Everything known about one file: its syntax tree and every diagnostic.
-/// The CLI prints it; editor features read it.
+use crate::diagnostic::Diagnostic;
+use crate::syntax::{self, FileId, Parse};
+
+/// One file of a schema as the checker reads it: its text (for fixes that
+/// add lines indented like their neighbours) and its syntax tree.
+#[derive(Clone, Copy)]
+pub struct Source<'a> {
+    pub file: FileId,
+    pub text: &'a str,
+    pub parse: &'a Parse,
+}
+
+/// The text of `file` among `sources` (empty for a file not among them).
+pub fn text_of<'a>(sources: &[Source<'a>], file: FileId) -> &'a str {
+    sources.iter().find(|s| s.file == file).map_or("", |s| s.text)
+}
+
+/// Everything known about one schema, which may span several files: the
+/// merged model, each pattern's Query and every diagnostic of its files.
 #[derive(Clone, Debug, Default)]
-pub struct Analysis {
-    pub parse: Parse,
+pub struct Schema {
     pub model: model::Model,
     pub registry: resolve::registry::Registry,
     /// Per pattern (in model order): its Query, when one was found.
     pub resolutions: Vec<Option<resolve::Resolution>>,
-    /// Syntax and semantic diagnostics, in source order.
+    /// Syntax and semantic diagnostics, by file and then in source order.
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Schema {
+    /// The diagnostics in `file`, in source order.
+    pub fn diagnostics_in(&self, file: FileId) -> &[Diagnostic] {
+        let start = self.diagnostics.partition_point(|d| d.file < file);
+        let end = self.diagnostics.partition_point(|d| d.file <= file);
+        &self.diagnostics[start..end]
+    }
+}
+
+/// One file and the schema it belongs to: what the CLI prints for a file
+/// and what editor features read.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    pub file: FileId,
+    pub parse: Arc<Parse>,
+    pub schema: Arc<Schema>,
+}
+
+impl Analysis {
+    /// This file's syntax and semantic diagnostics, in source order.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        self.schema.diagnostics_in(self.file)
+    }
+
+    /// This file as the checker reads it, given its `text`.
+    pub fn source<'a>(&'a self, text: &'a str) -> Source<'a> {
+        Source {
+            file: self.file,
+            text,
+            parse: &self.parse,
+        }
+    }
+}
+
+/// A text on its own: a schema of one file.
 pub fn analyze(text: &str) -> Analysis {
     analyze_with(text, |_| {})
 }
@@ -37,35 +87,54 @@ pub fn analyze(text: &str) -> Analysis {
 /// syntax errors of a large file can be shown before the semantic passes,
 /// which take longer, have finished.
 pub fn analyze_with(text: &str, parsed: impl FnOnce(&Parse)) -> Analysis {
-    analyze_on(text, parsed, |model| {
+    let file = FileId::default();
+    let parse = Arc::new(syntax::parse_in(file, text));
+    parsed(&parse);
+    let schema = check(&[Source {
+        file,
+        text,
+        parse: &parse,
+    }]);
+    Analysis {
+        file,
+        parse,
+        schema: Arc::new(schema),
+    }
+}
+
+/// Checks the schema made of `sources`, on as many threads as its size
+/// makes worth it.
+pub fn check(sources: &[Source<'_>]) -> Schema {
+    check_on(sources, |model| {
         parallel::worth_it(model.patterns.len() + model.entities.len())
     })
 }
 
-/// The analysis on this thread alone (to try out a fix from inside one).
-pub(crate) fn analyze_single_threaded(text: &str) -> Analysis {
-    analyze_on(text, |_| {}, |_| 1)
+/// The check on this thread alone (to try out a fix from inside one).
+pub(crate) fn check_single_threaded(sources: &[Source<'_>]) -> Schema {
+    check_on(sources, |_| 1)
 }
 
-/// The analysis, on as many threads as `threads` says for the model.
-fn analyze_on(text: &str, parsed: impl FnOnce(&Parse), threads: impl FnOnce(&model::Model) -> usize) -> Analysis {
+/// The check, on as many threads as `threads` says for the model.
+fn check_on(sources: &[Source<'_>], threads: impl FnOnce(&model::Model) -> usize) -> Schema {
     resolve::new_analysis();
-    let parse = syntax::parse(text);
-    parsed(&parse);
-    let mut diagnostics = parse.diagnostics.clone();
-    let model = lower::lower(&parse.file, &mut diagnostics);
+    let mut diagnostics: Vec<Diagnostic> = sources
+        .iter()
+        .flat_map(|s| s.parse.diagnostics.iter().cloned())
+        .collect();
+    let trees: Vec<_> = sources.iter().map(|s| (s.file, &s.parse.file)).collect();
+    let model = lower::lower(&trees, &mut diagnostics);
     let registry = resolve::registry::Registry::new(&model);
     let threads = threads(&model);
     // The model lints run while the patterns resolve.
     let (resolutions, findings) = parallel::join(
         threads,
-        || resolve::resolve_all(text, &model, &registry, threads, &mut diagnostics),
+        || resolve::resolve_all(sources, &model, &registry, threads, &mut diagnostics),
         || lints::model_lints(&model, &registry),
     );
     lints::lint_with(&model, &resolutions, findings, &mut diagnostics);
-    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
-    Analysis {
-        parse,
+    diagnostics.sort_by_key(|d| (d.file, d.span.start, d.span.end));
+    Schema {
         model,
         registry,
         resolutions,
@@ -82,10 +151,16 @@ mod tests {
         // Large enough for the parallel path, with hazards planted.
         let config = crate::synth::Config::for_lines(15_000, 3);
         let text = crate::synth::generate(&config).dyno;
-        let one = analyze_on(&text, |_| {}, |_| 1);
+        let parse = syntax::parse(&text);
+        let sources = [Source {
+            file: FileId::default(),
+            text: &text,
+            parse: &parse,
+        }];
+        let one = check_on(&sources, |_| 1);
         assert!(one.diagnostics.iter().any(|d| !d.code.is_syntax()));
         for threads in [2, 3] {
-            let many = analyze_on(&text, |_| {}, |_| threads);
+            let many = check_on(&sources, |_| threads);
             assert_eq!(many.diagnostics, one.diagnostics, "{threads} threads");
             assert_eq!(format!("{:?}", many.resolutions), format!("{:?}", one.resolutions));
         }

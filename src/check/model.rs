@@ -3,8 +3,8 @@
 //! Built by `lower` from a possibly partial syntax tree; names that do not
 //! resolve are `None`, never a panic.
 
-use crate::syntax::Span;
 use crate::syntax::ast::{self, KeyType, Name};
+use crate::syntax::{FileId, FileSpan, Span};
 
 use super::fxhash::FxHashMap;
 use super::lang;
@@ -69,6 +69,8 @@ impl Model {
 
 #[derive(Clone, Debug)]
 pub struct Table {
+    /// The file it is declared in: every span below is in it.
+    pub file: FileId,
     pub name: Name,
     pub span: Span,
     /// Base table first, then each index, in declaration order.
@@ -77,6 +79,11 @@ pub struct Table {
 }
 
 impl Table {
+    /// A span of this declaration, in its file.
+    pub fn at(&self, span: Span) -> FileSpan {
+        self.file.at(span)
+    }
+
     /// `None` only for a table that declares no key (already reported).
     pub fn base(&self) -> Option<&KeySchema> {
         self.access.first()
@@ -140,6 +147,8 @@ pub enum Projection {
 
 #[derive(Clone, Debug)]
 pub struct Entity {
+    /// The file it is declared in: every span below is in it.
+    pub file: FileId,
     pub name: Name,
     pub span: Span,
     pub docs: Option<String>,
@@ -152,6 +161,11 @@ pub struct Entity {
 }
 
 impl Entity {
+    /// A span of this declaration, in its file.
+    pub fn at(&self, span: Span) -> FileSpan {
+        self.file.at(span)
+    }
+
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.attribute_id(name).map(|i| &self.attributes[i])
     }
@@ -313,6 +327,8 @@ impl Template {
 
 #[derive(Clone, Debug)]
 pub struct Pattern {
+    /// The file it is declared in: every span below is in it.
+    pub file: FileId,
     pub name: Name,
     pub span: Span,
     pub docs: Option<String>,
@@ -322,6 +338,13 @@ pub struct Pattern {
     pub consistent: Option<Span>,
     pub limit: Option<u64>,
     pub query: Option<ast::Query>,
+}
+
+impl Pattern {
+    /// A span of this declaration, in its file.
+    pub fn at(&self, span: Span) -> FileSpan {
+        self.file.at(span)
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -784,13 +784,13 @@ mod tests {
 
     fn billing() -> (Model, Samples) {
         let analysis = analyze(BILLING);
-        let samples = generate(&analysis.model, &Options::default());
-        (analysis.model, samples)
+        let samples = generate(&analysis.schema.model, &Options::default());
+        (analysis.schema.model.clone(), samples)
     }
 
     #[test]
     fn the_same_seed_gives_the_same_items_and_another_seed_others() {
-        let model = analyze(BILLING).model;
+        let model = analyze(BILLING).schema.model.clone();
         let a = generate(&model, &Options { per_entity: 6, seed: 7 });
         let b = generate(&model, &Options { per_entity: 6, seed: 7 });
         let c = generate(&model, &Options { per_entity: 6, seed: 8 });
@@ -861,7 +861,7 @@ mod tests {
             include_str!("../../examples/shop.dyno"),
             include_str!("../../examples/teams.dyno"),
         ] {
-            let model = analyze(example).model;
+            let model = analyze(example).schema.model.clone();
             for seed in 0..5 {
                 let samples = generate(&model, &Options { per_entity: 8, seed });
                 assert!(samples.notes.is_empty(), "{:?}", samples.notes);
@@ -890,7 +890,7 @@ mod tests {
             let at = &record.value("at").unwrap().text;
             assert!(at.ends_with('Z') && at.len() == 20, "{at}");
         }
-        let shop = analyze(include_str!("../../examples/shop.dyno")).model;
+        let shop = analyze(include_str!("../../examples/shop.dyno")).schema.model.clone();
         let samples = generate(&shop, &Options::default());
         let customer = shop.entity("Customer").unwrap();
         let emails: Vec<_> = samples

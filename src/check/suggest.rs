@@ -1,7 +1,7 @@
 //! "Did you mean ...?" by edit distance.
 
 use crate::diagnostic::Fix;
-use crate::syntax::Span;
+use crate::syntax::FileSpan;
 
 /// The closest candidate within a distance that scales with the word, or
 /// `None` when nothing is close enough to be a likely typo.
@@ -21,13 +21,13 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// fix that writes the suggestion over it: both or neither.
 pub fn did_you_mean_fix<'a>(
     word: &str,
-    span: Span,
+    at: FileSpan,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> (String, Option<Fix>) {
     match closest(word, candidates) {
         Some(c) => (
             format!("; did you mean `{c}`?"),
-            Some(Fix::replace(format!("change to `{c}`"), span, c)),
+            Some(Fix::replace(format!("change to `{c}`"), at, c)),
         ),
         None => (String::new(), None),
     }

@@ -6,7 +6,11 @@ use clap::{Args, ValueEnum};
 
 use super::input::{self, SourceText};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, render};
+use ropey::Rope;
+
+use crate::db::Workspace;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::syntax::FileId;
 
 #[derive(Args)]
 pub struct CheckArgs {
@@ -26,16 +30,22 @@ enum Deny {
 }
 
 pub fn run(args: &CheckArgs) -> i32 {
-    let mut checked: Vec<(SourceText, Vec<Diagnostic>)> = Vec::new();
+    // The same workspace the server builds: each file is read into it and,
+    // as in the editor, checked as a schema of its own.
+    let mut workspace = Workspace::new();
+    let mut sources: Vec<SourceText> = Vec::new();
     let mut unreadable = false;
     for path in &args.files {
         match input::read(path) {
+            // A file named twice is checked once.
+            Ok(source) if workspace.file(&source.display_path()).is_some() => {}
             Ok(source) => {
                 if source.text.trim().is_empty() {
                     eprintln!("warning: `{}` is empty: nothing to check", source.display_path());
                 }
-                let diagnostics = crate::check::analyze(&source.text).diagnostics;
-                checked.push((source, diagnostics));
+                let (file, _) = workspace.set_text(&source.display_path(), Rope::from_str(&source.text));
+                debug_assert_eq!(file.index(), sources.len());
+                sources.push(source);
             }
             Err(message) => {
                 eprintln!("error: {message}");
@@ -43,6 +53,10 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
         }
     }
+    let checked: Vec<(FileId, Vec<Diagnostic>)> = workspace
+        .files()
+        .map(|file| (file, workspace.analysis(file, &[file]).diagnostics().to_vec()))
+        .collect();
 
     let deny_warnings = args.deny.contains(&Deny::Warnings);
     let failing = |d: &Diagnostic| d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning);
@@ -51,15 +65,15 @@ pub fn run(args: &CheckArgs) -> i32 {
     match args.format {
         Format::Text => {
             let mut out = String::new();
-            for (source, diagnostics) in &checked {
+            for (file, diagnostics) in &checked {
                 for diagnostic in diagnostics {
-                    out.push_str(&render::text(source, diagnostic));
+                    out.push_str(&render::text(sources.as_slice(), diagnostic));
                 }
-                out.push_str(&render::summary(source, diagnostics));
+                out.push_str(&render::summary(&sources[file.index()], diagnostics));
             }
             print!("{out}");
         }
-        Format::Json => println!("{}", render::json(&checked)),
+        Format::Json => println!("{}", render::json(&sources, &checked)),
     }
 
     if unreadable {

@@ -29,11 +29,11 @@ pub fn run(args: &ExplainArgs) -> i32 {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
-    let selected: Vec<usize> = (0..analysis.model.patterns.len())
+    let selected: Vec<usize> = (0..analysis.schema.model.patterns.len())
         .filter(|&i| {
             args.pattern
                 .as_ref()
-                .is_none_or(|p| analysis.model.patterns[i].name.text == *p)
+                .is_none_or(|p| analysis.schema.model.patterns[i].name.text == *p)
         })
         .collect();
     if let Some(name) = &args.pattern
@@ -42,7 +42,10 @@ pub fn run(args: &ExplainArgs) -> i32 {
         eprintln!("error: `{}` has no pattern `{name}`", source.display_path());
         return EXIT_USAGE;
     }
-    let unresolved = selected.iter().filter(|&&i| analysis.resolutions[i].is_none()).count();
+    let unresolved = selected
+        .iter()
+        .filter(|&&i| analysis.schema.resolutions[i].is_none())
+        .count();
     match args.format {
         Format::Json => {
             let patterns: Vec<_> = selected.iter().map(|&i| pattern_json(&analysis, i)).collect();
@@ -57,7 +60,7 @@ pub fn run(args: &ExplainArgs) -> i32 {
             }
             if unresolved > 0 {
                 // Say why, with the same diagnostics `dyno check` prints.
-                for d in analysis.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+                for d in analysis.diagnostics().iter().filter(|d| d.severity == Severity::Error) {
                     print!("{}", render::text(&source, d));
                 }
             }
@@ -67,18 +70,18 @@ pub fn run(args: &ExplainArgs) -> i32 {
 }
 
 fn pattern_json(analysis: &Analysis, index: usize) -> serde_json::Value {
-    let pattern = &analysis.model.patterns[index];
-    match &analysis.resolutions[index] {
+    let pattern = &analysis.schema.model.patterns[index];
+    match &analysis.schema.resolutions[index] {
         Some(resolution) => {
-            let access = &analysis.model.tables[resolution.table].access[resolution.access];
+            let access = &analysis.schema.model.tables[resolution.table].access[resolution.access];
             json!({
                 "pattern": pattern.name.text,
                 "resolved": true,
                 "pinned": resolution.pinned,
                 "index": access.is_index().then(|| access.name.text.clone()),
-                "returns": resolution.returns.iter().map(|&e| analysis.model.entities[e].name.text.clone()).collect::<Vec<_>>(),
-                "request": query_request(&analysis.model, resolution),
-                "cost": cost_json(&cost::read_cost(&analysis.model, &analysis.registry, pattern, resolution)),
+                "returns": resolution.returns.iter().map(|&e| analysis.schema.model.entities[e].name.text.clone()).collect::<Vec<_>>(),
+                "request": query_request(&analysis.schema.model, resolution),
+                "cost": cost_json(&cost::read_cost(&analysis.schema.model, &analysis.schema.registry, pattern, resolution)),
             })
         }
         None => json!({ "pattern": pattern.name.text, "resolved": false }),
@@ -86,15 +89,15 @@ fn pattern_json(analysis: &Analysis, index: usize) -> serde_json::Value {
 }
 
 fn pattern_text(analysis: &Analysis, index: usize) -> String {
-    let pattern = &analysis.model.patterns[index];
+    let pattern = &analysis.schema.model.patterns[index];
     let mut out = format!("pattern {}", pattern.name.text);
     if let Some(docs) = &pattern.docs {
         out.push_str(&format!("  // {}", docs.lines().next().unwrap_or_default()));
     }
     out.push('\n');
-    match &analysis.resolutions[index] {
+    match &analysis.schema.resolutions[index] {
         Some(resolution) => {
-            let access = &analysis.model.tables[resolution.table].access[resolution.access];
+            let access = &analysis.schema.model.tables[resolution.table].access[resolution.access];
             let via = if access.is_index() {
                 format!("index {}", access.name.text)
             } else {
@@ -106,11 +109,11 @@ fn pattern_text(analysis: &Analysis, index: usize) -> String {
                 "one Query"
             };
             out.push_str(&format!("  {how} on {via}\n"));
-            let request = serde_json::to_string_pretty(&query_request(&analysis.model, resolution)).unwrap();
+            let request = serde_json::to_string_pretty(&query_request(&analysis.schema.model, resolution)).unwrap();
             for line in request.lines() {
                 out.push_str(&format!("  {line}\n"));
             }
-            let cost = cost::read_cost(&analysis.model, &analysis.registry, pattern, resolution);
+            let cost = cost::read_cost(&analysis.schema.model, &analysis.schema.registry, pattern, resolution);
             out.push_str(&format!("  cost: {}\n", cost.describe()));
         }
         None => out.push_str("  no single Query (see the errors below)\n"),

@@ -56,7 +56,7 @@ pub fn run(args: &ExportArgs) -> i32 {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
-    let model = &analysis.model;
+    let model = &analysis.schema.model;
     if !model.tables.iter().any(|t| t.base().is_some()) {
         eprintln!("error: `{}` declares no table with a key", source.display_path());
         return EXIT_ERRORS;
@@ -476,7 +476,7 @@ mod tests {
     #[test]
     fn attribute_definitions_are_only_key_attributes() {
         let analysis = crate::check::analyze(include_str!("../../examples/teams.dyno"));
-        let template = cloudformation(&analysis.model, "teams.dyno");
+        let template = cloudformation(&analysis.schema.model, "teams.dyno");
         let properties = &template["Resources"]["TeamsTable"]["Properties"];
         let names: Vec<&str> = properties["AttributeDefinitions"]
             .as_array()

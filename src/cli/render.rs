@@ -5,7 +5,26 @@ use serde_json::{Value, json};
 
 use super::input::SourceText;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::syntax::Span;
+use crate::syntax::{FileId, Span};
+
+/// The texts of the files locations point into.
+pub trait Sources {
+    fn source(&self, file: FileId) -> Option<&SourceText>;
+}
+
+/// One text checked on its own: it is file 0.
+impl Sources for SourceText {
+    fn source(&self, file: FileId) -> Option<&SourceText> {
+        (file == FileId::default()).then_some(self)
+    }
+}
+
+/// The files of a workspace, in the order of their ids.
+impl Sources for [SourceText] {
+    fn source(&self, file: FileId) -> Option<&SourceText> {
+        self.get(file.index())
+    }
+}
 
 const TAB: &str = "    ";
 
@@ -17,13 +36,22 @@ const TAB: &str = "    ";
 ///    |        ^^^^^^^^^^^^^^^^^^ missing closing `"`
 ///    = help: ...
 /// ```
-pub fn text(source: &SourceText, diagnostic: &Diagnostic) -> String {
+pub fn text(sources: &(impl Sources + ?Sized), diagnostic: &Diagnostic) -> String {
+    let Some(source) = sources.source(diagnostic.file) else {
+        return String::new();
+    };
     let start = source.lines.line_col(diagnostic.span.start);
-    let mut lines = vec![diagnostic.span.start];
-    lines.extend(diagnostic.related.iter().map(|r| r.span.start));
+    // Related locations in a file that is not loaded cannot be shown.
+    let related: Vec<_> = diagnostic
+        .related
+        .iter()
+        .filter_map(|r| Some((sources.source(r.at.file)?, r)))
+        .collect();
+    let mut lines = vec![(source, diagnostic.span.start)];
+    lines.extend(related.iter().map(|(s, r)| (*s, r.at.span.start)));
     let gutter = lines
         .iter()
-        .map(|&o| (source.lines.line_col(o).line + 1).to_string().len())
+        .map(|&(s, o)| (s.lines.line_col(o).line + 1).to_string().len())
         .max()
         .unwrap_or(1);
     let pad = " ".repeat(gutter);
@@ -49,8 +77,8 @@ pub fn text(source: &SourceText, diagnostic: &Diagnostic) -> String {
         diagnostic.label.as_deref(),
         gutter,
     );
-    for related in &diagnostic.related {
-        let at = source.lines.line_col(related.span.start);
+    for (source, related) in related {
+        let at = source.lines.line_col(related.at.span.start);
         out.push_str(&format!(
             "{pad}::: {}:{}:{}\n",
             source.display_path(),
@@ -58,7 +86,7 @@ pub fn text(source: &SourceText, diagnostic: &Diagnostic) -> String {
             source.lines.char_col(&source.text, at)
         ));
         out.push_str(&format!("{pad} |\n"));
-        snippet(&mut out, source, related.span, '-', Some(&related.message), gutter);
+        snippet(&mut out, source, related.at.span, '-', Some(&related.message), gutter);
     }
     if let Some(help) = &diagnostic.help {
         out.push_str(&format!("{pad} = help: {help}\n"));
@@ -104,38 +132,42 @@ pub fn summary(source: &SourceText, diagnostics: &[Diagnostic]) -> String {
     )
 }
 
-pub fn json(checked: &[(SourceText, Vec<Diagnostic>)]) -> Value {
+pub fn json(sources: &[SourceText], checked: &[(FileId, Vec<Diagnostic>)]) -> Value {
     let position = |source: &SourceText, offset: usize| {
         let at = source.lines.line_col(offset);
         json!({ "line": at.line + 1, "column": source.lines.char_col(&source.text, at), "offset": offset })
     };
     let range = |source: &SourceText, span: Span| json!({ "start": position(source, span.start), "end": position(source, span.end) });
+    // A location in a file that is not loaded cannot be given a line.
+    let location = |file: FileId, span: Span| {
+        let source = sources.source(file)?;
+        Some((source.display_path(), range(source, span)))
+    };
     let mut diagnostics = Vec::new();
-    for (source, file_diagnostics) in checked {
-        let file = source.display_path();
-        for d in file_diagnostics {
-            diagnostics.push(json!({
-                "file": file,
-                "range": range(source, d.span),
-                "severity": d.severity.as_str(),
-                "code": d.code.as_str(),
-                "message": d.message,
-                "label": d.label,
-                "help": d.help,
-                "related": d.related.iter().map(|r| json!({
-                    "file": file,
-                    "range": range(source, r.span),
-                    "message": r.message,
-                })).collect::<Vec<_>>(),
-                "fixes": d.fixes.iter().map(|f| json!({
-                    "title": f.title,
-                    "edits": f.edits.iter().map(|(span, text)| json!({
-                        "range": range(source, *span),
-                        "text": text,
-                    })).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-            }));
-        }
+    for d in checked.iter().flat_map(|(_, ds)| ds) {
+        let Some((file, at)) = location(d.file, d.span) else {
+            continue;
+        };
+        diagnostics.push(json!({
+            "file": file,
+            "range": at,
+            "severity": d.severity.as_str(),
+            "code": d.code.as_str(),
+            "message": d.message,
+            "label": d.label,
+            "help": d.help,
+            "related": d.related.iter().filter_map(|r| {
+                let (file, at) = location(r.at.file, r.at.span)?;
+                Some(json!({ "file": file, "range": at, "message": r.message }))
+            }).collect::<Vec<_>>(),
+            "fixes": d.fixes.iter().map(|f| json!({
+                "title": f.title,
+                "edits": f.edits.iter().filter_map(|(at, text)| {
+                    let (file, at) = location(at.file, at.span)?;
+                    Some(json!({ "file": file, "range": at, "text": text }))
+                }).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        }));
     }
     let count = |severity: Severity| {
         checked
@@ -146,7 +178,7 @@ pub fn json(checked: &[(SourceText, Vec<Diagnostic>)]) -> Value {
     };
     json!({
         "version": 1,
-        "files": checked.iter().map(|(s, _)| s.display_path()).collect::<Vec<_>>(),
+        "files": checked.iter().filter_map(|(f, _)| Some(sources.source(*f)?.display_path())).collect::<Vec<_>>(),
         "diagnostics": diagnostics,
         "summary": { "errors": count(Severity::Error), "warnings": count(Severity::Warning), "hints": count(Severity::Hint) },
     })

@@ -39,7 +39,7 @@ pub fn run(args: &SampleArgs) -> i32 {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
-    let model = &analysis.model;
+    let model = &analysis.schema.model;
     let samples = sample::generate(
         model,
         &Options {

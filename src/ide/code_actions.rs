@@ -5,17 +5,17 @@
 
 use super::File;
 use crate::diagnostic::Code;
-use crate::syntax::Span;
+use crate::syntax::{FileSpan, Span};
 
 /// One fix of one diagnostic, as plain data.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action {
     pub title: String,
-    /// Non-overlapping edits; an empty span inserts.
-    pub edits: Vec<(Span, String)>,
+    /// Non-overlapping edits, each in its file; an empty span inserts.
+    pub edits: Vec<(FileSpan, String)>,
     /// The code of the diagnostic it fixes.
     pub code: Code,
-    /// The diagnostic it fixes: an index into `analysis.diagnostics`.
+    /// The diagnostic it fixes: an index into `analysis.diagnostics()`.
     pub diagnostic: usize,
     /// The one obvious fix: the only suggestion for a misspelt name or
     /// value, safe to apply without looking.
@@ -40,7 +40,7 @@ const DID_YOU_MEAN: &[Code] = &[
 /// cursor, which touches a diagnostic at either end), in source order.
 pub fn actions(file: &File, range: Span) -> Vec<Action> {
     let mut actions = Vec::new();
-    for (index, diagnostic) in file.analysis.diagnostics.iter().enumerate() {
+    for (index, diagnostic) in file.analysis.diagnostics().iter().enumerate() {
         let span = diagnostic.span;
         if span.start > range.end || range.start > span.end {
             continue;

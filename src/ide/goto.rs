@@ -9,14 +9,16 @@ use super::File;
 use super::locate::{self, Occurrence, Symbol};
 use crate::check::model::Model;
 use crate::check::resolve::Resolution;
-use crate::syntax::Span;
 use crate::syntax::ast::KnownKind;
+use crate::syntax::{FileSpan, Span};
 
-pub fn definition(file: &File, offset: usize) -> Vec<Span> {
+/// Locations leave the file: a Query relies on key lines of entities and
+/// on an index, wherever they are declared.
+pub fn definition(file: &File, offset: usize) -> Vec<FileSpan> {
     let Some(occurrence) = locate::at(file.occurrences(), offset) else {
         return Vec::new();
     };
-    let model = &file.analysis.model;
+    let model = &file.analysis.schema.model;
     if let Some(resolution) = enclosing_resolution(file, occurrence.span.start) {
         let relied = relied_on(model, resolution, occurrence);
         if !relied.is_empty() {
@@ -24,6 +26,7 @@ pub fn definition(file: &File, offset: usize) -> Vec<Span> {
         }
     }
     declaration(file.occurrences(), &occurrence.symbol)
+        .map(|span| file.analysis.file.at(span))
         .into_iter()
         .collect()
 }
@@ -38,14 +41,14 @@ pub fn declaration(occurrences: &[Occurrence], symbol: &Symbol) -> Option<Span> 
 
 /// The resolved pattern whose text contains `offset`.
 fn enclosing_resolution(file: &File, offset: usize) -> Option<&Resolution> {
-    let model = &file.analysis.model;
+    let model = &file.analysis.schema.model;
     let index = model.patterns.iter().position(|p| p.span.contains(offset))?;
-    file.analysis.resolutions.get(index)?.as_ref()
+    file.analysis.schema.resolutions.get(index)?.as_ref()
 }
 
-fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) -> Vec<Span> {
+fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) -> Vec<FileSpan> {
     let table = &model.tables[resolution.table];
-    let access_span = table.access[resolution.access].span;
+    let access_span = table.at(table.access[resolution.access].span);
     // The key lines the Query uses, with their entity.
     let key_lines: Vec<(usize, &crate::check::model::KeyValue)> = resolution
         .returns
@@ -56,12 +59,12 @@ fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) ->
                 .iter()
                 .flat_map(move |i| i.keys.iter().map(move |k| (e, k)))
         })
-        .filter(|(_, k)| resolution.relies_on.contains(&k.span))
+        .filter(|&(e, k)| resolution.relies_on.contains(&model.entities[e].at(k.span)))
         .collect();
     match &occurrence.symbol {
         // The key templates first (where an editor jumps), the index last.
         Symbol::Pattern(_) => {
-            let mut spans: Vec<Span> = resolution
+            let mut spans: Vec<FileSpan> = resolution
                 .relies_on
                 .iter()
                 .copied()
@@ -73,19 +76,24 @@ fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) ->
         Symbol::Entity(e) => key_lines
             .iter()
             .filter(|(owner, _)| owner == e)
-            .map(|(_, k)| k.span)
+            .map(|&(owner, k)| model.entities[owner].at(k.span))
             .collect(),
         Symbol::Attribute { .. } | Symbol::Value { .. } => {
             let text = occurrence_text(model, occurrence);
             key_lines
                 .iter()
                 .filter(|(_, k)| k.template.holes().any(|(n, _)| n.text == text))
-                .map(|(_, k)| k.span)
+                .map(|&(owner, k)| model.entities[owner].at(k.span))
                 .collect()
         }
         Symbol::Key { name, .. } => {
             let mut spans = vec![access_span];
-            spans.extend(key_lines.iter().filter(|(_, k)| k.attr == *name).map(|(_, k)| k.span));
+            spans.extend(
+                key_lines
+                    .iter()
+                    .filter(|(_, k)| k.attr == *name)
+                    .map(|&(owner, k)| model.entities[owner].at(k.span)),
+            );
             spans
         }
         Symbol::Table(_) | Symbol::Index { .. } => vec![access_span],
@@ -97,7 +105,7 @@ fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) ->
                     .split(table.delimiter.as_str())
                     .any(|w| w == text)
             })
-            .map(|(_, k)| k.span)
+            .map(|&(owner, k)| model.entities[owner].at(k.span))
             .collect(),
     }
 }

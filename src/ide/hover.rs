@@ -21,7 +21,7 @@ pub struct HoverResult {
 
 pub fn hover(file: &File, offset: usize) -> Option<HoverResult> {
     let occurrence = locate::at(file.occurrences(), offset)?;
-    let model = &file.analysis.model;
+    let model = &file.analysis.schema.model;
     let markdown = match &occurrence.symbol {
         Symbol::Pattern(p) => pattern(file, *p),
         Symbol::Entity(e) => entity(model, *e),
@@ -46,12 +46,12 @@ fn docs(out: &mut String, docs: &Option<String>) {
 
 fn pattern(file: &File, index: usize) -> String {
     let analysis = &file.analysis;
-    let pattern = &analysis.model.patterns[index];
+    let pattern = &analysis.schema.model.patterns[index];
     let mut out = format!("**pattern** `{}`", pattern.name.text);
     docs(&mut out, &pattern.docs);
-    match analysis.resolutions.get(index).and_then(Option::as_ref) {
+    match analysis.schema.resolutions.get(index).and_then(Option::as_ref) {
         Some(resolution) => {
-            let access = &analysis.model.tables[resolution.table].access[resolution.access];
+            let access = &analysis.schema.model.tables[resolution.table].access[resolution.access];
             let via = if access.is_index() {
                 format!("index `{}`", access.name.text)
             } else {
@@ -62,8 +62,9 @@ fn pattern(file: &File, index: usize) -> String {
             } else {
                 "One Query"
             };
-            let request = serde_json::to_string_pretty(&query_request(&analysis.model, resolution)).unwrap_or_default();
-            let cost = cost::read_cost(&analysis.model, &analysis.registry, pattern, resolution);
+            let request =
+                serde_json::to_string_pretty(&query_request(&analysis.schema.model, resolution)).unwrap_or_default();
+            let cost = cost::read_cost(&analysis.schema.model, &analysis.schema.registry, pattern, resolution);
             let _ = write!(
                 out,
                 "\n\n{how} on {via}:\n\n```json\n{request}\n```\n\nCost: {}",
@@ -221,7 +222,7 @@ fn attribute(model: &Model, entity_id: EntityId, attr: usize) -> String {
 }
 
 fn tag(file: &File, table: TableId, text: &str) -> String {
-    let model = &file.analysis.model;
+    let model = &file.analysis.schema.model;
     let mut users: Vec<String> = Vec::new();
     for occurrence in file.occurrences() {
         if occurrence.symbol

@@ -17,15 +17,15 @@ pub struct Hint {
 pub fn hints(file: &File) -> Vec<Hint> {
     let analysis = &file.analysis;
     let mut out = Vec::new();
-    for (pattern, resolution) in analysis.model.patterns.iter().zip(&analysis.resolutions) {
+    for (pattern, resolution) in analysis.schema.model.patterns.iter().zip(&analysis.schema.resolutions) {
         let Some(resolution) = resolution else { continue };
-        let access = &analysis.model.tables[resolution.table].access[resolution.access];
+        let access = &analysis.schema.model.tables[resolution.table].access[resolution.access];
         let via = if access.is_index() {
             access.name.text.clone()
         } else {
             "table".into()
         };
-        let cost = cost::read_cost(&analysis.model, &analysis.registry, pattern, resolution);
+        let cost = cost::read_cost(&analysis.schema.model, &analysis.schema.registry, pattern, resolution);
         let rcu = if cost.rcu.fract() == 0.0 {
             format!("{}", cost.rcu as i64)
         } else {

@@ -62,7 +62,7 @@ pub fn at(occurrences: &[Occurrence], offset: usize) -> Option<&Occurrence> {
 
 pub fn occurrences(analysis: &Analysis) -> Vec<Occurrence> {
     let mut walk = Walk {
-        model: &analysis.model,
+        model: &analysis.schema.model,
         out: Vec::new(),
     };
     for item in &analysis.parse.file.items {

@@ -16,7 +16,7 @@ mod sample;
 pub mod semantic_tokens;
 pub mod symbols;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::check::{self, Analysis};
 use locate::Occurrence;
@@ -24,20 +24,20 @@ use locate::Occurrence;
 /// One analysed file. Built once per document version; whatever an editor
 /// feature derives from it that is costly is computed at most once, here.
 pub struct File {
-    pub text: String,
+    pub text: Arc<str>,
     pub analysis: Analysis,
     occurrences: OnceLock<Vec<Occurrence>>,
 }
 
 impl File {
+    /// A text on its own, as a schema of one file.
     pub fn new(text: String) -> File {
-        File::new_with(text, |_| {})
+        let analysis = check::analyze(&text);
+        File::from_analysis(text.into(), analysis)
     }
 
-    /// [`File::new`], handing the syntax tree to `parsed` before the
-    /// semantic passes start (see [`check::analyze_with`]).
-    pub fn new_with(text: String, parsed: impl FnOnce(&crate::syntax::Parse)) -> File {
-        let analysis = check::analyze_with(&text, parsed);
+    /// The editor view of a file the workspace database analysed.
+    pub fn from_analysis(text: Arc<str>, analysis: Analysis) -> File {
         File {
             text,
             analysis,

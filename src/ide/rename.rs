@@ -21,7 +21,7 @@ pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(Span, S
     let target = locate::at(occurrences, offset).ok_or("there is nothing to rename here")?;
     match &target.symbol {
         Symbol::Tag { table, .. } => {
-            let delimiter = file.analysis.model.tables[*table].delimiter.as_str();
+            let delimiter = file.analysis.schema.model.tables[*table].delimiter.as_str();
             // Still one word between delimiters (with `::`, `A:` is not: `A:::`
             // reads as `A`, `:`).
             let between = format!("{delimiter}{new_name}{delimiter}");
@@ -82,7 +82,7 @@ fn linked(occurrences: &[Occurrence], symbol: &Symbol) -> Vec<Symbol> {
 /// confused with it: another symbol of the same kind in the same scope.
 fn clashes(file: &File, symbol: &Symbol, other: &Symbol) -> bool {
     let returns = |pattern: usize, entity| {
-        file.analysis.model.patterns[pattern]
+        file.analysis.schema.model.patterns[pattern]
             .returns
             .iter()
             .any(|r| r.entity == Some(entity))

@@ -12,25 +12,34 @@
 //! version with another text.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use ropey::Rope;
 use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
 
 use super::position::{self, Encoding};
+use crate::db::{Superseded, Workspace};
 use crate::diagnostic::Diagnostic;
 use crate::ide;
+use crate::syntax::FileId;
 
-/// The analysis of one revision, computed by whoever needs it first.
+/// The editor view of one revision, computed by whoever needs it first.
 type Analysed = Arc<OnceLock<Arc<ide::File>>>;
 
 #[derive(Clone)]
 struct Document {
-    rope: Rope,
+    file: FileId,
     version: i32,
-    revision: u64,
-    file: Analysed,
+    view: Analysed,
+}
+
+/// The open documents: their texts live in the workspace database, which
+/// caches what is derived from them per revision; this adds what only the
+/// protocol knows (URIs, client versions) and the editor view of each.
+#[derive(Clone, Default)]
+struct Store {
+    workspace: Workspace,
+    docs: HashMap<Url, Document>,
 }
 
 /// An immutable view of one document revision and its analysis.
@@ -45,37 +54,30 @@ pub struct Snapshot {
 
 #[derive(Default)]
 pub struct Documents {
-    docs: Mutex<HashMap<Url, Document>>,
-    revisions: AtomicU64,
+    store: Mutex<Store>,
 }
 
 impl Documents {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Url, Document>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
         // A panic elsewhere must not take every document down with it.
-        self.docs.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn next_revision(&self) -> u64 {
-        self.revisions.fetch_add(1, Ordering::Relaxed) + 1
+        self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Opens (or replaces) a document; returns its revision.
     pub fn open(&self, uri: Url, text: &str, version: i32) -> u64 {
-        let mut docs = self.lock();
-        let revision = self.next_revision();
-        let replaced = docs.insert(
+        let mut store = self.lock();
+        let (file, superseded) = store.workspace.set_text(uri.as_str(), Rope::from_str(text));
+        let replaced = store.docs.insert(
             uri,
             Document {
-                rope: Rope::from_str(text),
+                file,
                 version,
-                revision,
-                file: Analysed::default(),
+                view: Analysed::default(),
             },
         );
-        drop(docs);
-        if let Some(old) = replaced {
-            release(old.file);
-        }
+        let revision = store.workspace.revision(file);
+        drop(store);
+        release(superseded, replaced.map(|d| d.view));
         revision
     }
 
@@ -83,15 +85,20 @@ impl Documents {
     /// analyses are shared with this store.
     pub fn pinned(&self) -> Documents {
         Documents {
-            docs: Mutex::new(self.lock().clone()),
-            revisions: AtomicU64::new(self.revisions.load(Ordering::Relaxed)),
+            store: Mutex::new(self.lock().clone()),
         }
     }
 
     /// Forgets a document; `false` when it was not open.
     pub fn close(&self, uri: &Url) -> bool {
-        let removed = self.lock().remove(uri);
-        removed.map(|doc| release(doc.file)).is_some()
+        let mut store = self.lock();
+        let Some(doc) = store.docs.remove(uri) else {
+            return false;
+        };
+        let superseded = store.workspace.close(doc.file);
+        drop(store);
+        release(superseded, Some(doc.view));
+        true
     }
 
     /// Applies a `didChange` in order. Returns the new revision, or `None`
@@ -103,41 +110,50 @@ impl Documents {
         changes: &[TextDocumentContentChangeEvent],
         encoding: Encoding,
     ) -> Option<u64> {
-        let mut docs = self.lock();
-        let doc = docs.get_mut(uri)?;
-        for change in changes {
-            match change.range {
-                None => doc.rope = Rope::from_str(&change.text),
-                Some(range) => {
-                    let start = position::offset_clamped(&doc.rope, range.start, encoding);
-                    let end = position::offset_clamped(&doc.rope, range.end, encoding).max(start);
-                    let (start_char, end_char) = (doc.rope.byte_to_char(start), doc.rope.byte_to_char(end));
-                    doc.rope.remove(start_char..end_char);
-                    doc.rope.insert(start_char, &change.text);
+        let mut store = self.lock();
+        let file = store.docs.get(uri)?.file;
+        let superseded = store.workspace.edit(file, |rope| {
+            for change in changes {
+                match change.range {
+                    None => *rope = Rope::from_str(&change.text),
+                    Some(range) => {
+                        let start = position::offset_clamped(rope, range.start, encoding);
+                        let end = position::offset_clamped(rope, range.end, encoding).max(start);
+                        let (start_char, end_char) = (rope.byte_to_char(start), rope.byte_to_char(end));
+                        rope.remove(start_char..end_char);
+                        rope.insert(start_char, &change.text);
+                    }
                 }
             }
-        }
+        });
+        let revision = store.workspace.revision(file);
+        let doc = store.docs.get_mut(uri)?;
         doc.version = version;
-        doc.revision = self.next_revision();
-        let revision = doc.revision;
-        let superseded = std::mem::take(&mut doc.file);
-        drop(docs);
-        release(superseded);
+        let stale = std::mem::take(&mut doc.view);
+        drop(store);
+        release(superseded, Some(stale));
         Some(revision)
     }
 
     /// The current revision of an open document.
     pub fn revision(&self, uri: &Url) -> Option<u64> {
-        self.lock().get(uri).map(|d| d.revision)
+        let store = self.lock();
+        store.docs.get(uri).map(|d| store.workspace.revision(d.file))
     }
 
     /// The current text, version and revision, without analysing it.
     pub fn text(&self, uri: &Url) -> Option<(Rope, i32, u64)> {
-        self.lock().get(uri).map(|d| (d.rope.clone(), d.version, d.revision))
+        let store = self.lock();
+        let doc = store.docs.get(uri)?;
+        Some((
+            store.workspace.rope(doc.file),
+            doc.version,
+            store.workspace.revision(doc.file),
+        ))
     }
 
     pub fn uris(&self) -> Vec<Url> {
-        self.lock().keys().cloned().collect()
+        self.lock().docs.keys().cloned().collect()
     }
 
     /// The current revision with its analysis, computed at most once per
@@ -150,23 +166,28 @@ impl Documents {
     /// revision, `parsed` gets its text and syntax errors as soon as they
     /// are known, before the semantic passes.
     pub fn snapshot_with(&self, uri: &Url, parsed: impl FnOnce(&Rope, &[Diagnostic])) -> Option<Snapshot> {
-        let (rope, version, revision, cell) = {
-            let docs = self.lock();
-            let doc = docs.get(uri)?;
-            (doc.rope.clone(), doc.version, doc.revision, doc.file.clone())
+        let (workspace, doc) = {
+            let store = self.lock();
+            let doc = store.docs.get(uri)?.clone();
+            // A snapshot of the database: cheap, and no later edit changes it.
+            (store.workspace.clone(), doc)
         };
+        let rope = workspace.rope(doc.file);
         // The cell belongs to this revision: an edit meanwhile gives the
         // document a new one, so the result is never cached for other text.
-        let file = cell
+        let file = doc
+            .view
             .get_or_init(|| {
-                let text = rope.to_string();
-                Arc::new(ide::File::new_with(text, |parse| parsed(&rope, &parse.diagnostics)))
+                parsed(&rope, &workspace.parse(doc.file).diagnostics);
+                // Each open document is a schema of its own (one file).
+                let analysis = workspace.analysis(doc.file, &[doc.file]);
+                Arc::new(ide::File::from_analysis(workspace.text(doc.file), analysis))
             })
             .clone();
         Some(Snapshot {
             uri: uri.clone(),
-            version,
-            revision,
+            version: doc.version,
+            revision: workspace.revision(doc.file),
             rope,
             file,
         })
@@ -176,13 +197,14 @@ impl Documents {
 /// Frees a superseded analysis off the caller's thread when a runtime is
 /// there to do it: dropping the tree and model of a large file takes
 /// milliseconds, which the edit that made them stale should not wait for.
-fn release(file: Analysed) {
-    if file.get().is_none() {
+fn release(superseded: Superseded, view: Option<Analysed>) {
+    let heavy = superseded.is_heavy() || view.as_ref().is_some_and(|v| v.get().is_some());
+    if !heavy {
         return;
     }
     match tokio::runtime::Handle::try_current() {
-        Ok(runtime) => drop(runtime.spawn_blocking(move || drop(file))),
-        Err(_) => drop(file),
+        Ok(runtime) => drop(runtime.spawn_blocking(move || drop((superseded, view)))),
+        Err(_) => drop((superseded, view)),
     }
 }
 

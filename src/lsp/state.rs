@@ -1,15 +1,37 @@
 //! What every handler can see: the documents, the negotiated position
 //! encoding and the workspace folders.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-use tower_lsp::lsp_types::Url;
+use tower_lsp::lsp_types::{SymbolInformation, Url};
 
 use super::documents::{Documents, Snapshot};
-use super::handlers::workspace_symbol::DiskCache;
 use super::position::Encoding;
+use crate::db::Workspace;
+use crate::syntax::FileId;
+
+/// The `.dyno` files of the workspace folders that are not open: a
+/// workspace database of their own (a folder is not yet one schema), and
+/// their symbols as the protocol has them, per revision.
+#[derive(Default)]
+pub struct DiskFiles {
+    inner: Mutex<DiskInner>,
+}
+
+#[derive(Default)]
+pub struct DiskInner {
+    pub workspace: Workspace,
+    pub symbols: HashMap<FileId, (u64, Arc<Vec<SymbolInformation>>)>,
+}
+
+impl DiskFiles {
+    pub fn lock(&self) -> MutexGuard<'_, DiskInner> {
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
 
 #[derive(Default)]
 pub struct State {
@@ -19,7 +41,7 @@ pub struct State {
     snippets: AtomicBool,
     pub workspace_folders: Mutex<Vec<PathBuf>>,
     /// Shared by every pinned view.
-    pub disk_symbols: Arc<DiskCache>,
+    pub disk: Arc<DiskFiles>,
 }
 
 impl State {
@@ -56,7 +78,7 @@ impl State {
             utf8: AtomicBool::new(self.utf8.load(Ordering::Relaxed)),
             snippets: AtomicBool::new(self.snippets()),
             workspace_folders: Mutex::new(self.folders()),
-            disk_symbols: self.disk_symbols.clone(),
+            disk: self.disk.clone(),
         }
     }
 

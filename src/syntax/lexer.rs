@@ -4,8 +4,8 @@
 
 use logos::Logos;
 
-use super::Span;
 use super::template;
+use super::{Span, in_text};
 use crate::diagnostic::{Code, Diagnostic};
 
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -147,12 +147,16 @@ pub fn lex_into<'src>(text: &'src str, diagnostics: &mut Vec<Diagnostic>, mut em
     let mut report = |token: Token<'src>, span: Span| {
         match token {
             Token::Error(s) => diagnostics.push(
-                Diagnostic::new(Code::UnknownCharacter, span, format!("unknown character `{s}`"))
-                    .with_label("not part of any token"),
+                Diagnostic::new(
+                    Code::UnknownCharacter,
+                    in_text(span),
+                    format!("unknown character `{s}`"),
+                )
+                .with_label("not part of any token"),
             ),
             Token::UnterminatedStr(raw) => {
                 diagnostics.push(
-                    Diagnostic::new(Code::UnterminatedString, span, "unterminated string")
+                    Diagnostic::new(Code::UnterminatedString, in_text(span), "unterminated string")
                         .with_label("missing closing `\"` before the end of the line"),
                 );
                 template::check(raw, span.start, diagnostics);

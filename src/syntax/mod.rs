@@ -10,5 +10,11 @@ mod span;
 pub mod template;
 
 pub use line_index::{LineCol, LineIndex};
-pub use parser::{Parse, parse};
-pub use span::Span;
+pub use parser::{Parse, parse, parse_in};
+pub use span::{FileId, FileSpan, Span};
+
+/// A location in the text being read. The lexer and parser know no file:
+/// [`parse_in`] gives their diagnostics the file of the text.
+pub(crate) fn in_text(span: Span) -> FileSpan {
+    FileId::default().at(span)
+}

@@ -48,3 +48,34 @@ impl From<std::ops::Range<usize>> for Span {
         Span::new(range.start, range.end)
     }
 }
+
+/// One file of a workspace. Ids are handed out by the workspace database
+/// (`crate::db`) in the order files are added; a text analysed on its own
+/// is file 0, as in a workspace of that one file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+impl FileId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// `span` in this file.
+    pub const fn at(self, span: Span) -> FileSpan {
+        FileSpan { file: self, span }
+    }
+}
+
+/// A location that may leave its file: a diagnostic, a related location,
+/// a definition, a reference, an edit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileSpan {
+    pub file: FileId,
+    pub span: Span,
+}
+
+impl FileSpan {
+    pub const fn new(file: FileId, span: Span) -> FileSpan {
+        FileSpan { file, span }
+    }
+}

@@ -2,8 +2,8 @@
 //! with its own byte span, so the checker, hover and go-to-definition can
 //! point at one hole or one literal.
 
-use super::Span;
 use super::ast::{Name, Segment};
+use super::{Span, in_text};
 use crate::diagnostic::{Code, Diagnostic};
 
 /// `raw` is the string as written, opening quote included (the closing one
@@ -66,7 +66,7 @@ fn scan(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>, build: bool
                     diagnostics.push(
                         Diagnostic::new(
                             Code::InvalidEscape,
-                            Span::new(at, offset + next),
+                            in_text(Span::new(at, offset + next)),
                             format!("invalid escape `\\{other}`"),
                         )
                         .with_help("the escapes are \\\" \\\\ \\{ and \\}"),
@@ -97,9 +97,11 @@ fn scan(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>, build: bool
                             } else {
                                 format!("`{name_text}` is not an attribute name")
                             };
-                            diagnostics.push(Diagnostic::new(Code::InvalidHole, hole_span, message).with_help(
-                                "a hole names one attribute: \"USER#{userId}\"; write \\{ for a literal brace",
-                            ));
+                            diagnostics.push(
+                                Diagnostic::new(Code::InvalidHole, in_text(hole_span), message).with_help(
+                                    "a hole names one attribute: \"USER#{userId}\"; write \\{ for a literal brace",
+                                ),
+                            );
                         }
                         if build {
                             segments.push(Segment::Hole {
@@ -113,9 +115,13 @@ fn scan(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>, build: bool
                     _ => {
                         let end = close.map_or(offset + body_end, |k| offset + k);
                         diagnostics.push(
-                            Diagnostic::new(Code::UnclosedHole, Span::new(at, end), "unclosed `{` in key template")
-                                .with_label("this hole has no closing `}`")
-                                .with_help("close the hole (\"{userId}\") or write \\{ for a literal brace"),
+                            Diagnostic::new(
+                                Code::UnclosedHole,
+                                in_text(Span::new(at, end)),
+                                "unclosed `{` in key template",
+                            )
+                            .with_label("this hole has no closing `}`")
+                            .with_help("close the hole (\"{userId}\") or write \\{ for a literal brace"),
                         );
                         if build {
                             literal.push('{');
@@ -128,7 +134,7 @@ fn scan(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>, build: bool
                 diagnostics.push(
                     Diagnostic::new(
                         Code::UnmatchedBrace,
-                        Span::new(at, at + 1),
+                        in_text(Span::new(at, at + 1)),
                         "unmatched `}` in key template",
                     )
                     .with_help("write \\} for a literal brace"),

@@ -154,21 +154,23 @@ pub fn unique_prefix() -> String {
 /// What verify runs for each pattern: the checker's Query, or a pinned
 /// query as written when the checker rejects it.
 pub fn plans(source: &str, analysis: &Analysis, samples: &Samples) -> Vec<Result<Plan, String>> {
-    let model = &analysis.model;
+    let model = &analysis.schema.model;
     model
         .patterns
         .iter()
         .enumerate()
         .map(|(i, pattern)| {
-            let (resolution, checker_ok) = match &analysis.resolutions[i] {
+            let (resolution, checker_ok) = match &analysis.schema.resolutions[i] {
                 Some(r) => (r.clone(), true),
-                None => match pinned_as_written(source, model, &analysis.registry, pattern) {
-                    Some(r) => (r, false),
-                    None if pattern.query.is_some() => {
-                        return Err("the pinned query is not a valid Query (see `dyno check`)".into());
+                None => {
+                    match pinned_as_written(&[analysis.source(source)], model, &analysis.schema.registry, pattern) {
+                        Some(r) => (r, false),
+                        None if pattern.query.is_some() => {
+                            return Err("the pinned query is not a valid Query (see `dyno check`)".into());
+                        }
+                        None => return Err("no single Query serves it (see `dyno check`)".into()),
                     }
-                    None => return Err("no single Query serves it (see `dyno check`)".into()),
-                },
+                }
             };
             Ok(plan::plan(model, samples, i, &resolution, checker_ok))
         })
@@ -200,7 +202,7 @@ async fn run(
 /// Runs the whole verification. `Err` when the endpoint cannot be used at
 /// all (tables already created are deleted first).
 pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Result<Report, String> {
-    let model = &analysis.model;
+    let model = &analysis.schema.model;
     let samples = sample::generate(model, &options.sample);
     let plans = plans(source, analysis, &samples);
     let prefix = options.prefix.clone().unwrap_or_else(unique_prefix);

@@ -40,13 +40,13 @@ fn answer(model: &crate::check::model::Model, samples: &Samples, plan: &Plan) ->
 /// Every pattern with a Query: the checker's, or a pinned one as written.
 fn simulate(source: &str) -> Vec<Run> {
     let analysis = analyze(source);
-    let model = &analysis.model;
+    let model = &analysis.schema.model;
     let samples = generate(model, &Options::default());
     let mut out = Vec::new();
     for (i, pattern) in model.patterns.iter().enumerate() {
-        let (resolution, ok) = match &analysis.resolutions[i] {
+        let (resolution, ok) = match &analysis.schema.resolutions[i] {
             Some(r) => (r.clone(), true),
-            None => match pinned_as_written(source, model, &analysis.registry, pattern) {
+            None => match pinned_as_written(&[analysis.source(source)], model, &analysis.schema.registry, pattern) {
                 Some(r) => (r, false),
                 None => continue,
             },
@@ -78,9 +78,9 @@ fn simulate(source: &str) -> Vec<Run> {
 /// The plan of the first pattern of `source`, with the samples it reads.
 fn first_pattern_planned(source: &str) -> (crate::check::Analysis, Samples, Plan) {
     let analysis = analyze(source);
-    let samples = generate(&analysis.model, &Options::default());
-    let resolution = analysis.resolutions[0].clone().expect("resolved");
-    let plan = plan(&analysis.model, &samples, 0, &resolution, true);
+    let samples = generate(&analysis.schema.model, &Options::default());
+    let resolution = analysis.schema.resolutions[0].clone().expect("resolved");
+    let plan = plan(&analysis.schema.model, &samples, 0, &resolution, true);
     (analysis, samples, plan)
 }
 
@@ -245,7 +245,7 @@ entity Event { tenantId: id  at: datetime  pk = "TENANT#{tenantId}"  sk = "EVENT
 pattern latest(tenantId) -> Event[] by at desc limit 2
 "#;
     let (analysis, samples, plan) = first_pattern_planned(source);
-    let model = &analysis.model;
+    let model = &analysis.schema.model;
     let mut items = answer(model, &samples, &plan);
     assert!(items.len() > 2);
     let perfect = check(
@@ -306,7 +306,7 @@ entity Event { tenantId: id  at: datetime  pk = "TENANT#{tenantId}"  sk = "EVENT
 pattern recent(tenantId) -> Event[] by at desc limit 50
 "#;
     let (analysis, samples, plan) = first_pattern_planned(source);
-    let model = &analysis.model;
+    let model = &analysis.schema.model;
     let items = answer(model, &samples, &plan);
     let k = probe_limit(model, &samples, &plan).expect("a probe: fewer events than 50");
     assert_eq!(k as usize, items.len() - 1);

@@ -154,3 +154,15 @@ pub fn apply(text: &str, edits: &[(Span, String)]) -> String {
     out.push_str(&text[at..]);
     out
 }
+
+/// The text after applying a fix's edits, every one of which must be in
+/// the text's own file (a text analysed alone is file 0).
+#[allow(dead_code)]
+pub fn apply_fix(text: &str, edits: &[(dyno::syntax::FileSpan, String)]) -> String {
+    assert!(
+        edits.iter().all(|(at, _)| at.file == dyno::syntax::FileId::default()),
+        "{edits:?}"
+    );
+    let local: Vec<(Span, String)> = edits.iter().map(|(at, new)| (at.span, new.clone())).collect();
+    apply(text, &local)
+}

@@ -145,7 +145,7 @@ impl Case {
             Ok(query) => {
                 tally.queries += 1;
                 tally.hits += usize::from(!self.expected.is_empty());
-                match endpoint::run(&endpoint.client, &analysis.model, query, table, false).await {
+                match endpoint::run(&endpoint.client, &analysis.schema.model, query, table, false).await {
                     Err(e) => problems.push(e),
                     Ok(rows) => {
                         actual_text = format!("{rows:?}");
@@ -154,7 +154,7 @@ impl Case {
                 }
                 if let Some(n) = self.pattern.limit.filter(|_| self.ok) {
                     tally.queries += 1;
-                    match endpoint::run(&endpoint.client, &analysis.model, query, table, true).await {
+                    match endpoint::run(&endpoint.client, &analysis.schema.model, query, table, true).await {
                         Err(e) => problems.push(e),
                         Ok(rows) => problems.extend(self.judge_page(&rows, n as usize)),
                     }
@@ -174,7 +174,7 @@ impl Case {
         }
         tally.disagreements += 1;
         let request = match &self.query {
-            Ok(q) => serde_json::to_string(&q.request(&analysis.model, table)).unwrap(),
+            Ok(q) => serde_json::to_string(&q.request(&analysis.schema.model, table)).unwrap(),
             Err(_) => "-".into(),
         };
         let expected: Vec<Id> = self.expected.iter().map(Item::id).collect();

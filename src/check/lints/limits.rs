@@ -42,7 +42,7 @@ pub fn key_lengths(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
                 diagnostics.push(
                     Diagnostic::new(
                         Code::KeyTooLong,
-                        key.template.span,
+                        entity.at(key.template.span),
                         format!(
                             "`{}` of `{}` can be {max} bytes long, over DynamoDB's limit of {limit} bytes for a {role}",
                             key.attr, entity.name.text

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use crate::check::model::{AttrType, EntityId, Model, Part, Pattern};
 use crate::check::resolve::Resolution;
 use crate::diagnostic::{Code, Diagnostic, Fix};
-use crate::syntax::Span;
+use crate::syntax::FileSpan;
 use crate::syntax::ast::{KeyType, KnownKind};
 
 /// Why a hole's text does not sort like its value, and the type to use.
@@ -23,12 +23,12 @@ struct Finding {
     attr: usize,
     why: Unsorted,
     /// The patterns that depend on the order: (name span, what they do).
-    patterns: Vec<(Span, String)>,
+    patterns: Vec<(FileSpan, String)>,
 }
 
 pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
     // By hole span, so a hole several patterns rely on is reported once.
-    let mut findings: BTreeMap<Span, Finding> = BTreeMap::new();
+    let mut findings: BTreeMap<FileSpan, Finding> = BTreeMap::new();
     for (pattern, resolution) in model.patterns.iter().zip(resolutions) {
         let Some(resolution) = resolution else { continue };
         let access = &model.tables[resolution.table].access[resolution.access];
@@ -43,7 +43,7 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
                     .items
                     .iter()
                     .filter_map(|i| i.key(&sk.name))
-                    .filter(|k| resolution.relies_on.contains(&k.span));
+                    .filter(|k| resolution.relies_on.contains(&entity.at(k.span)));
                 for key in keys {
                     for part in &key.template.parts {
                         let Part::Hole {
@@ -60,14 +60,15 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
                         let Some(why) = unsorted(&entity.attributes[*index].ty, &name.text) else {
                             continue;
                         };
-                        let finding = findings.entry(*span).or_insert_with(|| Finding {
+                        let finding = findings.entry(entity.at(*span)).or_insert_with(|| Finding {
                             entity: entity_id,
                             attr: *index,
                             why,
                             patterns: Vec::new(),
                         });
-                        if !finding.patterns.iter().any(|(s, _)| *s == pattern.name.span) {
-                            finding.patterns.push((pattern.name.span, doing.clone()));
+                        let at = pattern.at(pattern.name.span);
+                        if !finding.patterns.iter().any(|(s, _)| *s == at) {
+                            finding.patterns.push((at, doing.clone()));
                         }
                     }
                 }
@@ -75,7 +76,8 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
         }
     }
     for (span, finding) in findings {
-        let attribute = &model.entities[finding.entity].attributes[finding.attr];
+        let entity = &model.entities[finding.entity];
+        let attribute = &entity.attributes[finding.attr];
         let name = &attribute.name.text;
         let (message, help) = match finding.why {
             Unsorted::Int => (
@@ -101,10 +103,13 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
             Unsorted::Int => "int(pad 10)",
             Unsorted::StringDate(ty) => ty,
         };
-        let fix = attribute
-            .size_hint
-            .is_none()
-            .then(|| Fix::replace(format!("declare `{name}: {fixed_type}`"), attribute.ty_span, fixed_type));
+        let fix = attribute.size_hint.is_none().then(|| {
+            Fix::replace(
+                format!("declare `{name}: {fixed_type}`"),
+                entity.at(attribute.ty_span),
+                fixed_type,
+            )
+        });
         let mut diagnostic = Diagnostic::new(Code::UnsortedSortValue, span, message)
             .with_label("sorts as text, not by value")
             .with_help(help)
@@ -112,7 +117,7 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
         for (pattern_span, doing) in finding.patterns {
             diagnostic = diagnostic.with_related(pattern_span, doing);
         }
-        diagnostics.push(diagnostic.with_related(attribute.span, "declared here"));
+        diagnostics.push(diagnostic.with_related(entity.at(attribute.span), "declared here"));
     }
 }
 

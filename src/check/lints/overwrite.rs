@@ -307,13 +307,13 @@ fn check_pair(model: &Model, pk_name: &str, sk_name: Option<&str>, a: &Entry, b:
         )
     };
     Some(
-        Diagnostic::new(Code::Overwrite, later.key_line().span, message)
+        Diagnostic::new(Code::Overwrite, later_entity.at(later.key_line().span), message)
             .with_label(format!(
                 "overwrites {}",
                 describe_item(earlier_entity, earlier.item.item)
             ))
             .with_related(
-                earlier.key_line().span,
+                earlier_entity.at(earlier.key_line().span),
                 format!(
                     "{} writes the same key here",
                     describe_item(earlier_entity, earlier.item.item)

@@ -127,7 +127,7 @@ fn leak_diagnostic(model: &Model, table: &Table, attr: &str, from: &Tagged, into
     let prefix = shorten(prefix);
     Diagnostic::new(
         Code::TypeTagPrefix,
-        from.sk.template.span,
+        model.entities[from.entity].at(from.sk.template.span),
         format!(
             "type tag `{}` is a prefix of `{}` on `{attr}`: `begins_with({attr}, \"{prefix}\")`, the Query that \
              lists `{from_name}` items, also returns `{into_name}` items",
@@ -138,7 +138,7 @@ fn leak_diagnostic(model: &Model, table: &Table, attr: &str, from: &Tagged, into
         "every `{from_name}` key starts `{prefix}`, and so can a `{into_name}` key"
     ))
     .with_related(
-        into.sk.template.span,
+        model.entities[into.entity].at(into.sk.template.span),
         format!("`{into_name}` writes `{}` here", into.sk.template.lang_display()),
     )
     .with_help(format!(
@@ -166,7 +166,7 @@ pub fn mixed_delimiters(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
                     }
                 }
                 // Keys written beside `item { }` blocks are shared by items.
-                if foreign.is_empty() || !seen.insert(*span) {
+                if foreign.is_empty() || !seen.insert(entity.at(*span)) {
                     continue;
                 }
                 let listed = foreign.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
@@ -183,7 +183,7 @@ pub fn mixed_delimiters(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
                 diagnostics.push(
                     Diagnostic::new(
                         Code::MixedDelimiter,
-                        *span,
+                        entity.at(*span),
                         format!(
                             "{listed} in `{}` is not the delimiter of table `{}` (`{delimiter}`): keys spelled \
                              with two delimiters are missed by a `begins_with` written with the other",

@@ -9,9 +9,10 @@ use crate::diagnostic::{Code, Diagnostic};
 /// The diagnostics of `text` with a registry-lint code.
 fn lints(text: &str) -> Vec<Diagnostic> {
     analyze(text)
-        .diagnostics
-        .into_iter()
+        .diagnostics()
+        .iter()
         .filter(|d| d.code.as_str().as_bytes()[1] == b'3')
+        .cloned()
         .collect()
 }
 
@@ -53,7 +54,7 @@ entity Admin {{ t: id  u: id  pk = \"A#{{t}}\"  sk = \"USERADMIN#{{u}}\" }}
         at(
             &text,
             &Diagnostic {
-                span: d.related[0].span,
+                span: d.related[0].at.span,
                 ..d.clone()
             }
         ),
@@ -145,7 +146,7 @@ pattern tenant(tenantId) -> Tenant, Settings
     let d = &found[0];
     assert_eq!(at(&text, d), "sk = \"META\"");
     assert!(d.span.start > text.find("Settings").unwrap());
-    assert!(d.related[0].span.start < text.find("Settings").unwrap());
+    assert!(d.related[0].at.span.start < text.find("Settings").unwrap());
     assert!(d.message.contains("pk=`TENANT#a`, sk=`META`"), "{}", d.message);
 }
 
@@ -311,8 +312,12 @@ fn two_thousand_entities() {
     let started = Instant::now();
     let analysis = analyze(&text);
     let analyzed = started.elapsed();
-    assert_eq!(analysis.model.entities.len(), 4 * 500 + 4 * 3);
-    let (model, registry, resolutions) = (&analysis.model, &analysis.registry, &analysis.resolutions);
+    assert_eq!(analysis.schema.model.entities.len(), 4 * 500 + 4 * 3);
+    let (model, registry, resolutions) = (
+        &analysis.schema.model,
+        &analysis.schema.registry,
+        &analysis.schema.resolutions,
+    );
     let mut found = Vec::new();
     let mut runs = Vec::new();
     for _ in 0..3 {

@@ -18,7 +18,7 @@ pub fn unused_entities(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
         diagnostics.push(
             Diagnostic::new(
                 Code::UnusedEntity,
-                entity.name.span,
+                entity.at(entity.name.span),
                 format!("no pattern returns `{}`", entity.name.text),
             )
             .with_help(format!(
@@ -49,7 +49,7 @@ pub fn unused_indexes(model: &Model, resolutions: &[Option<Resolution>], diagnos
             diagnostics.push(
                 Diagnostic::new(
                     Code::UnusedIndex,
-                    access.name.span,
+                    table.at(access.name.span),
                     format!("no pattern uses index `{}`", access.name.text),
                 )
                 .with_help(

@@ -9,6 +9,7 @@ use super::{Context, Resolution, range};
 use crate::check::lang;
 use crate::check::model::{AccessKind, EntityId, KeyAttr, KeyValue, Pattern};
 use crate::check::value::Value;
+use crate::syntax::FileSpan;
 use crate::syntax::ast::KeyType;
 
 /// The chosen item of one returned entity and its key values.
@@ -120,7 +121,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(
         consistent: pattern.consistent.is_some(),
         limit: pattern.limit,
         returns: cx.returns.clone(),
-        relies_on: relied_on(table.access[access_id].span, &chosen),
+        relies_on: relied_on(cx, table.at(table.access[access_id].span), &chosen),
         pinned: false,
     };
     let mut caveats = exact::check(cx, pattern, &resolution)?;
@@ -128,11 +129,12 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(
     Ok((resolution, caveats))
 }
 
-fn relied_on(access_span: crate::syntax::Span, chosen: &[Chosen]) -> Vec<crate::syntax::Span> {
-    let mut spans = vec![access_span];
+fn relied_on(cx: &Context, access: FileSpan, chosen: &[Chosen]) -> Vec<FileSpan> {
+    let mut spans = vec![access];
     for c in chosen {
-        spans.push(c.pk.span);
-        spans.extend(c.sk.map(|s| s.span));
+        let entity = &cx.model.entities[c.entity];
+        spans.push(entity.at(c.pk.span));
+        spans.extend(c.sk.map(|s| entity.at(s.span)));
     }
     spans
 }

@@ -19,14 +19,15 @@ use knowns::Knowns;
 pub use knowns::literal_text;
 use registry::{ItemRef, Registry};
 
+use super::Source;
 use super::lang;
 use super::model::{AccessKind, AttrType, EntityId, Model, Pattern, TableId};
 use super::suggest::{closest, escape};
 use super::value::{self, Value};
 use crate::diagnostic::{Code, Diagnostic, Fix};
-use crate::syntax::Span;
 use crate::syntax::ast::{KnownKind, Literal};
 use crate::syntax::template::is_identifier;
+use crate::syntax::{FileId, FileSpan};
 
 /// One pattern's Query.
 #[derive(Clone, Debug)]
@@ -42,15 +43,17 @@ pub struct Resolution {
     pub limit: Option<u64>,
     pub returns: Vec<EntityId>,
     /// The key template lines and the index declaration the Query uses.
-    pub relies_on: Vec<Span>,
+    pub relies_on: Vec<FileSpan>,
     pub pinned: bool,
 }
 
 /// What resolving one pattern needs to know.
 pub struct Context<'m> {
-    /// The file's text, for fixes that add lines indented like their
-    /// neighbours.
-    pub source: &'m str,
+    /// The schema's files, for fixes that add lines indented like their
+    /// neighbours and for trying fixes out.
+    pub sources: &'m [Source<'m>],
+    /// The file of the pattern being resolved.
+    pub file: FileId,
     pub model: &'m Model,
     pub registry: &'m Registry,
     pub table: TableId,
@@ -71,22 +74,22 @@ impl Context<'_> {
 }
 
 /// Resolves every pattern, on up to `threads` threads; `None` where no
-/// Query could be found (reported). `source` is the text the model was
+/// Query could be found (reported). `sources` are the files the model was
 /// lowered from.
 pub fn resolve_all(
-    source: &str,
+    sources: &[Source<'_>],
     model: &Model,
     registry: &Registry,
     threads: usize,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Option<Resolution>> {
     super::parallel::map(threads, &model.patterns, diagnostics, |pattern, diagnostics| {
-        resolve(source, model, registry, pattern, diagnostics)
+        resolve(sources, model, registry, pattern, diagnostics)
     })
 }
 
 fn resolve(
-    source: &str,
+    sources: &[Source<'_>],
     model: &Model,
     registry: &Registry,
     pattern: &Pattern,
@@ -101,13 +104,16 @@ fn resolve(
         diagnostics.push(
             Diagnostic::new(
                 Code::MixedTables,
-                pattern.name.span,
+                pattern.at(pattern.name.span),
                 format!(
                     "`{}` returns `{}` and `{}`, which live in different tables: one Query reads one table",
                     pattern.name.text, model.entities[first].name.text, other.name.text
                 ),
             )
-            .with_related(other.name.span, format!("`{}` is declared here", other.name.text)),
+            .with_related(
+                other.at(other.name.span),
+                format!("`{}` is declared here", other.name.text),
+            ),
         );
         return None;
     }
@@ -121,16 +127,17 @@ fn resolve(
         diagnostics.push(
             Diagnostic::new(
                 Code::TooManyRanges,
-                extra.span,
+                pattern.at(extra.span),
                 "a pattern has at most one range: a Query has one sort-key condition",
             )
-            .with_related(first_range.span, "the first range")
+            .with_related(pattern.at(first_range.span), "the first range")
             .with_help("make the other value an equality, or filter the results in the application"),
         );
         return None;
     }
     let mut cx = Context {
-        source,
+        sources,
+        file: pattern.file,
         model,
         registry,
         table,
@@ -150,12 +157,18 @@ fn resolve(
 /// A pinned pattern's Query as written, even when the checker rejects what
 /// it matches (for `dyno verify`, which runs it to show the leak). `None`
 /// for a pattern without a pinned query, or one DynamoDB would reject.
-pub fn pinned_as_written(source: &str, model: &Model, registry: &Registry, pattern: &Pattern) -> Option<Resolution> {
+pub fn pinned_as_written(
+    sources: &[Source<'_>],
+    model: &Model,
+    registry: &Registry,
+    pattern: &Pattern,
+) -> Option<Resolution> {
     let query = pattern.query.as_ref()?;
     let returns: Vec<EntityId> = pattern.returns.iter().map(|r| r.entity).collect::<Option<_>>()?;
     let table = model.entities[*returns.first()?].table?;
     let mut cx = Context {
-        source,
+        sources,
+        file: pattern.file,
         model,
         registry,
         table,
@@ -174,11 +187,12 @@ fn check_fixed_values(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Dia
             continue;
         };
         let Some(text) = literal_text(literal) else { continue };
-        let attribute = cx
+        let owner = cx
             .returns
             .iter()
-            .find_map(|&e| cx.model.entities[e].attribute(&known.attr.text));
-        let Some(attribute) = attribute else { continue };
+            .map(|&e| &cx.model.entities[e])
+            .find_map(|e| Some((e, e.attribute(&known.attr.text)?)));
+        let Some((entity, attribute)) = owner else { continue };
         let shape = attribute.ty.shape(&cx.model.tables[cx.table].delimiter);
         let text = match &shape {
             Some(shape) => knowns::key_text(text, shape),
@@ -201,15 +215,15 @@ fn check_fixed_values(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Dia
                     Literal::Word(_) if is_identifier(value) && !matches!(value, "true" | "false") => value.to_string(),
                     _ => format!("\"{}\"", escape(value)),
                 };
-                Fix::replace(format!("change to `{value}`"), literal.span(), source)
+                Fix::replace(format!("change to `{value}`"), pattern.at(literal.span()), source)
             });
             diagnostics.push(
                 Diagnostic::new(
                     Code::InvalidFixedValue,
-                    literal.span(),
+                    pattern.at(literal.span()),
                     format!("`{}` can never be `{text}`{hint}", known.attr.text),
                 )
-                .with_related(attribute.span, "declared here")
+                .with_related(entity.at(attribute.span), "declared here")
                 .with_fixes(fix),
             );
             ok = false;
@@ -229,7 +243,7 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
                 if let Some(why) = caveats.order {
                     let order = pattern.order.as_ref().map_or(pattern.name.span, |o| o.span);
                     diagnostics.push(
-                        Diagnostic::new(Code::UnsortedSortValue, order, why)
+                        Diagnostic::new(Code::UnsortedSortValue, pattern.at(order), why)
                             .with_help("end the value in the key with a delimiter that sorts below every byte it can contain, or make it fixed-length"),
                     );
                 }
@@ -245,20 +259,20 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
         diagnostics.push(
             Diagnostic::new(
                 Code::ConsistentGsi,
-                span,
+                pattern.at(span),
                 format!(
                     "only index `{}` serves `{}`, and a global index cannot be read strongly consistent",
                     index.name.text, pattern.name.text
                 ),
             )
-            .with_related(index.name.span, "a global index: eventually consistent only")
+            .with_related(table.at(index.name.span), "a global index: eventually consistent only")
             .with_help("drop `consistent`, or add a local index (or base-table keys) that serves the pattern"),
         );
         return None;
     }
     let mut diagnostic = Diagnostic::new(
         Code::NoSingleQuery,
-        pattern.name.span,
+        pattern.at(pattern.name.span),
         format!(
             "no single Query serves `{}`: it would need a Scan or several Queries",
             pattern.name.text
@@ -271,7 +285,7 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
         } else {
             "the table".to_string()
         };
-        diagnostic = diagnostic.with_related(access.name.span, format!("via {via}: {reason}"));
+        diagnostic = diagnostic.with_related(table.at(access.name.span), format!("via {via}: {reason}"));
     }
     let (help, fix) = proposal::propose(cx, pattern);
     diagnostics.push(diagnostic.with_help(help).with_fixes(fix));
@@ -341,13 +355,13 @@ pub(super) fn warn_not_unique(
         diagnostics.push(
             Diagnostic::new(
                 Code::IndexNotUnique,
-                pattern.name.span,
+                pattern.at(pattern.name.span),
                 format!(
                     "`{}` returns one `{entity}`, but index `{}` does not keep its keys unique: two `{entity}` items can share them, and the Query then returns both",
                     pattern.name.text, n.index
                 ),
             )
-            .with_related(access.span, "an index key, not a primary key")
+            .with_related(cx.model.tables[resolution.table].at(access.span), "an index key, not a primary key")
             .with_help(format!(
                 "return `{entity}[]`, or make the pattern know the attributes of `{entity}`'s primary key"
             )),

@@ -13,8 +13,8 @@ use crate::check::model::{AccessKind, EntityId, KeySchema, Pattern};
 use crate::check::suggest::{closest, escape};
 use crate::check::value::{Value, ValuePart};
 use crate::diagnostic::{Code, Diagnostic, Fix};
-use crate::syntax::Span;
 use crate::syntax::ast::{self, CompareOp, ConditionKind, KeyType, Operand, Segment};
+use crate::syntax::{FileId, Span};
 
 pub fn verify(
     cx: &Context,
@@ -27,7 +27,7 @@ pub fn verify(
     if table_id != cx.table {
         diagnostics.push(Diagnostic::new(
             Code::MixedTables,
-            query.table.span,
+            cx.file.at(query.table.span),
             format!(
                 "the query reads `{}`, but the entities it returns live in `{}`",
                 table.name.text, cx.model.tables[cx.table].name.text
@@ -49,13 +49,13 @@ pub fn verify(
         diagnostics.push(
             Diagnostic::new(
                 Code::ConsistentGsi,
-                span,
+                cx.file.at(span),
                 format!(
                     "index `{}` is global: it serves only eventually consistent reads",
                     access.name.text
                 ),
             )
-            .with_related(access.name.span, "declared here")
+            .with_related(cx.model.tables[cx.table].at(access.name.span), "declared here")
             .with_help("drop `consistent`, or read the table or a local index"),
         );
         ok = false;
@@ -70,7 +70,7 @@ pub fn verify(
         consistent: pattern.consistent.is_some(),
         limit: pattern.limit,
         returns: cx.returns.clone(),
-        relies_on: vec![access.span],
+        relies_on: vec![cx.model.tables[table_id].at(access.span)],
         pinned: true,
     };
     let items = matching_items(cx.model, cx.registry, &resolution);
@@ -120,7 +120,7 @@ pub fn verify(
         let names: Vec<String> = names.into_iter().map(|n| format!("`{n}`")).collect();
         let mut diagnostic = Diagnostic::new(
             Code::ExtraEntities,
-            condition_span,
+            cx.file.at(condition_span),
             format!(
                 "this condition also returns {}, which `{}` does not declare",
                 names.join(", "),
@@ -131,13 +131,15 @@ pub fn verify(
         for item in &extra {
             let entity = &cx.model.entities[item.entity];
             if let Some(kv) = entity.items[item.item].key(key_attr) {
-                diagnostic =
-                    diagnostic.with_related(kv.span, format!("`{}` writes `{key_attr}` here", entity.name.text));
+                diagnostic = diagnostic.with_related(
+                    entity.at(kv.span),
+                    format!("`{}` writes `{key_attr}` here", entity.name.text),
+                );
             }
         }
         let help = match tighter_prefix(cx, access, &resolution) {
             Some((key, common)) => {
-                let fix = narrow_fix(query, access, sort.as_ref(), &key, &common);
+                let fix = narrow_fix(cx.file, query, access, sort.as_ref(), &key, &common);
                 diagnostic = diagnostic.with_fixes(fix);
                 format!("narrow it to what the declared entities share: `begins_with({key}, \"{common}\")`")
             }
@@ -155,7 +157,7 @@ pub fn verify(
     if !missing.is_empty() && ok {
         diagnostics.push(Diagnostic::new(
             Code::MissingEntities,
-            condition_span,
+            cx.file.at(condition_span),
             format!(
                 "this query never returns {}, which `{}` declares",
                 missing.join(", "),
@@ -171,7 +173,7 @@ pub fn verify(
         Ok(caveats) => warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics),
         Err(reason) => {
             diagnostics.push(
-                Diagnostic::new(Code::UnpinnedValue, condition_span, format!("`{}`: {reason}", pattern.name.text))
+                Diagnostic::new(Code::UnpinnedValue, cx.file.at(condition_span), format!("`{}`: {reason}", pattern.name.text))
                     .with_help("make the condition use every known value exactly, ending a value with the delimiter that follows it in the key"),
             );
             return None;
@@ -179,12 +181,15 @@ pub fn verify(
     }
     let mut resolution = resolution;
     for item in items {
-        let entity_item = &cx.model.entities[item.entity].items[item.item];
+        let entity = &cx.model.entities[item.entity];
+        let entity_item = &entity.items[item.item];
         resolution
             .relies_on
-            .extend(entity_item.key(&access.pk.name).map(|k| k.span));
+            .extend(entity_item.key(&access.pk.name).map(|k| entity.at(k.span)));
         if let Some(sk) = &access.sk {
-            resolution.relies_on.extend(entity_item.key(&sk.name).map(|k| k.span));
+            resolution
+                .relies_on
+                .extend(entity_item.key(&sk.name).map(|k| entity.at(k.span)));
         }
     }
     Some(resolution)
@@ -211,7 +216,7 @@ pub fn as_written(cx: &Context, pattern: &Pattern, query: &ast::Query) -> Option
         consistent: pattern.consistent.is_some(),
         limit: pattern.limit,
         returns: cx.returns.clone(),
-        relies_on: vec![access.span],
+        relies_on: vec![cx.model.tables[table_id].at(access.span)],
         pinned: true,
     })
 }
@@ -240,8 +245,8 @@ fn key_conditions(
     let mut partition = None;
     let mut sort: Option<Spanned<SortOp>> = None;
     let mut ok = true;
-    let mut reject = |span, message: String, help: Option<String>| {
-        let mut diagnostic = Diagnostic::new(Code::KeyConditionRule, span, message);
+    let mut reject = |span: Span, message: String, help: Option<String>| {
+        let mut diagnostic = Diagnostic::new(Code::KeyConditionRule, cx.file.at(span), message);
         if let Some(help) = help {
             diagnostic = diagnostic.with_help(help);
         }
@@ -467,7 +472,13 @@ fn report_unmatched(
         let Some(Segment::Literal { text, span }) = string.segments.first() else {
             return None;
         };
-        (text == head).then(|| Fix::replace(format!("change `{head}` to `{prefix}`"), *span, escape(prefix)))
+        (text == head).then(|| {
+            Fix::replace(
+                format!("change `{head}` to `{prefix}`"),
+                cx.file.at(*span),
+                escape(prefix),
+            )
+        })
     });
     let within = if access.is_index() {
         format!(" in index `{}`", access.name.text)
@@ -477,7 +488,7 @@ fn report_unmatched(
     diagnostics.push(
         Diagnostic::new(
             Code::UnmatchedValue,
-            span,
+            cx.file.at(span),
             format!("no item{within} has a `{key}` that matches `{value}`{suggestion}"),
         )
         .with_fixes(fix),
@@ -513,6 +524,7 @@ fn tighter_prefix(cx: &Context, access: &KeySchema, resolution: &Resolution) -> 
 /// constant `begins_with` prefix to `common`, or add the `begins_with` to a
 /// query that has no sort-key condition.
 fn narrow_fix(
+    file: FileId,
     query: &ast::Query,
     access: &KeySchema,
     sort: Option<&Spanned<SortOp>>,
@@ -529,13 +541,13 @@ fn narrow_fix(
             let current = value.constant()?;
             let operand = operand_at(query, *span)?;
             (matches!(operand, Operand::Str(_)) && common.starts_with(current))
-                .then(|| Fix::replace(title, operand.span(), format!("\"{}\"", escape(common))))
+                .then(|| Fix::replace(title, file.at(operand.span()), format!("\"{}\"", escape(common))))
         }
         Some(_) => None,
         None => {
             let end = query.conditions.iter().map(|c| c.span.end).max()?;
             let condition = format!(" and begins_with({}, \"{}\")", sk.name, escape(common));
-            Some(Fix::new(title, vec![(Span::empty(end), condition)]))
+            Some(Fix::new(title, vec![(file.at(Span::empty(end)), condition)]))
         }
     }
 }

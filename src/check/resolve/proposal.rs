@@ -7,11 +7,12 @@
 use std::cell::Cell;
 
 use super::Context;
+use crate::check::Source;
 use crate::check::model::{AccessKind, AttrType, KeySchema, Part, Pattern, Template};
 use crate::check::suggest::escape;
 use crate::diagnostic::{Fix, Severity};
-use crate::syntax::Span;
 use crate::syntax::ast::KnownKind;
+use crate::syntax::{self, FileSpan, Span};
 
 /// Above this size a fix is not tried out (each try is a whole analysis);
 /// below it, at most `TRIES` fixes per analysed text. Files this small have
@@ -42,7 +43,7 @@ pub fn new_analysis() {
 pub fn propose(cx: &Context, pattern: &Pattern) -> (String, Option<Fix>) {
     const NOTHING: &str =
         "key the returned entities on what the pattern knows, or add an index whose keys are built from it";
-    if TRYING.get() || cx.source.len() > TRY_LIMIT {
+    if TRYING.get() || cx.sources.iter().map(|s| s.text.len()).sum::<usize>() > TRY_LIMIT {
         return (NOTHING.into(), None);
     }
     if let Some(fix) = pad_the_number(cx, pattern)
@@ -83,25 +84,26 @@ fn pad_the_number(cx: &Context, pattern: &Pattern) -> Option<Fix> {
         .as_ref()
         .map(|(attr, _)| attr.as_str())
         .or(pattern.order.as_ref().map(|o| o.attr.text.as_str()))?;
-    let attribute = cx
+    let (entity, attribute) = cx
         .returns
         .iter()
-        .filter_map(|&e| cx.model.entities[e].attribute(sorted))
-        .find(|a| a.ty == AttrType::Int { pad: None } && a.size_hint.is_none())?;
+        .map(|&e| &cx.model.entities[e])
+        .filter_map(|e| Some((e, e.attribute(sorted)?)))
+        .find(|(_, a)| a.ty == AttrType::Int { pad: None } && a.size_hint.is_none())?;
     Some(Fix::replace(
         format!("declare `{sorted}: int(pad 10)`"),
-        attribute.ty_span,
+        entity.at(attribute.ty_span),
         "int(pad 10)",
     ))
 }
 
 /// `-> Order` becomes `-> Order[]`.
 fn return_a_list(pattern: &Pattern) -> Option<Fix> {
-    let edits: Vec<(Span, String)> = pattern
+    let edits: Vec<(FileSpan, String)> = pattern
         .returns
         .iter()
         .filter(|r| !r.many)
-        .map(|r| (Span::empty(r.name.span.end), "[]".to_string()))
+        .map(|r| (pattern.at(Span::empty(r.name.span.end)), "[]".to_string()))
         .collect();
     let names: Vec<String> = pattern
         .returns
@@ -115,15 +117,32 @@ fn return_a_list(pattern: &Pattern) -> Option<Fix> {
 /// Whether the schema with `fix` applied resolves the pattern and has fewer
 /// errors than now (this pattern's own error gone, no other one new).
 fn works(cx: &Context, pattern: &Pattern, fix: &Fix) -> bool {
-    let Some(fixed) = apply(cx.source, fix) else {
+    let Some(fixed) = apply(cx.sources, fix) else {
         return false;
     };
     TRYING.set(true);
-    let Some(before) = errors_before(cx.source) else {
+    let Some(before) = errors_before(cx.sources) else {
         TRYING.set(false);
         return false;
     };
-    let after = crate::check::analyze_single_threaded(&fixed);
+    let parses: Vec<_> = cx
+        .sources
+        .iter()
+        .zip(&fixed)
+        .map(|(s, text)| syntax::parse_in(s.file, text))
+        .collect();
+    let sources: Vec<_> = cx
+        .sources
+        .iter()
+        .zip(&fixed)
+        .zip(&parses)
+        .map(|((s, text), parse)| Source {
+            file: s.file,
+            text,
+            parse,
+        })
+        .collect();
+    let after = crate::check::check_single_threaded(&sources);
     TRYING.set(false);
     let resolved = after
         .model
@@ -132,38 +151,45 @@ fn works(cx: &Context, pattern: &Pattern, fix: &Fix) -> bool {
     resolved && errors(&after) < before
 }
 
-fn errors(analysis: &crate::check::Analysis) -> usize {
-    analysis
+fn errors(schema: &crate::check::Schema) -> usize {
+    schema
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .count()
 }
 
-/// The error count of `source` itself, analysed once per source and thread;
-/// `None` once `TRIES` fixes were tried on it.
-fn errors_before(source: &str) -> Option<usize> {
+/// The error count of the schema itself, checked once per schema and
+/// thread; `None` once `TRIES` fixes were tried on it.
+fn errors_before(sources: &[Source<'_>]) -> Option<usize> {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    source.hash(&mut hasher);
-    let key = (source.len(), hasher.finish());
+    let mut len = 0;
+    for source in sources {
+        (source.file, source.text).hash(&mut hasher);
+        len += source.text.len();
+    }
+    let key = (len, hasher.finish());
     let (count, tried) = match BEFORE.get() {
         Some((len, hash, count, tried)) if (len, hash) == key => (count, tried),
-        _ => (errors(&crate::check::analyze_single_threaded(source)), 0),
+        _ => (errors(&crate::check::check_single_threaded(sources)), 0),
     };
     BEFORE.set(Some((key.0, key.1, count, tried + 1)));
     (tried < TRIES).then_some(count)
 }
 
-fn apply(source: &str, fix: &Fix) -> Option<String> {
+/// The texts of `sources` with `fix` applied, in the same order.
+fn apply(sources: &[Source<'_>], fix: &Fix) -> Option<Vec<String>> {
     let mut edits = fix.edits.clone();
-    edits.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
-    let mut text = source.to_string();
-    for (span, insert) in edits {
-        text.get(span.start..span.end)?;
-        text.replace_range(span.start..span.end, &insert);
+    edits.sort_by_key(|(at, _)| std::cmp::Reverse(at.span.start));
+    let mut texts: Vec<String> = sources.iter().map(|s| s.text.to_string()).collect();
+    for (at, insert) in edits {
+        let index = sources.iter().position(|s| s.file == at.file)?;
+        let text = &mut texts[index];
+        text.get(at.span.range())?;
+        text.replace_range(at.span.range(), &insert);
     }
-    Some(text)
+    Some(texts)
 }
 
 /// A global index that would serve the pattern, with the key templates the
@@ -329,10 +355,13 @@ impl Proposal {
             .map(|k| k.span)
             .max_by_key(|s| s.end)
             .or_else(|| entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end))?;
-        let mut edits = vec![lines_after(cx.source, entity_anchor, &self.key_lines())?];
+        let mut edits = vec![lines_after(cx.sources, entity.at(entity_anchor), &self.key_lines())?];
         if self.declare {
             let table_anchor = table.access.iter().map(|a| a.span).max_by_key(|s| s.end)?;
-            edits.insert(0, lines_after(cx.source, table_anchor, &[self.declaration()])?);
+            edits.insert(
+                0,
+                lines_after(cx.sources, table.at(table_anchor), &[self.declaration()])?,
+            );
         }
         let title = match self.declare {
             true => format!(
@@ -360,7 +389,9 @@ fn template_source(template: &Template) -> String {
 /// The edit that adds `lines` after the member at `after`: each on a line of
 /// its own, indented like that member's line, when the member starts its
 /// line and ends it (a comment may follow); otherwise on the same line.
-fn lines_after(source: &str, after: Span, lines: &[String]) -> Option<(Span, String)> {
+fn lines_after(sources: &[Source<'_>], after: FileSpan, lines: &[String]) -> Option<(FileSpan, String)> {
+    let (file, after) = (after.file, after.span);
+    let source = crate::check::text_of(sources, file);
     let line_start = source.get(..after.start)?.rfind('\n').map_or(0, |i| i + 1);
     let indent = source.get(line_start..after.start)?;
     let tail = source.get(after.end..)?;
@@ -373,9 +404,9 @@ fn lines_after(source: &str, after: Span, lines: &[String]) -> Option<(Span, Str
     let rest = source.get(after.end..line_end)?.trim();
     if indent.trim().is_empty() && (rest.is_empty() || rest.starts_with("//")) {
         let text = lines.iter().map(|l| format!("{newline}{indent}{l}")).collect();
-        Some((Span::empty(line_end), text))
+        Some((file.at(Span::empty(line_end)), text))
     } else {
         let text = lines.iter().map(|l| format!(" {l}")).collect();
-        Some((Span::empty(after.end), text))
+        Some((file.at(Span::empty(after.end)), text))
     }
 }

@@ -121,7 +121,7 @@ pub fn completions(file: &File, offset: usize) -> Vec<Completion> {
         .collect();
     let cx = Cx {
         text: &file.text,
-        model: &file.analysis.model,
+        model: &file.analysis.schema.model,
         file,
         sig,
         offset,
@@ -778,7 +778,7 @@ impl<'a> Cx<'a> {
         exclude: Option<EntityId>,
     ) -> Vec<Completion> {
         let mut found: Vec<(String, Vec<&str>)> = Vec::new();
-        for (literal, item) in self.file.analysis.registry.entries(table, key) {
+        for (literal, item) in self.file.analysis.schema.registry.entries(table, key) {
             if literal.is_empty() || !literal.starts_with(typed) || Some(item.entity) == exclude {
                 continue;
             }

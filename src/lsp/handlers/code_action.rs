@@ -32,7 +32,7 @@ pub fn handle(state: &State, params: CodeActionParams) -> Option<CodeActionRespo
             let ours = diagnostics::convert(
                 &snapshot.uri,
                 &snapshot.rope,
-                &analysis.diagnostics[action.diagnostic],
+                &analysis.diagnostics()[action.diagnostic],
                 encoding,
             );
             // The client's copy of the diagnostic when it sent one, so it can
@@ -44,10 +44,12 @@ pub fn handle(state: &State, params: CodeActionParams) -> Option<CodeActionRespo
                 .find(|d| same(d, &ours))
                 .cloned()
                 .unwrap_or(ours);
+            // A document is a schema of its own: every edit is in it.
             let edits: Vec<TextEdit> = action
                 .edits
                 .iter()
-                .map(|(span, text)| TextEdit::new(position::range(&snapshot.rope, *span, encoding), text.clone()))
+                .filter(|(at, _)| at.file == analysis.file)
+                .map(|(at, text)| TextEdit::new(position::range(&snapshot.rope, at.span, encoding), text.clone()))
                 .collect();
             CodeActionOrCommand::CodeAction(CodeAction {
                 title: action.title,

@@ -6,6 +6,8 @@ use tower_lsp::lsp_types::{
 };
 
 use crate::diagnostic::{self, Related, Severity};
+#[cfg(test)]
+use crate::syntax::FileId;
 use crate::syntax::Span;
 use ropey::Rope;
 use tower_lsp::lsp_types::Url;
@@ -18,7 +20,7 @@ use crate::lsp::position::{self, Encoding};
 pub const MAX_PER_FILE: usize = 500;
 
 pub fn to_lsp(snapshot: &Snapshot, encoding: Encoding) -> Vec<Diagnostic> {
-    let diagnostics = &snapshot.file.analysis.diagnostics;
+    let diagnostics = &snapshot.file.analysis.diagnostics();
     publishable(&snapshot.uri, &snapshot.rope, diagnostics, encoding)
 }
 
@@ -32,7 +34,7 @@ fn publishable(uri: &Url, rope: &Rope, diagnostics: &[diagnostic::Diagnostic], e
 /// The checker's diagnostics of an analysis, without the syntax errors:
 /// what a syntax-first publish of a later revision carries over.
 pub fn semantic(snapshot: &Snapshot) -> Vec<diagnostic::Diagnostic> {
-    let all = &snapshot.file.analysis.diagnostics;
+    let all = &snapshot.file.analysis.diagnostics();
     all.iter().filter(|d| !d.code.is_syntax()).cloned().collect()
 }
 
@@ -90,8 +92,9 @@ pub fn carry_over(old: &str, new: &str, diagnostics: &[diagnostic::Diagnostic]) 
                 .related
                 .iter()
                 .filter_map(|r| {
+                    let span = map(r.at.span).filter(|_| r.at.file == d.file)?;
                     Some(Related {
-                        span: map(r.span)?,
+                        at: r.at.file.at(span),
                         ..r.clone()
                     })
                 })
@@ -132,11 +135,14 @@ pub fn convert(uri: &Url, rope: &Rope, d: &diagnostic::Diagnostic, encoding: Enc
         message.push_str("\nhelp: ");
         message.push_str(help);
     }
+    // The document is the schema's only file: a location elsewhere (none
+    // today) has no URI here.
     let related = d
         .related
         .iter()
+        .filter(|r| r.at.file == d.file)
         .map(|r| DiagnosticRelatedInformation {
-            location: Location::new(uri.clone(), range(r.span)),
+            location: Location::new(uri.clone(), range(r.at.span)),
             message: r.message.clone(),
         })
         .collect::<Vec<_>>();
@@ -170,14 +176,15 @@ mod tests {
             .map(|m| {
                 let start = old.find(m).unwrap();
                 let span = Span::new(start, start + m.len());
-                diagnostic::Diagnostic::new(Code::UnknownEntity, span, "x").with_related(span, "here")
+                let at = FileId::default().at(span);
+                diagnostic::Diagnostic::new(Code::UnknownEntity, at, "x").with_related(at, "here")
             })
             .collect();
         carry_over(old, new, &diagnostics)
             .iter()
             .map(|d| {
                 assert_eq!(d.related.len(), 1, "the related span moves with the diagnostic");
-                assert_eq!(d.related[0].span, d.span);
+                assert_eq!(d.related[0].at.span, d.span);
                 new[d.span.start..d.span.end].to_string()
             })
             .collect()
@@ -199,7 +206,9 @@ mod tests {
         assert_eq!(carried(old, new, &["Usr", "Grp"]), ["Grp"]);
         // A related location inside the edit goes, its diagnostic stays.
         let span = Span::new(old.find("Grp").unwrap(), old.find("Grp").unwrap() + 3);
-        let d = diagnostic::Diagnostic::new(Code::UnknownEntity, span, "x").with_related(Span::new(13, 16), "Usr");
+        let file = FileId::default();
+        let d = diagnostic::Diagnostic::new(Code::UnknownEntity, file.at(span), "x")
+            .with_related(file.at(Span::new(13, 16)), "Usr");
         let moved = carry_over(old, new, &[d]);
         assert_eq!(moved.len(), 1);
         assert!(moved[0].related.is_empty());

@@ -12,7 +12,7 @@ pub fn handle(state: &State, params: DocumentFormattingParams) -> Option<Vec<Tex
     let snapshot = state.snapshot(&params.text_document.uri)?;
     let text = &snapshot.file.text;
     let formatted = ide::format::format(text).ok()?;
-    if formatted == *text {
+    if *formatted == **text {
         return Some(Vec::new());
     }
     let whole = position::range(&snapshot.rope, Span::new(0, text.len()), state.encoding());

@@ -1,18 +1,16 @@
 //! `workspace/symbol`: open documents, and `.dyno` files in the workspace
 //! folders (read from disk and parsed when not open, cached until they
-//! change).
+//! change, in the workspace database of [`DiskFiles`]).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::sync::Arc;
 
 use ropey::Rope;
 use tower_lsp::lsp_types::{Location, SymbolInformation, Url, WorkspaceSymbolParams};
 
 use crate::ide::symbols::{self, DocumentSymbol};
 use crate::lsp::position::{self, Encoding};
-use crate::lsp::state::State;
+use crate::lsp::state::{DiskFiles, State};
 
 /// Enough for any real workspace, and a bound on a huge one.
 const MAX_FILES: usize = 2_000;
@@ -49,49 +47,47 @@ fn information(uri: &Url, rope: &Rope, symbol: DocumentSymbol, encoding: Encodin
     }
 }
 
-/// The symbols of `.dyno` files that are not open, read from disk: kept
-/// while a file's modification time and length stay the same, so a search
-/// does not read and parse the whole workspace again on every keystroke.
-#[derive(Default)]
-pub struct DiskCache {
-    files: Mutex<HashMap<PathBuf, Cached>>,
-}
-
-struct Cached {
-    stamp: (SystemTime, u64),
-    symbols: Arc<Vec<SymbolInformation>>,
-}
-
-impl DiskCache {
-    /// Every symbol of the file at `path` (empty when it cannot be read).
-    fn symbols(&self, path: &Path, uri: &Url, encoding: Encoding) -> Arc<Vec<SymbolInformation>> {
-        let stamp = std::fs::metadata(path).map(|m| (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len()));
-        let Ok(stamp) = stamp else {
-            return Arc::default();
-        };
-        let mut files = self.files.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(cached) = files.get(path).filter(|c| c.stamp == stamp) {
-            return cached.symbols.clone();
-        }
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        let rope = Rope::from_str(&text);
-        let tree = crate::syntax::parse(&text).file;
-        let all = symbols::flatten(symbols::outline(&text, &tree));
-        let symbols: Arc<Vec<_>> = Arc::new(all.into_iter().map(|s| information(uri, &rope, s, encoding)).collect());
-        files.insert(
-            path.to_path_buf(),
-            Cached {
-                stamp,
-                symbols: symbols.clone(),
-            },
-        );
-        symbols
+/// The symbols of the file at `path`, read from disk through the workspace
+/// database (read again only when its modification time or length
+/// changed) and converted once per revision. Empty when it cannot be read.
+fn disk_symbols(disk: &DiskFiles, path: &Path, uri: &Url, encoding: Encoding) -> Arc<Vec<SymbolInformation>> {
+    let mut disk = disk.lock();
+    let Some((file, _stale)) = disk.workspace.sync_from_disk(path, uri.as_str()) else {
+        return Arc::default();
+    };
+    let revision = disk.workspace.revision(file);
+    if let Some((cached, symbols)) = disk.symbols.get(&file)
+        && *cached == revision
+    {
+        return symbols.clone();
     }
+    let (text, parse, rope) = (
+        disk.workspace.text(file),
+        disk.workspace.parse(file),
+        disk.workspace.rope(file),
+    );
+    let all = symbols::flatten(symbols::outline(&text, &parse.file));
+    let converted: Arc<Vec<_>> = Arc::new(all.into_iter().map(|s| information(uri, &rope, s, encoding)).collect());
+    disk.symbols.insert(file, (revision, converted.clone()));
+    converted
+}
 
-    /// Forgets files that are no longer among `paths`.
-    fn keep_only(&self, paths: &[PathBuf]) {
-        let mut files = self.files.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        files.retain(|path, _| paths.contains(path));
+/// Frees the files that are no longer among `paths` (deleted, or now open).
+fn forget_all_but(disk: &DiskFiles, paths: &[PathBuf]) {
+    let mut disk = disk.lock();
+    let keep: Vec<String> = paths
+        .iter()
+        .filter_map(|p| Url::from_file_path(p).ok())
+        .map(|u| u.to_string())
+        .collect();
+    let gone: Vec<_> = disk
+        .workspace
+        .files()
+        .filter(|&f| disk.symbols.contains_key(&f) && !keep.iter().any(|k| k == disk.workspace.path(f)))
+        .collect();
+    for file in gone {
+        disk.symbols.remove(&file);
+        drop(disk.workspace.close(file));
     }
 }
 
@@ -116,9 +112,9 @@ pub fn handle(state: &State, params: WorkspaceSymbolParams) -> Option<Vec<Symbol
         if open.contains(&uri) {
             continue;
         }
-        let symbols = state.disk_symbols.symbols(path, &uri, encoding);
+        let symbols = disk_symbols(&state.disk, path, &uri, encoding);
         out.extend(symbols.iter().filter(|s| symbols::matches(&s.name, &query)).cloned());
     }
-    state.disk_symbols.keep_only(&paths);
+    forget_all_but(&state.disk, &paths);
     Some(out)
 }

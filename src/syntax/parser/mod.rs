@@ -12,9 +12,9 @@ mod table;
 use chumsky::error::{EmptyErr, RichPattern, RichReason};
 use chumsky::prelude::*;
 
-use super::Span;
 use super::ast::{Docs, Item, SourceFile};
 use super::lexer::{self, Token};
+use super::{FileId, Span, in_text};
 use crate::diagnostic::{Code, Diagnostic};
 use atoms::{Extra, Fail, Tokens};
 
@@ -26,7 +26,13 @@ pub struct Parse {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A text on its own: its diagnostics are in file 0 (see [`FileId`]).
 pub fn parse(text: &str) -> Parse {
+    parse_in(FileId::default(), text)
+}
+
+/// Parses the text of `file`; its diagnostics say they are in `file`.
+pub fn parse_in(file: FileId, text: &str) -> Parse {
     let mut diagnostics = Vec::new();
     // Comments are trivia and unknown bytes were reported by the lexer:
     // neither reaches the parser. They are kept apart (for the docs), so
@@ -65,12 +71,19 @@ pub fn parse(text: &str) -> Parse {
         diagnostic
     }));
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+    // The lexer and parser work on one text and know no file.
+    for diagnostic in &mut diagnostics {
+        diagnostic.file = file;
+    }
 
-    let mut file = SourceFile {
+    let mut tree = SourceFile {
         items: items.unwrap_or_default().into_iter().flatten().collect(),
     };
-    attach_docs(&mut file, &significant, &others);
-    Parse { file, diagnostics }
+    attach_docs(&mut tree, &significant, &others);
+    Parse {
+        file: tree,
+        diagnostics,
+    }
 }
 
 fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
@@ -109,7 +122,7 @@ fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
                 .split_once('|')
                 .and_then(|(code, message)| Some((Code::parse(code)?, message)))
                 .unwrap_or((Code::UnexpectedToken, message.as_str()));
-            Diagnostic::new(code, at, message)
+            Diagnostic::new(code, in_text(at), message)
         }
         RichReason::ExpectedFound { expected, found } => {
             let mut wanted: Vec<String> = Vec::new();
@@ -134,7 +147,7 @@ fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
                     format!("expected {} or {last}, found {found}", init.join(", "))
                 }
             };
-            Diagnostic::new(Code::UnexpectedToken, at, message)
+            Diagnostic::new(Code::UnexpectedToken, in_text(at), message)
         }
     }
 }

@@ -1,0 +1,243 @@
+//! The workspace database: the files of a workspace (open documents
+//! overlaid on files on disk) and the queries over them, each computed at
+//! most once per revision of what it reads.
+//!
+//! ```text
+//! inputs        file_text(file)            set by the server or the CLI
+//! per file      parse(file) -> items(file)
+//! per schema    schema(files): model, resolution(pattern), lints, diagnostics
+//! ```
+//!
+//! The engine is a hand-written revision cache with salsa's shape (inputs
+//! set on `&mut self`, queries on `&self`, snapshots that later edits do
+//! not change) rather than the `salsa` crate: a schema is checked as one
+//! unit today, so a per-file memo and a per-schema memo are all it needs,
+//! and it costs no dependency. docs/architecture.md says why in full.
+
+mod disk;
+mod items;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use ropey::Rope;
+
+use crate::check::{self, Analysis, Schema, Source};
+use crate::syntax::{self, FileId, Parse};
+pub use disk::Stamp;
+pub use items::{Declared, DeclaredKind, Items};
+
+/// One revision of one file's text, with what is derived from it alone.
+/// Shared by every snapshot that sees this revision.
+struct FileInput {
+    revision: u64,
+    rope: Rope,
+    /// Where the text came from: an editor, or the disk at this stamp.
+    origin: Origin,
+    text: OnceLock<Arc<str>>,
+    parse: OnceLock<Arc<Parse>>,
+    items: OnceLock<Arc<Items>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    Editor,
+    Disk(Stamp),
+}
+
+#[derive(Clone)]
+struct FileSlot {
+    path: String,
+    input: Arc<FileInput>,
+}
+
+/// A schema's check for one revision of each of its files.
+type SchemaKey = (Vec<FileId>, Vec<u64>);
+type SchemaMemo = Arc<OnceLock<Arc<Schema>>>;
+
+/// What an edit made stale: dropped by the caller where it suits it (the
+/// server drops large analyses off the request path).
+#[derive(Default)]
+#[must_use = "stale results are freed when this is dropped"]
+pub struct Superseded {
+    inputs: Vec<Arc<FileInput>>,
+    schemas: Vec<SchemaMemo>,
+}
+
+impl Superseded {
+    /// Whether dropping it frees an analysis (worth a thread of its own).
+    pub fn is_heavy(&self) -> bool {
+        self.schemas.iter().any(|s| s.get().is_some())
+    }
+}
+
+/// The workspace: cheap to clone, and a clone is a snapshot — the same
+/// texts, sharing every result computed through either.
+#[derive(Clone, Default)]
+pub struct Workspace {
+    files: Vec<FileSlot>,
+    revisions: u64,
+    schemas: Arc<Mutex<HashMap<SchemaKey, SchemaMemo>>>,
+}
+
+impl Workspace {
+    pub fn new() -> Workspace {
+        Workspace::default()
+    }
+
+    /// The file at `path` (a path or URI, as the caller names files).
+    pub fn file(&self, path: &str) -> Option<FileId> {
+        let index = self.files.iter().position(|f| f.path == path)?;
+        Some(FileId(index as u32))
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = FileId> + '_ {
+        (0..self.files.len()).map(|i| FileId(i as u32))
+    }
+
+    pub fn path(&self, file: FileId) -> &str {
+        &self.files[file.index()].path
+    }
+
+    /// Sets the text of the file at `path` as an editor has it, adding the
+    /// file if it is new. Every call is a new revision.
+    pub fn set_text(&mut self, path: &str, text: Rope) -> (FileId, Superseded) {
+        self.set_input(path, text, Origin::Editor)
+    }
+
+    /// Applies `edit` to the file's text: a new revision.
+    pub fn edit(&mut self, file: FileId, edit: impl FnOnce(&mut Rope)) -> Superseded {
+        let mut rope = self.files[file.index()].input.rope.clone();
+        edit(&mut rope);
+        let path = self.files[file.index()].path.clone();
+        self.set_input(&path, rope, Origin::Editor).1
+    }
+
+    fn set_input(&mut self, path: &str, rope: Rope, origin: Origin) -> (FileId, Superseded) {
+        self.revisions += 1;
+        let input = Arc::new(FileInput {
+            revision: self.revisions,
+            rope,
+            origin,
+            text: OnceLock::new(),
+            parse: OnceLock::new(),
+            items: OnceLock::new(),
+        });
+        let mut superseded = Superseded::default();
+        let file = match self.file(path) {
+            Some(file) => {
+                let old = std::mem::replace(&mut self.files[file.index()].input, input);
+                superseded.inputs.push(old);
+                superseded.schemas = self.forget_schemas_of(file);
+                file
+            }
+            None => {
+                self.files.push(FileSlot {
+                    path: path.to_string(),
+                    input,
+                });
+                FileId(self.files.len() as u32 - 1)
+            }
+        };
+        (file, superseded)
+    }
+
+    /// Drops the cached checks that read `file`.
+    fn forget_schemas_of(&self, file: FileId) -> Vec<SchemaMemo> {
+        let mut schemas = self.schemas.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let stale: Vec<SchemaKey> = schemas
+            .keys()
+            .filter(|(files, _)| files.contains(&file))
+            .cloned()
+            .collect();
+        stale.iter().filter_map(|key| schemas.remove(key)).collect()
+    }
+
+    /// The revision of the file's current text.
+    pub fn revision(&self, file: FileId) -> u64 {
+        self.files[file.index()].input.revision
+    }
+
+    pub fn rope(&self, file: FileId) -> Rope {
+        self.files[file.index()].input.rope.clone()
+    }
+
+    /// Whether the text came from an editor rather than the disk.
+    pub fn is_open(&self, file: FileId) -> bool {
+        self.files[file.index()].input.origin == Origin::Editor
+    }
+
+    pub fn text(&self, file: FileId) -> Arc<str> {
+        let input = &self.files[file.index()].input;
+        input.text.get_or_init(|| input.rope.to_string().into()).clone()
+    }
+
+    /// The file's syntax tree and syntax errors.
+    pub fn parse(&self, file: FileId) -> Arc<Parse> {
+        let input = &self.files[file.index()].input;
+        input
+            .parse
+            .get_or_init(|| Arc::new(syntax::parse_in(file, &self.text(file))))
+            .clone()
+    }
+
+    /// What the file declares, by name: read without the other files.
+    pub fn items(&self, file: FileId) -> Arc<Items> {
+        let input = &self.files[file.index()].input;
+        input
+            .items
+            .get_or_init(|| Arc::new(Items::of(&self.parse(file).file)))
+            .clone()
+    }
+
+    /// The check of the schema made of `files` (in this order): computed
+    /// once per revision of those files, by whichever caller asks first;
+    /// the others wait for it.
+    pub fn schema(&self, files: &[FileId]) -> Arc<Schema> {
+        let key: SchemaKey = (files.to_vec(), files.iter().map(|&f| self.revision(f)).collect());
+        let memo = {
+            let mut schemas = self.schemas.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            schemas.entry(key).or_default().clone()
+        };
+        memo.get_or_init(|| {
+            let texts: Vec<Arc<str>> = files.iter().map(|&f| self.text(f)).collect();
+            let parses: Vec<Arc<Parse>> = files.iter().map(|&f| self.parse(f)).collect();
+            let sources: Vec<Source<'_>> = files
+                .iter()
+                .zip(&texts)
+                .zip(&parses)
+                .map(|((&file, text), parse)| Source { file, text, parse })
+                .collect();
+            Arc::new(check::check(&sources))
+        })
+        .clone()
+    }
+
+    /// `file` as part of the schema made of `files`.
+    pub fn analysis(&self, file: FileId, files: &[FileId]) -> Analysis {
+        Analysis {
+            file,
+            parse: self.parse(file),
+            schema: self.schema(files),
+        }
+    }
+
+    /// The Query of pattern number `pattern` of the schema, when it has one.
+    pub fn resolution(&self, files: &[FileId], pattern: usize) -> Option<check::resolve::Resolution> {
+        self.schema(files).resolutions.get(pattern)?.clone()
+    }
+
+    /// The checker's findings on the schema (syntax errors left out).
+    pub fn lints(&self, files: &[FileId]) -> Vec<crate::diagnostic::Diagnostic> {
+        let schema = self.schema(files);
+        schema
+            .diagnostics
+            .iter()
+            .filter(|d| !d.code.is_syntax())
+            .cloned()
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,153 @@
+use std::sync::Arc;
+
+use ropey::Rope;
+
+use super::*;
+use crate::diagnostic::Code;
+
+const TABLES: &str = "table App {\n  key pk, sk\n  index gsi1 (gsi1pk, gsi1sk)\n}\n";
+const ENTITIES: &str = "\
+entity Order in App {
+  orderId: id
+  status: string
+  pk = \"ORDER#{orderId}\"
+  sk = \"ORDER\"
+}
+
+entity Invoice in App {
+  invoiceId: id
+  pk = \"ORDER#{invoiceId}\"
+  sk = \"ORDER\"
+}
+
+pattern getOrder(orderId) -> Order
+";
+
+fn workspace() -> (Workspace, FileId, FileId) {
+    let mut db = Workspace::new();
+    let (tables, _) = db.set_text("tables.dyno", Rope::from_str(TABLES));
+    let (entities, _) = db.set_text("entities.dyno", Rope::from_str(ENTITIES));
+    (db, tables, entities)
+}
+
+#[test]
+fn a_schema_of_two_files_resolves_across_them() {
+    let (db, tables, entities) = workspace();
+    let schema = db.schema(&[tables, entities]);
+    // The entities find their table in the other file: no E110.
+    assert!(
+        schema.diagnostics.iter().all(|d| d.code != Code::NoTable),
+        "{:#?}",
+        schema.diagnostics
+    );
+    let order = schema.model.entity("Order").unwrap();
+    assert_eq!(schema.model.entities[order].file, entities);
+    assert_eq!(schema.model.tables[0].file, tables);
+    // Each file alone: the entities have no table.
+    let alone = db.schema(&[entities]);
+    assert!(alone.diagnostics.iter().any(|d| d.code == Code::NoTable));
+}
+
+#[test]
+fn a_related_location_can_be_in_the_other_file() {
+    let (db, tables, entities) = workspace();
+    let schema = db.schema(&[tables, entities]);
+    // Order and Invoice both write pk=ORDER#x, sk=ORDER: E301 in the
+    // entities' file, pointing at the other entity — same file. The table's
+    // index is unused: H302 in the tables' file.
+    let overwrite = schema.diagnostics.iter().find(|d| d.code == Code::Overwrite).unwrap();
+    assert_eq!(overwrite.file, entities);
+    let unused = schema.diagnostics.iter().find(|d| d.code == Code::UnusedIndex).unwrap();
+    assert_eq!(unused.file, tables);
+    assert_eq!(&TABLES[unused.span.range()], "gsi1");
+    // A consistent read through the index: the related location is the
+    // index declaration, in the tables' file.
+    let mut db = db;
+    let consistent = format!(
+        "{ENTITIES}\nentity Shipment in App {{\n  shipmentId: id\n  carrier: string\n  pk = \"SHIP#{{shipmentId}}\"\n  sk = \"SHIP\"\n  gsi1pk = \"CARRIER#{{carrier}}\"\n  gsi1sk = \"SHIP#{{shipmentId}}\"\n}}\n\npattern byCarrier(carrier) -> Shipment[] consistent\n"
+    );
+    let (entities, _) = db.set_text("entities.dyno", Rope::from_str(&consistent));
+    let schema = db.schema(&[tables, entities]);
+    let e205 = schema
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::ConsistentGsi)
+        .expect("E205");
+    assert_eq!(e205.file, entities);
+    let related = &e205.related[0];
+    assert_eq!(related.at.file, tables, "{e205:#?}");
+    assert_eq!(&TABLES[related.at.span.range()], "gsi1");
+    // Diagnostics by file: each file's own, in source order.
+    let analysis = db.analysis(tables, &[tables, entities]);
+    assert!(analysis.diagnostics().iter().all(|d| d.file == tables));
+    assert!(
+        db.analysis(entities, &[tables, entities])
+            .diagnostics()
+            .iter()
+            .any(|d| d.code == Code::ConsistentGsi)
+    );
+}
+
+#[test]
+fn queries_are_cached_per_revision_and_an_edit_invalidates_what_reads_it() {
+    let (mut db, tables, entities) = workspace();
+    let parse = db.parse(tables);
+    let schema = db.schema(&[tables, entities]);
+    assert!(Arc::ptr_eq(&parse, &db.parse(tables)));
+    assert!(Arc::ptr_eq(&schema, &db.schema(&[tables, entities])));
+    // A snapshot shares what was computed, and keeps its texts.
+    let snapshot = db.clone();
+    let stale = db.edit(entities, |rope| {
+        rope.insert(rope.len_chars(), "\npattern listOrders() -> Order[]\n")
+    });
+    assert!(stale.is_heavy(), "the schema that read the edited file is stale");
+    assert!(Arc::ptr_eq(&parse, &db.parse(tables)), "the other file's parse stays");
+    let after = db.schema(&[tables, entities]);
+    assert!(!Arc::ptr_eq(&schema, &after));
+    assert_eq!(after.model.patterns.len(), schema.model.patterns.len() + 1);
+    assert_eq!(snapshot.schema(&[tables, entities]).model.patterns.len(), 1);
+    assert!(db.revision(entities) > snapshot.revision(entities));
+}
+
+#[test]
+fn items_list_what_a_file_declares() {
+    let (db, tables, entities) = workspace();
+    let kinds = |file| {
+        db.items(file)
+            .declared
+            .iter()
+            .map(|d| (d.kind, d.name.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        kinds(tables),
+        [
+            (DeclaredKind::Table, "App".to_string()),
+            (DeclaredKind::Index, "gsi1".to_string())
+        ]
+    );
+    assert_eq!(db.items(entities).named("getOrder").count(), 1);
+}
+
+#[test]
+fn files_on_disk_are_read_again_only_when_they_change_and_an_open_file_wins() {
+    let dir = std::env::temp_dir().join(format!("dyno-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.dyno");
+    std::fs::write(&path, TABLES).unwrap();
+    let mut db = Workspace::new();
+    let (file, _) = db.sync_from_disk(&path, "t.dyno").unwrap();
+    let first = db.revision(file);
+    let _ = db.sync_from_disk(&path, "t.dyno").unwrap();
+    assert_eq!(db.revision(file), first, "unchanged on disk: not read again");
+    std::fs::write(&path, format!("{TABLES}\n")).unwrap();
+    let _ = db.sync_from_disk(&path, "t.dyno").unwrap();
+    assert!(db.revision(file) > first);
+    let _ = db.set_text("t.dyno", Rope::from_str("table Open {\n  key pk\n}\n"));
+    let _ = db.sync_from_disk(&path, "t.dyno").unwrap();
+    assert!(db.text(file).contains("Open"), "the editor's text wins over the disk");
+    let _ = db.close(file);
+    let _ = db.sync_from_disk(&path, "t.dyno").unwrap();
+    assert!(db.text(file).contains("App"), "closed: the disk's again");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
