@@ -4,7 +4,8 @@ use crate::diagnostic::Fix;
 use crate::syntax::Span;
 
 /// The closest candidate within a distance that scales with the word, or
-/// `None` when nothing is close enough to be a likely typo.
+/// `None` when nothing is close enough to be a likely typo. Hand-written:
+/// strsim measures distance, the limit and the ranking are dyno's own.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     candidates
@@ -33,18 +34,8 @@ pub fn did_you_mean_fix<'a>(
     }
 }
 
-/// Literal text as it is written inside a string: `"`, `\`, `{` and `}`
-/// escaped.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if matches!(c, '"' | '\\' | '{' | '}') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
+/// Literal text as it is written inside a string.
+pub use crate::syntax::print::escape;
 
 /// Levenshtein distance over characters.
 pub use strsim::levenshtein as distance;

@@ -338,19 +338,12 @@ fn size_hint(size: &SizeHint) -> String {
     format!("~{}{unit}", size.amount)
 }
 
-/// A string literal, with the four characters that need it escaped.
+/// A string literal: its literal text escaped, its holes as `{name}`.
 fn string(value: &StringLit) -> String {
     let mut out = String::from('"');
     for segment in &value.segments {
         match segment {
-            Segment::Literal { text, .. } => {
-                for c in text.chars() {
-                    if matches!(c, '"' | '\\' | '{' | '}') {
-                        out.push('\\');
-                    }
-                    out.push(c);
-                }
-            }
+            Segment::Literal { text, .. } => out.push_str(&escape(text)),
             Segment::Hole { name, .. } => {
                 out.push('{');
                 out.push_str(&name.text);
@@ -359,6 +352,19 @@ fn string(value: &StringLit) -> String {
         }
     }
     out.push('"');
+    out
+}
+
+/// Literal text as it is written inside a string: `"`, `\`, `{` and `}`
+/// escaped.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '"' | '\\' | '{' | '}') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
     out
 }
 
