@@ -237,7 +237,11 @@ fn print_pattern(pattern: &Pattern, lines: &mut Vec<String>) {
         return;
     };
     let (target, conditions) = query_parts(query);
-    let query_line = format!("{target} {}", conditions.join(" and "));
+    let query_line = if conditions.is_empty() {
+        target.clone()
+    } else {
+        format!("{target} {}", conditions.join(" and "))
+    };
     let flat = format!("{head} = {query_line}");
     if width(&flat) <= MAX_WIDTH {
         lines.push(flat);

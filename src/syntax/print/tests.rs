@@ -1,5 +1,6 @@
 use super::print;
-use crate::syntax::parse;
+use crate::syntax::ast::{Item, Name, Pattern, Query, SourceFile};
+use crate::syntax::{Span, parse};
 
 /// Parses `text` (which must be free of syntax errors) and prints it again.
 fn reprint(text: &str) -> String {
@@ -145,4 +146,27 @@ fn a_tree_with_syntax_errors_prints_what_was_read() {
     ] {
         print(&parse(text).file);
     }
+}
+
+#[test]
+fn a_hand_built_tree_the_parser_could_not_build_still_prints() {
+    let name = |text: &str| Name::new(text, Span::default());
+    let pattern = Pattern {
+        span: Span::default(),
+        docs: None,
+        name: name("p"),
+        known: Vec::new(),
+        returns: Vec::new(),
+        modifiers: Vec::new(),
+        query: Some(Query {
+            span: Span::default(),
+            table: name("T"),
+            index: None,
+            conditions: Vec::new(),
+        }),
+    };
+    let file = SourceFile {
+        items: vec![Item::Pattern(pattern)],
+    };
+    assert_eq!(print(&file), "pattern p() = query T where\n");
 }
