@@ -4,7 +4,8 @@ use crate::diagnostic::Fix;
 use crate::syntax::FileSpan;
 
 /// The closest candidate within a distance that scales with the word, or
-/// `None` when nothing is close enough to be a likely typo.
+/// `None` when nothing is close enough to be a likely typo. Hand-written:
+/// strsim measures distance, the limit and the ranking are dyno's own.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     candidates
@@ -33,34 +34,11 @@ pub fn did_you_mean_fix<'a>(
     }
 }
 
-/// Literal text as it is written inside a string: `"`, `\`, `{` and `}`
-/// escaped.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if matches!(c, '"' | '\\' | '{' | '}') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
+/// Literal text as it is written inside a string.
+pub use crate::syntax::print::escape;
 
 /// Levenshtein distance over characters.
-pub fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
+pub use strsim::levenshtein as distance;
 
 #[cfg(test)]
 mod tests {

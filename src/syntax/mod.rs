@@ -1,11 +1,12 @@
-//! The syntax layer: lexer, parser, syntax tree and line index. It knows
-//! nothing of checking or editors.
+//! The syntax layer: lexer, parser, syntax tree, printer and line index.
+//! It knows nothing of checking or editors.
 
 pub mod ast;
 pub mod lexer;
 pub mod line_index;
 pub mod outline;
 mod parser;
+pub mod print;
 mod span;
 pub mod template;
 

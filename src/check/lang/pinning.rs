@@ -15,10 +15,7 @@
 //! template is two values here): that can only find a run that the shared
 //! value forbids, so it over-reports, never under-reports.
 
-use std::collections::HashSet;
-use std::hash::BuildHasherDefault;
-
-use crate::check::fxhash::FxHasher;
+use crate::check::fxhash::FxHashSet;
 
 use super::Automaton;
 use super::product::{LEAST_READABLE, pick};
@@ -55,8 +52,6 @@ pub struct Unpinned {
     /// with, for a prefix condition).
     pub condition: String,
 }
-
-type FxHashSet<T> = HashSet<T, BuildHasherDefault<FxHasher>>;
 
 const TAIL: u32 = u32::MAX;
 const NO_TRACK: u16 = u16::MAX - 1;

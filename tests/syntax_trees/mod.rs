@@ -1,0 +1,303 @@
+//! proptest strategies for syntax trees, with every span empty: trees
+//! the parser could build (see `syntax/print.rs` for what that excludes),
+//! for the printer's round-trip property.
+
+use dyno::syntax::Span;
+use dyno::syntax::ast::*;
+use proptest::prelude::*;
+
+fn name(pool: &'static [&'static str]) -> impl Strategy<Value = Name> {
+    prop::sample::select(pool).prop_map(|text| Name::new(text, Span::default()))
+}
+
+/// Identifiers, contextual keywords among them; never `true`, `false`,
+/// `and` or a hard keyword, which the grammar reads otherwise.
+const NAMES: &[&str] = &[
+    "a", "pk", "sk", "userId", "gsi1pk", "x_1", "é", "名前", "_t", "item", "key", "status",
+];
+const ENTITIES: &[&str] = &["User", "Order", "T", "Ñame", "E2"];
+
+fn attr_name() -> impl Strategy<Value = Name> {
+    name(NAMES)
+}
+
+fn docs() -> impl Strategy<Value = Option<Docs>> {
+    prop::option::of(
+        prop::sample::select(&["doc", "two\nlines", "", "  indented", "/slash", "ünï 🎉"][..]).prop_map(|text| Docs {
+            text: text.to_string(),
+            span: Span::default(),
+        }),
+    )
+}
+
+/// Literal text and holes; adjacent literal pieces are one segment, as the
+/// parser reads them.
+fn string_lit() -> impl Strategy<Value = StringLit> {
+    let piece = prop_oneof![
+        prop::sample::select(&["USER#", "A", "#", "x\"y", "{lit}", "ü🎉#", "a b  c", "\\"][..]).prop_map(|text| {
+            Segment::Literal {
+                text: text.to_string(),
+                span: Span::default(),
+            }
+        }),
+        attr_name().prop_map(|name| Segment::Hole {
+            name,
+            span: Span::default()
+        }),
+    ];
+    prop::collection::vec(piece, 0..4).prop_map(|pieces| {
+        let mut segments: Vec<Segment> = Vec::new();
+        for piece in pieces {
+            match (segments.last_mut(), piece) {
+                (Some(Segment::Literal { text, .. }), Segment::Literal { text: more, .. }) => text.push_str(&more),
+                (_, piece) => segments.push(piece),
+            }
+        }
+        StringLit {
+            span: Span::default(),
+            segments,
+        }
+    })
+}
+
+fn size_hint() -> impl Strategy<Value = SizeHint> {
+    let amount = prop::sample::select(&[0.0, 1.5, 20.0, 300.0, 1500.0, 0.25][..]);
+    let unit = prop::sample::select(
+        &[
+            SizeUnit::None,
+            SizeUnit::Bytes,
+            SizeUnit::KiloBytes,
+            SizeUnit::MegaBytes,
+        ][..],
+    );
+    (amount, unit).prop_map(|(amount, unit)| SizeHint {
+        span: Span::default(),
+        amount,
+        unit,
+    })
+}
+
+fn key_attr() -> impl Strategy<Value = KeyAttr> {
+    let ty = prop::sample::select(&[KeyType::String, KeyType::Number, KeyType::Binary][..]);
+    (attr_name(), prop::option::of(ty)).prop_map(|(name, ty)| KeyAttr {
+        name,
+        ty: ty.map(|ty| (ty, Span::default())),
+    })
+}
+
+fn table() -> impl Strategy<Value = Item> {
+    let key = (key_attr(), prop::option::of(key_attr())).prop_map(|(partition, sort)| KeyDecl {
+        span: Span::default(),
+        partition,
+        sort,
+    });
+    let projection = prop_oneof![
+        Just(Projection::Default),
+        Just(Projection::All(Span::default())),
+        Just(Projection::KeysOnly(Span::default())),
+        prop::collection::vec(attr_name(), 0..3).prop_map(|names| Projection::Include(Span::default(), names)),
+    ];
+    let index = (
+        docs(),
+        any::<bool>(),
+        attr_name(),
+        key_attr(),
+        prop::option::of(key_attr()),
+        projection,
+    )
+        .prop_map(|(docs, local, name, partition, sort, projection)| IndexDecl {
+            span: Span::default(),
+            docs,
+            local,
+            name,
+            partition,
+            sort,
+            projection,
+        });
+    let delimiter = string_lit().prop_map(|value| DelimiterDecl {
+        span: Span::default(),
+        value,
+    });
+    (
+        docs(),
+        name(ENTITIES),
+        prop::collection::vec(key, 0..3),
+        prop::collection::vec(index, 0..3),
+        prop::collection::vec(delimiter, 0..2),
+    )
+        .prop_map(|(docs, name, keys, indexes, delimiters)| {
+            Item::Table(Table {
+                span: Span::default(),
+                docs,
+                name,
+                keys,
+                indexes,
+                delimiters,
+            })
+        })
+}
+
+fn key_template() -> impl Strategy<Value = KeyTemplate> {
+    (docs(), attr_name(), string_lit()).prop_map(|(docs, key, template)| KeyTemplate {
+        span: Span::default(),
+        docs,
+        key,
+        template,
+    })
+}
+
+fn entity() -> impl Strategy<Value = Item> {
+    let arg = prop_oneof![
+        (0..1_000u32).prop_map(|width| TypeArg::Pad {
+            span: Span::default(),
+            width
+        }),
+        size_hint().prop_map(TypeArg::Size),
+        name(&["open", "pad", "item", "a"]).prop_map(TypeArg::Word),
+        string_lit().prop_map(TypeArg::Str),
+    ];
+    let ty = (
+        name(&["string", "id", "int", "enum", "map", "x"]),
+        prop::collection::vec(arg, 0..3),
+    )
+        .prop_map(|(name, args)| TypeRef {
+            span: Span::default(),
+            name,
+            args,
+        });
+    let attribute = (docs(), attr_name(), ty, any::<bool>()).prop_map(|(docs, name, ty, optional)| Attribute {
+        span: Span::default(),
+        docs,
+        name,
+        ty,
+        optional,
+    });
+    let shape = prop::collection::vec(key_template(), 0..4).prop_map(|keys| ItemShape {
+        span: Span::default(),
+        keys,
+    });
+    (
+        docs(),
+        name(ENTITIES),
+        prop::option::of(name(ENTITIES)),
+        prop::option::of(size_hint()),
+        prop::collection::vec(attribute, 0..4),
+        prop::collection::vec(key_template(), 0..4),
+        prop::collection::vec(shape, 0..3),
+    )
+        .prop_map(|(docs, name, table, size, attributes, keys, items)| {
+            Item::Entity(Entity {
+                span: Span::default(),
+                docs,
+                name,
+                table,
+                size,
+                attributes,
+                keys,
+                items,
+            })
+        })
+}
+
+fn number() -> impl Strategy<Value = String> {
+    prop::sample::select(&["0", "6", "1.5", "200"][..]).prop_map(str::to_string)
+}
+
+fn pattern() -> impl Strategy<Value = Item> {
+    let range_op = prop::sample::select(&[CompareOp::Lt, CompareOp::Le, CompareOp::Gt, CompareOp::Ge][..]);
+    let literal = prop_oneof![
+        string_lit().prop_map(Literal::Str),
+        number().prop_map(|text| Literal::Number(text, Span::default())),
+        any::<bool>().prop_map(|b| Literal::Bool(b, Span::default())),
+        attr_name().prop_map(Literal::Word),
+    ];
+    let kind = prop_oneof![
+        Just(KnownKind::Equal),
+        literal.prop_map(KnownKind::Fixed),
+        (range_op.clone(), attr_name()).prop_map(|(op, bound)| KnownKind::Compare(op, bound)),
+        (attr_name(), attr_name()).prop_map(|(low, high)| KnownKind::Between(low, high)),
+        attr_name().prop_map(KnownKind::BeginsWith),
+    ];
+    let known = (attr_name(), kind).prop_map(|(attr, kind)| Known {
+        span: Span::default(),
+        attr,
+        kind,
+    });
+    let returned =
+        (name(ENTITIES), any::<bool>(), prop::option::of(size_hint())).prop_map(|(entity, many, count)| Returned {
+            span: Span::default(),
+            entity,
+            many,
+            count,
+        });
+    let modifier = prop_oneof![
+        (attr_name(), any::<bool>()).prop_map(|(attr, descending)| Modifier::OrderBy {
+            span: Span::default(),
+            attr,
+            descending
+        }),
+        Just(Modifier::Consistent(Span::default())),
+        prop_oneof![0..1_000u64, Just(u64::MAX)].prop_map(|count| Modifier::Limit {
+            span: Span::default(),
+            count
+        }),
+    ];
+    let operand = prop_oneof![
+        string_lit().prop_map(Operand::Str),
+        number().prop_map(|text| Operand::Number(text, Span::default())),
+        attr_name().prop_map(Operand::Param),
+    ];
+    let any_op = prop::sample::select(
+        &[
+            CompareOp::Eq,
+            CompareOp::Lt,
+            CompareOp::Le,
+            CompareOp::Gt,
+            CompareOp::Ge,
+        ][..],
+    );
+    let condition_kind = prop_oneof![
+        (any_op, operand.clone()).prop_map(|(op, value)| ConditionKind::Compare(op, value)),
+        (operand.clone(), operand.clone()).prop_map(|(low, high)| ConditionKind::Between(low, high)),
+        operand.prop_map(ConditionKind::BeginsWith),
+    ];
+    let condition = (attr_name(), condition_kind).prop_map(|(key, kind)| Condition {
+        span: Span::default(),
+        key,
+        kind,
+    });
+    let query = (
+        name(ENTITIES),
+        prop::option::of(attr_name()),
+        prop::collection::vec(condition, 1..4),
+    )
+        .prop_map(|(table, index, conditions)| Query {
+            span: Span::default(),
+            table,
+            index,
+            conditions,
+        });
+    (
+        docs(),
+        attr_name(),
+        prop::collection::vec(known, 0..4),
+        prop::collection::vec(returned, 1..4),
+        prop::collection::vec(modifier, 0..4),
+        prop::option::of(query),
+    )
+        .prop_map(|(docs, name, known, returns, modifiers, query)| {
+            Item::Pattern(Pattern {
+                span: Span::default(),
+                docs,
+                name,
+                known,
+                returns,
+                modifiers,
+                query,
+            })
+        })
+}
+
+pub fn source_file() -> impl Strategy<Value = SourceFile> {
+    prop::collection::vec(prop_oneof![table(), entity(), pattern()], 0..5).prop_map(|items| SourceFile { items })
+}
