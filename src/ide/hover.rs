@@ -7,10 +7,10 @@ use std::fmt::Write;
 
 use super::File;
 use super::locate::{self, Symbol};
-use super::sample;
 use crate::check::cost;
 use crate::check::model::{AccessKind, EntityId, Model, Projection, TableId};
 use crate::check::resolve::request::query_request;
+use crate::check::sample::example_item;
 use crate::syntax::Span;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +97,7 @@ fn entity(model: &Model, id: EntityId) -> String {
             out.push_str("\n\nKeys:");
         }
         let _ = write!(out, "\n\n```dyno\n{}\n```", written.join("\n"));
-        let example = serde_json::to_string_pretty(&sample::item(entity, item)).unwrap_or_default();
+        let example = serde_json::to_string_pretty(&example_item(entity, item)).unwrap_or_default();
         let size = cost::item_size(model, id, i);
         let estimated = if size.size.estimated {
             ", estimated from type defaults"

@@ -12,7 +12,6 @@ pub mod inlay;
 pub mod locate;
 pub mod references;
 pub mod rename;
-mod sample;
 pub mod semantic_tokens;
 pub mod symbols;
 
