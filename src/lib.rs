@@ -4,12 +4,14 @@
 //! Layers, bottom up: `syntax` (lexer, parser, tree) → `check` (semantics)
 //! → `db` (the workspace: files and cached queries) → `ide` (editor
 //! features as pure functions) → `lsp` (the only code that
-//! speaks the protocol); `cli` is a thin shell over them.
+//! speaks the protocol); `cli` is a thin shell over them. Rooms above
+//! `check`, such as `export`, turn the analysis into other tools' inputs.
 
 pub mod check;
 pub mod cli;
 pub mod db;
 pub mod diagnostic;
+pub mod export;
 #[doc(hidden)]
 pub mod fuzz;
 pub mod ide;

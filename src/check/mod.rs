@@ -2,6 +2,7 @@
 //! nothing of editors or the protocol.
 
 pub mod cost;
+pub mod describe;
 /// The checker's maps are keyed by short schema names: SipHash's defence
 /// against chosen collisions buys nothing there, FxHash is faster.
 mod fxhash {

@@ -6,14 +6,19 @@
 //! value of every enum. Key attributes are filled from the templates.
 //! Deterministic: the same schema, count and seed give the same items.
 //!
-//! Used by `dyno sample`, `dyno verify` and the NoSQL Workbench export.
+//! Used by `dyno sample`, `dyno verify` and the NoSQL Workbench export;
+//! [`example_item`] is the one typical item a hover shows.
+
+mod example;
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value as Json, json};
 
-use super::model::{AttrType, Entity, EntityId, ItemShape, Model, Part, TableId};
+use super::model::{AttrType, Entity, EntityId, ItemShape, Model, Part, TableId, Template};
 use crate::syntax::ast::KeyType;
+use example::{EXAMPLE_DATE, EXAMPLE_DATETIME, EXAMPLE_DECIMAL, EXAMPLE_INT};
+pub use example::{example_item, example_value};
 
 pub const DEFAULT_PER_ENTITY: usize = 6;
 pub const DEFAULT_SEED: u64 = 1;
@@ -418,24 +423,14 @@ fn build_item(model: &Model, entity: &Entity, shape: &ItemShape, record: &Record
                 None => continue, // an optional attribute left out: sparse
             }
         } else {
-            let mut text = String::new();
-            let mut complete = true;
-            for part in &kv.template.parts {
-                match part {
-                    Part::Literal { text: literal, .. } => text.push_str(literal),
-                    Part::Hole { name, attr, .. } => {
-                        match attr.and_then(|a| record.value(&entity.attributes[a].name.text)) {
-                            Some(value) => text.push_str(&value.text),
-                            None if attr.is_none() => text.push_str(&name.text),
-                            None => complete = false,
-                        }
-                    }
-                }
+            let filled = fill_template(&kv.template, |name, attr| match attr {
+                Some(a) => record.value(&entity.attributes[a].name.text).map(|v| v.text.clone()),
+                None => Some(name.to_string()),
+            });
+            match filled {
+                Some(text) => text,
+                None => continue, // an optional attribute left out: sparse
             }
-            if !complete {
-                continue;
-            }
-            text
         };
         let typed = match key_type(name) {
             KeyType::String => json!({ "S": text }),
@@ -452,6 +447,19 @@ fn build_item(model: &Model, entity: &Entity, shape: &ItemShape, record: &Record
     item
 }
 
+/// A key template's text with each hole filled by `hole(name, attr)`;
+/// `None` when some hole has no value.
+fn fill_template(template: &Template, mut hole: impl FnMut(&str, Option<usize>) -> Option<String>) -> Option<String> {
+    let mut text = String::new();
+    for part in &template.parts {
+        match part {
+            Part::Literal { text: literal, .. } => text.push_str(literal),
+            Part::Hole { name, attr, .. } => text.push_str(&hole(&name.text, *attr)?),
+        }
+    }
+    Some(text)
+}
+
 /// The `k`-th value of a stream of values of one type. Early positions hold
 /// the near-misses; later ones are drawn from the seed.
 fn nth_value(seed: u64, stream: &str, ty: &AttrType, name: &str, k: usize, delimiter: &str) -> AttrValue {
@@ -466,10 +474,10 @@ fn nth_value(seed: u64, stream: &str, ty: &AttrType, name: &str, k: usize, delim
         AttrType::Int { pad } => {
             let max = pad.map_or(u64::MAX / 4, |p| 10u64.saturating_pow(p.min(18)) - 1);
             // `9` before `10` and `42` before `420`: wrong as text.
-            const NEAR: [u64; 8] = [9, 10, 42, 420, 0, 7, 100, 1];
+            const NEAR: [u64; 8] = [9, 10, EXAMPLE_INT, 420, 0, 7, 100, 1];
             let near: Vec<u64> = match pad {
                 // Both bounds of the padded range early on.
-                Some(_) => [42, 420, 0, max, 9, 10, 1, 7]
+                Some(_) => [EXAMPLE_INT, 420, 0, max, 9, 10, 1, 7]
                     .into_iter()
                     .filter(|&n| n <= max)
                     .collect(),
@@ -486,7 +494,7 @@ fn nth_value(seed: u64, stream: &str, ty: &AttrType, name: &str, k: usize, delim
             }
         }
         AttrType::Decimal => {
-            const NEAR: [&str; 6] = ["19.99", "0", "199.9", "5", "0.5", "1000"];
+            const NEAR: [&str; 6] = [EXAMPLE_DECIMAL, "0", "199.9", "5", "0.5", "1000"];
             let text = NEAR.get(k).map_or_else(
                 || format!("{}.{:02}", rng.below(500), rng.below(100)),
                 |t| t.to_string(),
@@ -504,12 +512,12 @@ fn nth_value(seed: u64, stream: &str, ty: &AttrType, name: &str, k: usize, delim
             }
         }
         AttrType::Date => {
-            const NEAR: [&str; 4] = ["2026-03-14", "2026-01-01", "2026-12-31", "2025-12-31"];
+            const NEAR: [&str; 4] = [EXAMPLE_DATE, "2026-01-01", "2026-12-31", "2025-12-31"];
             s(NEAR.get(k).map_or_else(|| random_date(&mut rng), |t| t.to_string()))
         }
         AttrType::DateTime => {
             const NEAR: [&str; 4] = [
-                "2026-03-14T09:26:53Z",
+                EXAMPLE_DATETIME,
                 "2026-01-01T00:00:00Z",
                 "2026-12-31T23:59:59Z",
                 "2026-03-14T09:26:54Z",

@@ -8,8 +8,8 @@ use serde_json::json;
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, render};
 use crate::check::Analysis;
-use crate::check::cost::{self, ReadCost};
-use crate::check::resolve::request::query_request;
+use crate::check::cost::ReadCost;
+use crate::check::describe;
 use crate::diagnostic::Severity;
 
 #[derive(Args)]
@@ -71,19 +71,16 @@ pub fn run(args: &ExplainArgs) -> i32 {
 
 fn pattern_json(analysis: &Analysis, index: usize) -> serde_json::Value {
     let pattern = &analysis.schema.model.patterns[index];
-    match &analysis.schema.resolutions[index] {
-        Some(resolution) => {
-            let access = &analysis.schema.model.tables[resolution.table].access[resolution.access];
-            json!({
-                "pattern": pattern.name.text,
-                "resolved": true,
-                "pinned": resolution.pinned,
-                "index": access.is_index().then(|| access.name.text.clone()),
-                "returns": resolution.returns.iter().map(|&e| analysis.schema.model.entities[e].name.text.clone()).collect::<Vec<_>>(),
-                "request": query_request(&analysis.schema.model, resolution),
-                "cost": cost_json(&cost::read_cost(&analysis.schema.model, &analysis.schema.registry, pattern, resolution)),
-            })
-        }
+    match describe::served(&analysis.schema, index) {
+        Some(served) => json!({
+            "pattern": pattern.name.text,
+            "resolved": true,
+            "pinned": served.pinned,
+            "index": served.index,
+            "returns": served.returns,
+            "request": served.request,
+            "cost": cost_json(&served.cost),
+        }),
         None => json!({ "pattern": pattern.name.text, "resolved": false }),
     }
 }
@@ -95,26 +92,23 @@ fn pattern_text(analysis: &Analysis, index: usize) -> String {
         out.push_str(&format!("  // {}", docs.lines().next().unwrap_or_default()));
     }
     out.push('\n');
-    match &analysis.schema.resolutions[index] {
-        Some(resolution) => {
-            let access = &analysis.schema.model.tables[resolution.table].access[resolution.access];
-            let via = if access.is_index() {
-                format!("index {}", access.name.text)
-            } else {
-                "the table".into()
+    match describe::served(&analysis.schema, index) {
+        Some(served) => {
+            let via = match &served.index {
+                Some(index) => format!("index {index}"),
+                None => "the table".into(),
             };
-            let how = if resolution.pinned {
+            let how = if served.pinned {
                 "pinned Query, verified"
             } else {
                 "one Query"
             };
             out.push_str(&format!("  {how} on {via}\n"));
-            let request = serde_json::to_string_pretty(&query_request(&analysis.schema.model, resolution)).unwrap();
+            let request = serde_json::to_string_pretty(&served.request).unwrap();
             for line in request.lines() {
                 out.push_str(&format!("  {line}\n"));
             }
-            let cost = cost::read_cost(&analysis.schema.model, &analysis.schema.registry, pattern, resolution);
-            out.push_str(&format!("  cost: {}\n", cost.describe()));
+            out.push_str(&format!("  cost: {}\n", served.cost.describe()));
         }
         None => out.push_str("  no single Query (see the errors below)\n"),
     }

@@ -7,10 +7,9 @@ use std::fmt::Write;
 
 use super::File;
 use super::locate::{self, Symbol};
-use super::sample;
 use crate::check::cost;
 use crate::check::model::{AccessKind, EntityId, Model, Projection, TableId};
-use crate::check::resolve::request::query_request;
+use crate::check::sample::example_item;
 use crate::syntax::Span;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,30 +44,25 @@ fn docs(out: &mut String, docs: &Option<String>) {
 }
 
 fn pattern(file: &File, index: usize) -> String {
-    let analysis = &file.analysis;
-    let pattern = &analysis.schema.model.patterns[index];
+    let pattern = &file.analysis.schema.model.patterns[index];
     let mut out = format!("**pattern** `{}`", pattern.name.text);
     docs(&mut out, &pattern.docs);
-    match analysis.schema.resolutions.get(index).and_then(Option::as_ref) {
-        Some(resolution) => {
-            let access = &analysis.schema.model.tables[resolution.table].access[resolution.access];
-            let via = if access.is_index() {
-                format!("index `{}`", access.name.text)
-            } else {
-                "the table".into()
+    match file.served().get(index).and_then(Option::as_ref) {
+        Some(served) => {
+            let via = match &served.index {
+                Some(index) => format!("index `{index}`"),
+                None => "the table".into(),
             };
-            let how = if resolution.pinned {
+            let how = if served.pinned {
                 "Pinned Query, verified"
             } else {
                 "One Query"
             };
-            let request =
-                serde_json::to_string_pretty(&query_request(&analysis.schema.model, resolution)).unwrap_or_default();
-            let cost = cost::read_cost(&analysis.schema.model, &analysis.schema.registry, pattern, resolution);
+            let request = serde_json::to_string_pretty(&served.request).unwrap_or_default();
             let _ = write!(
                 out,
                 "\n\n{how} on {via}:\n\n```json\n{request}\n```\n\nCost: {}",
-                cost.describe()
+                served.cost.describe()
             );
         }
         None => out.push_str("\n\nNo single Query serves this pattern yet: see its diagnostics."),
@@ -97,7 +91,7 @@ fn entity(model: &Model, id: EntityId) -> String {
             out.push_str("\n\nKeys:");
         }
         let _ = write!(out, "\n\n```dyno\n{}\n```", written.join("\n"));
-        let example = serde_json::to_string_pretty(&sample::item(entity, item)).unwrap_or_default();
+        let example = serde_json::to_string_pretty(&example_item(entity, item)).unwrap_or_default();
         let size = cost::item_size(model, id, i);
         let estimated = if size.size.estimated {
             ", estimated from type defaults"

@@ -2,7 +2,6 @@
 //! cost, so the design's price is visible while it is typed.
 
 use super::File;
-use crate::check::cost;
 use crate::syntax::Span;
 use crate::syntax::lexer::{Token, lex};
 
@@ -17,15 +16,10 @@ pub struct Hint {
 pub fn hints(file: &File) -> Vec<Hint> {
     let analysis = &file.analysis;
     let mut out = Vec::new();
-    for (pattern, resolution) in analysis.schema.model.patterns.iter().zip(&analysis.schema.resolutions) {
-        let Some(resolution) = resolution else { continue };
-        let access = &analysis.schema.model.tables[resolution.table].access[resolution.access];
-        let via = if access.is_index() {
-            access.name.text.clone()
-        } else {
-            "table".into()
-        };
-        let cost = cost::read_cost(&analysis.schema.model, &analysis.schema.registry, pattern, resolution);
+    for (pattern, served) in analysis.schema.model.patterns.iter().zip(file.served()) {
+        let Some(served) = served else { continue };
+        let via = served.index.as_deref().unwrap_or("table");
+        let cost = &served.cost;
         let rcu = if cost.rcu.fract() == 0.0 {
             format!("{}", cost.rcu as i64)
         } else {

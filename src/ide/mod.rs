@@ -12,12 +12,12 @@ pub mod inlay;
 pub mod locate;
 pub mod references;
 pub mod rename;
-mod sample;
 pub mod semantic_tokens;
 pub mod symbols;
 
 use std::sync::{Arc, OnceLock};
 
+use crate::check::describe::{self, Served};
 use crate::check::{self, Analysis};
 use locate::Occurrence;
 
@@ -27,6 +27,7 @@ pub struct File {
     pub text: Arc<str>,
     pub analysis: Analysis,
     occurrences: OnceLock<Vec<Occurrence>>,
+    served: OnceLock<Vec<Option<Served>>>,
 }
 
 impl File {
@@ -42,11 +43,18 @@ impl File {
             text,
             analysis,
             occurrences: OnceLock::new(),
+            served: OnceLock::new(),
         }
     }
 
     /// Every name in the file with what it refers to, in source order.
     pub fn occurrences(&self) -> &[Occurrence] {
         self.occurrences.get_or_init(|| locate::occurrences(&self.analysis))
+    }
+
+    /// How each pattern is served, in model order (`None` where no single
+    /// Query serves it): hovers and inlay hints ask for it on every request.
+    pub fn served(&self) -> &[Option<Served>] {
+        self.served.get_or_init(|| describe::served_all(&self.analysis.schema))
     }
 }
