@@ -65,7 +65,10 @@ fn analysed(path: &std::path::Path, refusal: Option<&str>) -> Result<(input::Sou
         eprintln!("error: {message}");
         EXIT_USAGE
     })?;
-    let analysis = crate::check::analyze(&source.text);
+    // The workspace the server and `dyno check` build, of this one file.
+    let mut workspace = crate::db::Workspace::new();
+    let (file, _) = workspace.set_text(&source.display_path(), ropey::Rope::from_str(&source.text));
+    let analysis = workspace.analysis(file, &[file]);
     if let Some(refusal) = refusal
         && !analysis.parse.diagnostics.is_empty()
     {
