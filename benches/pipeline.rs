@@ -23,7 +23,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
-use dyno::cli::input::SourceText;
+use dyno::diagnostic::render::SourceText;
 use dyno::synth::{Config, generate};
 
 const SIZES: [(&str, usize); 4] = [("1k", 1_000), ("10k", 10_000), ("50k", 50_000), ("100k", 100_000)];
@@ -50,9 +50,9 @@ fn run_stage(stage: &str, dyno: &str, json: &str, source: &SourceText) {
             let diagnostics = dyno::check::analyze(dyno).diagnostics().to_vec();
             let mut out = String::new();
             for diagnostic in &diagnostics {
-                out.push_str(&dyno::cli::render::text(source, diagnostic));
+                out.push_str(&dyno::diagnostic::render::text(source, diagnostic));
             }
-            out.push_str(&dyno::cli::render::summary(source, &diagnostics));
+            out.push_str(&dyno::diagnostic::render::summary(source, &diagnostics));
             std::hint::black_box(out);
             drop(std::hint::black_box(dyno::ide::format::format(dyno)));
         }

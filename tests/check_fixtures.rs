@@ -5,7 +5,7 @@
 mod common;
 
 use dyno::check::analyze;
-use dyno::cli::render;
+use dyno::diagnostic::render;
 
 #[test]
 fn check_fixtures() {

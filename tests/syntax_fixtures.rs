@@ -4,7 +4,7 @@
 
 mod common;
 
-use dyno::cli::render;
+use dyno::diagnostic::render;
 use dyno::syntax::{outline::outline, parse};
 
 #[test]

@@ -1,25 +1,8 @@
 //! Reading schema files, with one clear line for every way that can fail.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::syntax::LineIndex;
-
-pub struct SourceText {
-    pub path: PathBuf,
-    pub text: String,
-    pub lines: LineIndex,
-}
-
-impl SourceText {
-    pub fn new(path: PathBuf, text: String) -> SourceText {
-        let lines = LineIndex::new(&text);
-        SourceText { path, text, lines }
-    }
-
-    pub fn display_path(&self) -> String {
-        self.path.display().to_string()
-    }
-}
+pub use crate::diagnostic::render::SourceText;
 
 /// Reads a schema, or says in one line why it cannot.
 pub fn read(path: &Path) -> Result<SourceText, String> {

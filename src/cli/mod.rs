@@ -6,7 +6,7 @@ mod explain;
 mod export;
 mod fmt;
 pub mod input;
-pub mod render;
+use crate::diagnostic::render;
 mod sample;
 mod verify;
 

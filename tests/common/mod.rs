@@ -11,7 +11,7 @@ pub mod markdown;
 
 use std::path::{Path, PathBuf};
 
-use dyno::cli::input::SourceText;
+use dyno::diagnostic::render::SourceText;
 
 pub fn fixtures(dir: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);

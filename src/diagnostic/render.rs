@@ -1,11 +1,31 @@
-//! Rendering diagnostics: rustc-style text and the stable JSON of
-//! `--format json` (documented in docs/cli.md).
+//! Rendering diagnostics at the edge: rustc-style text and the stable JSON
+//! of `--format json` (documented in docs/cli.md). The CLI prints them; the
+//! checker's fixture tests compare them, without going through the CLI.
+
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use super::input::SourceText;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::syntax::{FileId, Span};
+use super::{Diagnostic, Severity};
+use crate::syntax::{FileId, LineIndex, Span};
+
+/// A file's text with its path and line index, to show locations in.
+pub struct SourceText {
+    pub path: PathBuf,
+    pub text: String,
+    pub lines: LineIndex,
+}
+
+impl SourceText {
+    pub fn new(path: PathBuf, text: String) -> SourceText {
+        let lines = LineIndex::new(&text);
+        SourceText { path, text, lines }
+    }
+
+    pub fn display_path(&self) -> String {
+        self.path.display().to_string()
+    }
+}
 
 /// The texts of the files locations point into.
 pub trait Sources {

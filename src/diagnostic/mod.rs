@@ -1,6 +1,8 @@
 //! Diagnostics shared by every layer: the syntax layer and the checker
 //! produce them, the CLI renders them and the language server publishes them.
 
+pub mod render;
+
 use crate::syntax::{FileId, FileSpan, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
