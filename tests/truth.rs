@@ -25,6 +25,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use dyno::check::Analysis;
+use dyno::check::model::PatternId;
 use dyno::diagnostic::{Code, Severity};
 
 use endpoint::Endpoint;
@@ -37,8 +38,8 @@ fn env_number(name: &str, default: u64) -> u64 {
 /// The error and warning codes the checker reports on pattern `index`: a
 /// pattern the checker warns about is not one it calls ok (W202: a single
 /// return an index key cannot guarantee).
-fn pattern_errors(analysis: &Analysis, index: usize) -> Vec<Code> {
-    let span = analysis.schema.model.patterns[index].span;
+fn pattern_errors(analysis: &Analysis, index: PatternId) -> Vec<Code> {
+    let span = analysis.schema.model.pattern(index).span;
     analysis
         .diagnostics()
         .iter()
@@ -70,13 +71,14 @@ fn cases(
     let mut rng = design::Rng::new(seed ^ 0x5eed);
     let mut out = Vec::new();
     for (i, pattern) in design.patterns.iter().enumerate() {
-        assert_eq!(analysis.schema.model.patterns[i].name.text, pattern.name);
+        let id = PatternId::new(i);
+        assert_eq!(analysis.schema.model.pattern(id).name.text, pattern.name);
         tally.patterns += 1;
-        let errors = pattern_errors(analysis, i);
+        let errors = pattern_errors(analysis, id);
         for code in &errors {
             *tally.rejected.entry(code.as_str()).or_default() += 1;
         }
-        let Some(resolution) = &analysis.schema.resolutions[i] else {
+        let Some(resolution) = analysis.schema.resolution(id) else {
             if errors.is_empty() {
                 tally.unresolved_without_error += 1;
             }
@@ -88,7 +90,7 @@ fn cases(
         } else if errors.iter().any(|c| *c != Code::ExtraEntities) {
             continue;
         }
-        let access = &analysis.schema.model.tables[resolution.table].access[resolution.access];
+        let access = resolution.key_schema(&analysis.schema.model);
         let path = oracle::in_path(
             pattern,
             items,
@@ -166,7 +168,7 @@ fn every_minimised_disagreement_is_rejected() {
         let index = analysis
             .schema
             .model
-            .pattern(name)
+            .pattern_named(name)
             .unwrap_or_else(|| panic!("{}: no pattern `{name}`", path.display()));
         let codes = pattern_errors(&analysis, index);
         assert!(

@@ -187,7 +187,7 @@ fn item_attributes(model: &Model, entity: &Entity, item: &ItemShape) -> Vec<(Str
     let key_type = |name: &str| {
         entity
             .table
-            .and_then(|t| model.tables.get(t))
+            .map(|t| model.table(t))
             .and_then(|t| t.key_attributes().find(|k| k.name == name))
             .map_or(KeyType::String, |k| k.ty)
     };
@@ -212,7 +212,7 @@ fn item_attributes(model: &Model, entity: &Entity, item: &ItemShape) -> Vec<(Str
 /// The size of the `item`-th item shape of an entity (the first is the
 /// entity's typical item). An entity hint (`~2KB`) is the whole item.
 pub fn item_size(model: &Model, entity: EntityId, item: usize) -> ItemSize {
-    let entity = &model.entities[entity];
+    let entity = model.entity(entity);
     if let Some(bytes) = entity.size_hint {
         return ItemSize {
             size: Size::exact(bytes),
@@ -232,7 +232,7 @@ pub fn item_size(model: &Model, entity: EntityId, item: usize) -> ItemSize {
 
 /// The size of each item shape of an entity, in declaration order.
 pub fn entity_sizes(model: &Model, entity: EntityId) -> Vec<ItemSize> {
-    let shapes = model.entities[entity].items.len().max(1);
+    let shapes = model.entity(entity).items.len().max(1);
     (0..shapes).map(|item| item_size(model, entity, item)).collect()
 }
 
@@ -250,7 +250,7 @@ pub fn entry_size(model: &Model, entity: EntityId, item: usize, access: &KeySche
     if !access.is_index() || access.projection == Projection::All {
         return whole.size;
     }
-    let e = &model.entities[entity];
+    let e = model.entity(entity);
     let Some(shape) = e.items.get(item) else {
         return whole.size;
     };
@@ -330,8 +330,8 @@ impl ReadCost {
 }
 
 pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resolution: &Resolution) -> ReadCost {
-    let table = &model.tables[resolution.table];
-    let access = &table.access[resolution.access];
+    let table = model.table(resolution.table);
+    let access = table.access(resolution.access);
     let base = table.base().unwrap_or(access);
     let matched = super::resolve::matching_items(model, registry, resolution);
     let mut items = 0.0;
@@ -447,7 +447,7 @@ mod tests {
         let analysis = analyze(text);
         item_size(
             &analysis.schema.model,
-            analysis.schema.model.entity(entity).expect("entity"),
+            analysis.schema.model.entity_named(entity).expect("entity"),
             0,
         )
     }
@@ -705,7 +705,7 @@ pattern viaInclude(category) -> Product[] ~100 = query Catalog.gsiSome where gsi
         let all = cost_of(CATALOG, "viaAll");
         let keys = cost_of(CATALOG, "viaKeys");
         let include = cost_of(CATALOG, "viaInclude");
-        let item = item_size(&analysis.schema.model, 0, 0).size.bytes;
+        let item = item_size(&analysis.schema.model, EntityId::new(0), 0).size.bytes;
         assert_eq!(all.bytes, 100.0 * item);
         // KEYS_ONLY: pk, sk, gsi2pk, gsi2sk.
         let keys_entry = (2 + 8 + 16) + (2 + 7) + (6 + 4 + 16) + (6 + 16);
@@ -735,7 +735,7 @@ entity Membership {
 pattern team(teamId) -> Team, Membership[] ~50
 "#;
         let analysis = analyze(schema);
-        let membership = analysis.schema.model.entity("Membership").unwrap();
+        let membership = analysis.schema.model.entity_named("Membership").unwrap();
         let sizes = entity_sizes(&analysis.schema.model, membership);
         assert_eq!(sizes.len(), 2);
         assert_eq!(

@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 
 use super::Schema;
 use super::cost::{self, ReadCost};
-use super::model::TableId;
+use super::model::{PatternId, TableId};
 use super::resolve::request::query_request;
 
 /// How one resolved pattern is served.
@@ -28,12 +28,12 @@ pub struct Served {
     pub cost: ReadCost,
 }
 
-/// How the `index`-th pattern of the schema is served; `None` when no
-/// single Query serves it (its diagnostics say why).
-pub fn served(schema: &Schema, index: usize) -> Option<Served> {
-    let resolution = schema.resolutions.get(index)?.as_ref()?;
+/// How the pattern is served; `None` when no single Query serves it (its
+/// diagnostics say why).
+pub fn served(schema: &Schema, pattern: PatternId) -> Option<Served> {
+    let resolution = schema.resolution(pattern)?;
     let model = &schema.model;
-    let access = &model.tables[resolution.table].access[resolution.access];
+    let access = resolution.key_schema(model);
     Some(Served {
         table: resolution.table,
         index: access.is_index().then(|| access.name.text.clone()),
@@ -41,16 +41,16 @@ pub fn served(schema: &Schema, index: usize) -> Option<Served> {
         returns: resolution
             .returns
             .iter()
-            .map(|&e| model.entities[e].name.text.clone())
+            .map(|&e| model.entity(e).name.text.clone())
             .collect(),
         request: query_request(model, resolution),
-        cost: cost::read_cost(model, &schema.registry, &model.patterns[index], resolution),
+        cost: cost::read_cost(model, &schema.registry, model.pattern(pattern), resolution),
     })
 }
 
 /// [`served`] for every pattern, in model order.
 pub fn served_all(schema: &Schema) -> Vec<Option<Served>> {
-    (0..schema.model.patterns.len()).map(|i| served(schema, i)).collect()
+    schema.model.pattern_ids().map(|(id, _)| served(schema, id)).collect()
 }
 
 #[cfg(test)]
@@ -64,8 +64,7 @@ mod tests {
     }
 
     fn served_by_name(schema: &Schema, name: &str) -> Option<Served> {
-        let index = schema.model.patterns.iter().position(|p| p.name.text == name)?;
-        served(schema, index)
+        served(schema, schema.model.pattern_named(name)?)
     }
 
     #[test]
@@ -92,7 +91,7 @@ mod tests {
         let schema = billing_and("pattern byEmail(email) -> User");
         assert!(served_by_name(&schema, "byEmail").is_none());
         assert!(
-            served(&schema, schema.model.patterns.len()).is_none(),
+            served(&schema, PatternId::new(schema.model.patterns.len())).is_none(),
             "past the last pattern"
         );
     }

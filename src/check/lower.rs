@@ -35,8 +35,8 @@ pub fn lower(files: &[(FileId, &ast::SourceFile)], diagnostics: &mut Vec<Diagnos
     for (file, item) in items() {
         if let ast::Item::Table(table) = item {
             let first = model
-                .table(&table.name.text)
-                .map(|id| model.tables[id].at(model.tables[id].name.span));
+                .table_named(&table.name.text)
+                .map(|id| model.table(id).at(model.table(id).name.span));
             if unique("table", file.at(table.name.span), &table.name.text, first, diagnostics) {
                 model.add_table(lower_table(file, table, diagnostics));
             }
@@ -45,8 +45,8 @@ pub fn lower(files: &[(FileId, &ast::SourceFile)], diagnostics: &mut Vec<Diagnos
     for (file, item) in items() {
         if let ast::Item::Entity(entity) = item {
             let first = model
-                .entity(&entity.name.text)
-                .map(|id| model.entities[id].at(model.entities[id].name.span));
+                .entity_named(&entity.name.text)
+                .map(|id| model.entity(id).at(model.entity(id).name.span));
             if unique(
                 "entity",
                 file.at(entity.name.span),
@@ -62,8 +62,8 @@ pub fn lower(files: &[(FileId, &ast::SourceFile)], diagnostics: &mut Vec<Diagnos
     for (file, item) in items() {
         if let ast::Item::Pattern(pattern) = item {
             let first = model
-                .pattern(&pattern.name.text)
-                .map(|id| model.patterns[id].at(model.patterns[id].name.span));
+                .pattern_named(&pattern.name.text)
+                .map(|id| model.pattern(id).at(model.pattern(id).name.span));
             if unique(
                 "pattern",
                 file.at(pattern.name.span),
@@ -430,7 +430,7 @@ fn lower_entity(file: FileId, entity: &ast::Entity, tables: &[Table], diagnostic
             .map(|i| (i.span, entity.keys.iter().chain(&i.keys).collect()))
             .collect()
     };
-    let table = table.map(|t| &tables[t]);
+    let table = table.map(|t| &tables[t.index()]);
     for (span, keys) in shapes {
         let item = lower_item(&lowered, table, span, &keys, diagnostics);
         lowered.items.push(item);
@@ -445,7 +445,7 @@ fn resolve_table(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<TableId> {
     if let Some(name) = &entity.table {
-        let found = tables.iter().position(|t| t.name.text == name.text);
+        let found = tables.iter().position(|t| t.name.text == name.text).map(TableId::new);
         if found.is_none() {
             let (hint, fix) = did_you_mean_fix(
                 &name.text,
@@ -464,7 +464,7 @@ fn resolve_table(
         return found;
     }
     match tables.len() {
-        1 => Some(0),
+        1 => Some(TableId::new(0)),
         0 => {
             diagnostics.push(
                 Diagnostic::new(
@@ -765,7 +765,7 @@ fn check_number_key(entity: &Entity, key: &ast::KeyTemplate, template: &Template
 fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Pattern {
     let mut returns = Vec::with_capacity(pattern.returns.len());
     for returned in &pattern.returns {
-        let entity = model.entity(&returned.entity.text);
+        let entity = model.entity_named(&returned.entity.text);
         if entity.is_none() {
             let name = &returned.entity;
             // In declaration order: among equally close names the first
@@ -791,7 +791,7 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
     }
     let returned: Vec<&Entity> = returns
         .iter()
-        .filter_map(|r| r.entity.map(|e| &model.entities[e]))
+        .filter_map(|r| r.entity.map(|e| model.entity(e)))
         .collect();
     let mut check_attr = |name: &Name, what: &str| {
         if !returned.is_empty() && !returned.iter().any(|e| e.attribute(&name.text).is_some()) {
@@ -901,7 +901,7 @@ fn check_query_names(
             }
         }
     }
-    let Some(table) = model.table(&query.table.text) else {
+    let Some(table) = model.table_named(&query.table.text) else {
         let names = model.tables.iter().map(|t| t.name.text.as_str());
         let (hint, fix) = did_you_mean_fix(&query.table.text, file.at(query.table.span), names);
         diagnostics.push(
@@ -915,7 +915,7 @@ fn check_query_names(
         return;
     };
     if let Some(index) = &query.index {
-        let table = &model.tables[table];
+        let table = model.table(table);
         if !table.access.iter().skip(1).any(|a| a.name.text == index.text) {
             let names = table.access.iter().skip(1).map(|a| a.name.text.as_str());
             let (hint, fix) = did_you_mean_fix(&index.text, file.at(index.span), names);

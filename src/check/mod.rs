@@ -56,6 +56,11 @@ impl Schema {
         let end = self.diagnostics.partition_point(|d| d.file <= file);
         &self.diagnostics[start..end]
     }
+
+    /// The pattern's Query, when one was found.
+    pub fn resolution(&self, pattern: model::PatternId) -> Option<&resolve::Resolution> {
+        self.resolutions.get(pattern.index())?.as_ref()
+    }
 }
 
 /// One file and the schema it belongs to: what the CLI prints for a file

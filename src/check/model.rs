@@ -9,8 +9,49 @@ use crate::syntax::{FileId, FileSpan, Span};
 use super::fxhash::FxHashMap;
 use super::lang;
 
-pub type TableId = usize;
-pub type EntityId = usize;
+/// Typed positions into the model's lists, so that an entity's position
+/// cannot index the tables (or an index's position the patterns).
+macro_rules! id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(u32);
+
+        impl $name {
+            pub fn new(index: usize) -> $name {
+                $name(u32::try_from(index).expect("fewer than 2^32 declarations"))
+            }
+
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id!(
+    /// A table: its position in `Model::tables`.
+    TableId
+);
+id!(
+    /// An entity: its position in `Model::entities`.
+    EntityId
+);
+id!(
+    /// A pattern: its position in `Model::patterns` (and in the analysis's
+    /// resolutions).
+    PatternId
+);
+id!(
+    /// The base table or one of its indexes: a position in `Table::access`,
+    /// so only meaningful with its table.
+    AccessId
+);
+
+impl AccessId {
+    /// The table itself.
+    pub const BASE: AccessId = AccessId(0);
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct Model {
@@ -26,27 +67,59 @@ pub struct Model {
 struct Ids {
     tables: FxHashMap<Box<str>, TableId>,
     entities: FxHashMap<Box<str>, EntityId>,
-    patterns: FxHashMap<Box<str>, usize>,
+    patterns: FxHashMap<Box<str>, PatternId>,
 }
 
 impl Model {
-    pub fn table(&self, name: &str) -> Option<TableId> {
+    pub fn table(&self, id: TableId) -> &Table {
+        &self.tables[id.index()]
+    }
+
+    pub fn entity(&self, id: EntityId) -> &Entity {
+        &self.entities[id.index()]
+    }
+
+    pub fn pattern(&self, id: PatternId) -> &Pattern {
+        &self.patterns[id.index()]
+    }
+
+    /// The base table or index `access` of `table`.
+    pub fn access(&self, table: TableId, access: AccessId) -> &KeySchema {
+        self.table(table).access(access)
+    }
+
+    pub fn table_named(&self, name: &str) -> Option<TableId> {
         self.ids.tables.get(name).copied()
     }
 
-    pub fn entity(&self, name: &str) -> Option<EntityId> {
+    pub fn entity_named(&self, name: &str) -> Option<EntityId> {
         self.ids.entities.get(name).copied()
     }
 
-    pub fn pattern(&self, name: &str) -> Option<usize> {
+    pub fn pattern_named(&self, name: &str) -> Option<PatternId> {
         self.ids.patterns.get(name).copied()
+    }
+
+    /// Every table with its id, in declaration order.
+    pub fn table_ids(&self) -> impl Iterator<Item = (TableId, &Table)> {
+        self.tables.iter().enumerate().map(|(i, t)| (TableId::new(i), t))
+    }
+
+    /// Every entity with its id, in declaration order.
+    pub fn entity_ids(&self) -> impl Iterator<Item = (EntityId, &Entity)> {
+        self.entities.iter().enumerate().map(|(i, e)| (EntityId::new(i), e))
+    }
+
+    /// Every pattern with its id, in declaration order.
+    pub fn pattern_ids(&self) -> impl Iterator<Item = (PatternId, &Pattern)> {
+        self.patterns.iter().enumerate().map(|(i, p)| (PatternId::new(i), p))
     }
 
     pub(super) fn add_table(&mut self, table: Table) {
         self.ids
             .tables
             .entry(table.name.text.as_str().into())
-            .or_insert(self.tables.len());
+            .or_insert(TableId::new(self.tables.len()));
         self.tables.push(table);
     }
 
@@ -54,7 +127,7 @@ impl Model {
         self.ids
             .entities
             .entry(entity.name.text.as_str().into())
-            .or_insert(self.entities.len());
+            .or_insert(EntityId::new(self.entities.len()));
         self.entities.push(entity);
     }
 
@@ -62,7 +135,7 @@ impl Model {
         self.ids
             .patterns
             .entry(pattern.name.text.as_str().into())
-            .or_insert(self.patterns.len());
+            .or_insert(PatternId::new(self.patterns.len()));
         self.patterns.push(pattern);
     }
 }
@@ -89,9 +162,21 @@ impl Table {
         self.access.first()
     }
 
-    /// The position in `access` of the index called `name`.
-    pub fn index_id(&self, name: &str) -> Option<usize> {
-        self.access.iter().position(|a| a.is_index() && a.name.text == name)
+    pub fn access(&self, id: AccessId) -> &KeySchema {
+        &self.access[id.index()]
+    }
+
+    /// The base table and every index with its id, in declaration order.
+    pub fn access_ids(&self) -> impl Iterator<Item = (AccessId, &KeySchema)> {
+        self.access.iter().enumerate().map(|(i, a)| (AccessId::new(i), a))
+    }
+
+    /// The index called `name`.
+    pub fn index_id(&self, name: &str) -> Option<AccessId> {
+        self.access
+            .iter()
+            .position(|a| a.is_index() && a.name.text == name)
+            .map(AccessId::new)
     }
 
     /// Every key attribute name of the table and its indexes.

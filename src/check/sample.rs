@@ -158,16 +158,16 @@ pub fn generate(model: &Model, options: &Options) -> Samples {
     let mut samples = Samples {
         tables: (0..model.tables.len())
             .map(|table| TableSamples {
-                table,
+                table: TableId::new(table),
                 items: Vec::new(),
             })
             .collect(),
         ..Samples::default()
     };
     let mut written: Vec<HashSet<String>> = vec![HashSet::new(); model.tables.len()];
-    for (entity_id, entity) in model.entities.iter().enumerate() {
+    for (entity_id, entity) in model.entity_ids() {
         let Some(table_id) = entity.table else { continue };
-        let table = &model.tables[table_id];
+        let table = model.table(table_id);
         let Some(base) = table.base() else { continue };
         let pooled = pooled_attributes(model, entity);
         let base_keyed: Vec<usize> = (0..entity.attributes.len())
@@ -215,7 +215,7 @@ pub fn generate(model: &Model, options: &Options) -> Samples {
                         ok = false;
                         break;
                     };
-                    if written[table_id].contains(&id) || ids.contains(&id) {
+                    if written[table_id.index()].contains(&id) || ids.contains(&id) {
                         ok = false;
                         break;
                     }
@@ -227,9 +227,9 @@ pub fn generate(model: &Model, options: &Options) -> Samples {
                 }
                 let record_id = samples.records.len();
                 samples.records.push(record);
-                written[table_id].extend(ids);
+                written[table_id.index()].extend(ids);
                 for (shape, item) in items {
-                    samples.tables[table_id].items.push(SampleItem {
+                    samples.tables[table_id.index()].items.push(SampleItem {
                         record: record_id,
                         entity: entity_id,
                         shape,
@@ -256,7 +256,7 @@ pub fn generate(model: &Model, options: &Options) -> Samples {
 /// each partition holds several items. Enums and booleans are not pooled:
 /// they have few values anyway, and every one of them appears.
 fn pooled_attributes(model: &Model, entity: &Entity) -> Vec<usize> {
-    let Some(table) = entity.table.map(|t| &model.tables[t]) else {
+    let Some(table) = entity.table.map(|t| model.table(t)) else {
         return Vec::new();
     };
     let mut pooled = Vec::new();
@@ -314,7 +314,7 @@ impl Generator<'_> {
     ) -> Record {
         let delimiter = entity
             .table
-            .map_or("#", |t| self.model.tables[t].delimiter.as_str())
+            .map_or("#", |t| self.model.table(t).delimiter.as_str())
             .to_string();
         let mut values = Vec::new();
         for (index, attribute) in entity.attributes.iter().enumerate() {
@@ -391,7 +391,7 @@ fn type_key(ty: &AttrType) -> String {
 /// One item of a record: its keys from the templates, then its attributes.
 fn build_item(model: &Model, entity: &Entity, shape: &ItemShape, record: &Record) -> Map<String, Json> {
     let mut item = Map::new();
-    let Some(table) = entity.table.map(|t| &model.tables[t]) else {
+    let Some(table) = entity.table.map(|t| model.table(t)) else {
         return item;
     };
     let key_type = |attr: &str| {
@@ -767,7 +767,7 @@ pub fn plain(value: &Json) -> Json {
 pub fn batch_requests(model: &Model, samples: &Samples, name: impl Fn(TableId) -> String) -> Vec<Json> {
     let mut out = Vec::new();
     for table in &samples.tables {
-        if model.tables.get(table.table).is_none() {
+        if model.tables.get(table.table.index()).is_none() {
             continue;
         }
         for chunk in table.items.chunks(BATCH_SIZE) {
@@ -815,7 +815,7 @@ mod tests {
     #[test]
     fn keys_are_filled_from_the_templates_and_values_are_shaped_by_type() {
         let (model, samples) = billing();
-        let invoice = model.entity("Invoice").unwrap();
+        let invoice = model.entity_named("Invoice").unwrap();
         let invoices: Vec<_> = samples.tables[0].items.iter().filter(|i| i.entity == invoice).collect();
         assert!(invoices.len() >= 3);
         for i in &invoices {
@@ -874,7 +874,7 @@ mod tests {
                 let samples = generate(&model, &Options { per_entity: 8, seed });
                 assert!(samples.notes.is_empty(), "{:?}", samples.notes);
                 for t in &samples.tables {
-                    let base = model.tables[t.table].base().unwrap();
+                    let base = model.table(t.table).base().unwrap();
                     let mut seen = HashSet::new();
                     for i in &t.items {
                         let id =
@@ -890,7 +890,7 @@ mod tests {
     #[test]
     fn values_have_their_shapes() {
         let (model, samples) = billing();
-        let audit = model.entity("AuditEvent").unwrap();
+        let audit = model.entity_named("AuditEvent").unwrap();
         for record in samples.records.iter().filter(|r| r.entity == audit) {
             let ulid = &record.value("eventId").unwrap().text;
             assert_eq!(ulid.len(), 26);
@@ -900,7 +900,7 @@ mod tests {
         }
         let shop = analyze(include_str!("../../examples/shop.dyno")).schema.model.clone();
         let samples = generate(&shop, &Options::default());
-        let customer = shop.entity("Customer").unwrap();
+        let customer = shop.entity_named("Customer").unwrap();
         let emails: Vec<_> = samples
             .records
             .iter()
@@ -926,7 +926,7 @@ mod tests {
     #[test]
     fn batches_hold_at_most_25_puts() {
         let (model, samples) = billing();
-        let batches = batch_requests(&model, &samples, |t| model.tables[t].name.text.clone());
+        let batches = batch_requests(&model, &samples, |t| model.table(t).name.text.clone());
         let total: usize = batches
             .iter()
             .map(|b| b["RequestItems"]["Billing"].as_array().unwrap().len())

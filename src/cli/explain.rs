@@ -10,6 +10,7 @@ use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, render};
 use crate::check::Analysis;
 use crate::check::cost::ReadCost;
 use crate::check::describe;
+use crate::check::model::PatternId;
 use crate::diagnostic::Severity;
 
 #[derive(Args)]
@@ -29,11 +30,12 @@ pub fn run(args: &ExplainArgs) -> i32 {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
-    let selected: Vec<usize> = (0..analysis.schema.model.patterns.len())
+    let selected: Vec<PatternId> = (0..analysis.schema.model.patterns.len())
+        .map(PatternId::new)
         .filter(|&i| {
             args.pattern
                 .as_ref()
-                .is_none_or(|p| analysis.schema.model.patterns[i].name.text == *p)
+                .is_none_or(|p| analysis.schema.model.pattern(i).name.text == *p)
         })
         .collect();
     if let Some(name) = &args.pattern
@@ -44,7 +46,7 @@ pub fn run(args: &ExplainArgs) -> i32 {
     }
     let unresolved = selected
         .iter()
-        .filter(|&&i| analysis.schema.resolutions[i].is_none())
+        .filter(|&&i| analysis.schema.resolution(i).is_none())
         .count();
     match args.format {
         Format::Json => {
@@ -69,8 +71,8 @@ pub fn run(args: &ExplainArgs) -> i32 {
     if unresolved > 0 { EXIT_ERRORS } else { EXIT_OK }
 }
 
-fn pattern_json(analysis: &Analysis, index: usize) -> serde_json::Value {
-    let pattern = &analysis.schema.model.patterns[index];
+fn pattern_json(analysis: &Analysis, index: PatternId) -> serde_json::Value {
+    let pattern = analysis.schema.model.pattern(index);
     match describe::served(&analysis.schema, index) {
         Some(served) => json!({
             "pattern": pattern.name.text,
@@ -85,8 +87,8 @@ fn pattern_json(analysis: &Analysis, index: usize) -> serde_json::Value {
     }
 }
 
-fn pattern_text(analysis: &Analysis, index: usize) -> String {
-    let pattern = &analysis.schema.model.patterns[index];
+fn pattern_text(analysis: &Analysis, index: PatternId) -> String {
+    let pattern = analysis.schema.model.pattern(index);
     let mut out = format!("pattern {}", pattern.name.text);
     if let Some(docs) = &pattern.docs {
         out.push_str(&format!("  // {}", docs.lines().next().unwrap_or_default()));

@@ -53,7 +53,7 @@ pub fn run(args: &SampleArgs) -> i32 {
     match args.format {
         SampleFormat::DynamodbJson => {
             let mut out = String::new();
-            for request in sample::batch_requests(model, &samples, |t| model.tables[t].name.text.clone()) {
+            for request in sample::batch_requests(model, &samples, |t| model.table(t).name.text.clone()) {
                 out.push_str(&request.to_string());
                 out.push('\n');
             }
@@ -71,10 +71,10 @@ pub fn run(args: &SampleArgs) -> i32 {
                         .map(|i| {
                             let item: serde_json::Map<String, Json> =
                                 i.item.iter().map(|(k, v)| (k.clone(), sample::plain(v))).collect();
-                            json!({ "entity": model.entities[i.entity].name.text, "item": item })
+                            json!({ "entity": model.entity(i.entity).name.text, "item": item })
                         })
                         .collect();
-                    json!({ "table": model.tables[t.table].name.text, "items": items })
+                    json!({ "table": model.table(t.table).name.text, "items": items })
                 })
                 .collect();
             let document = json!({

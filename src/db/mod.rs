@@ -22,6 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use ropey::Rope;
 
+use crate::check::model::PatternId;
 use crate::check::{self, Analysis, Schema, Source};
 use crate::syntax::{self, FileId, Parse};
 pub use disk::Stamp;
@@ -222,9 +223,9 @@ impl Workspace {
         }
     }
 
-    /// The Query of pattern number `pattern` of the schema, when it has one.
-    pub fn resolution(&self, files: &[FileId], pattern: usize) -> Option<check::resolve::Resolution> {
-        self.schema(files).resolutions.get(pattern)?.clone()
+    /// The Query of `pattern` of the schema, when it has one.
+    pub fn resolution(&self, files: &[FileId], pattern: PatternId) -> Option<check::resolve::Resolution> {
+        self.schema(files).resolution(pattern).cloned()
     }
 
     /// The checker's findings on the schema (syntax errors left out).

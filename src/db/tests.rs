@@ -3,6 +3,7 @@ use std::sync::Arc;
 use ropey::Rope;
 
 use super::*;
+use crate::check::model::TableId;
 use crate::diagnostic::Code;
 
 const TABLES: &str = "table App {\n  key pk, sk\n  index gsi1 (gsi1pk, gsi1sk)\n}\n";
@@ -40,9 +41,9 @@ fn a_schema_of_two_files_resolves_across_them() {
         "{:#?}",
         schema.diagnostics
     );
-    let order = schema.model.entity("Order").unwrap();
-    assert_eq!(schema.model.entities[order].file, entities);
-    assert_eq!(schema.model.tables[0].file, tables);
+    let order = schema.model.entity_named("Order").unwrap();
+    assert_eq!(schema.model.entity(order).file, entities);
+    assert_eq!(schema.model.table(TableId::new(0)).file, tables);
     // Each file alone: the entities have no table.
     let alone = db.schema(&[entities]);
     assert!(alone.diagnostics.iter().any(|d| d.code == Code::NoTable));

@@ -48,7 +48,7 @@ pub fn data_model(analysis: &Analysis, path: &Path, options: &Options, created: 
     let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("dyno").to_string();
     let now = workbench_date(created);
     let mut tables = Vec::new();
-    for (t, table) in model.tables.iter().enumerate() {
+    for (t, table) in model.table_ids() {
         let Some(base) = table.base() else { continue };
         let base_keys: Vec<&str> = std::iter::once(base.pk.name.as_str())
             .chain(base.sk.as_ref().map(|k| k.name.as_str()))
@@ -129,7 +129,7 @@ pub fn data_model(analysis: &Analysis, path: &Path, options: &Options, created: 
                 })
             })
             .collect();
-        let data: Vec<Json> = samples.tables[t]
+        let data: Vec<Json> = samples.tables[t.index()]
             .items
             .iter()
             .map(|i| Json::Object(i.item.clone()))

@@ -7,7 +7,7 @@
 
 use super::File;
 use super::locate::{self, Occurrence, Symbol};
-use crate::check::model::Model;
+use crate::check::model::{EntityId, Model};
 use crate::check::resolve::Resolution;
 use crate::syntax::ast::KnownKind;
 use crate::syntax::{FileSpan, Span};
@@ -42,24 +42,25 @@ pub fn declaration(occurrences: &[Occurrence], symbol: &Symbol) -> Option<Span> 
 /// The resolved pattern whose text contains `offset`.
 fn enclosing_resolution(file: &File, offset: usize) -> Option<&Resolution> {
     let model = &file.analysis.schema.model;
-    let index = model.patterns.iter().position(|p| p.span.contains(offset))?;
-    file.analysis.schema.resolutions.get(index)?.as_ref()
+    let (index, _) = model.pattern_ids().find(|(_, p)| p.span.contains(offset))?;
+    file.analysis.schema.resolution(index)
 }
 
 fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) -> Vec<FileSpan> {
-    let table = &model.tables[resolution.table];
-    let access_span = table.at(table.access[resolution.access].span);
+    let table = model.table(resolution.table);
+    let access_span = table.at(table.access(resolution.access).span);
     // The key lines the Query uses, with their entity.
-    let key_lines: Vec<(usize, &crate::check::model::KeyValue)> = resolution
+    let key_lines: Vec<(EntityId, &crate::check::model::KeyValue)> = resolution
         .returns
         .iter()
         .flat_map(|&e| {
-            model.entities[e]
+            model
+                .entity(e)
                 .items
                 .iter()
                 .flat_map(move |i| i.keys.iter().map(move |k| (e, k)))
         })
-        .filter(|&(e, k)| resolution.relies_on.contains(&model.entities[e].at(k.span)))
+        .filter(|&(e, k)| resolution.relies_on.contains(&model.entity(e).at(k.span)))
         .collect();
     match &occurrence.symbol {
         // The key templates first (where an editor jumps), the index last.
@@ -76,14 +77,14 @@ fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) ->
         Symbol::Entity(e) => key_lines
             .iter()
             .filter(|(owner, _)| owner == e)
-            .map(|&(owner, k)| model.entities[owner].at(k.span))
+            .map(|&(owner, k)| model.entity(owner).at(k.span))
             .collect(),
         Symbol::Attribute { .. } | Symbol::Value { .. } => {
             let text = occurrence_text(model, occurrence);
             key_lines
                 .iter()
                 .filter(|(_, k)| k.template.holes().any(|(n, _)| n.text == text))
-                .map(|&(owner, k)| model.entities[owner].at(k.span))
+                .map(|&(owner, k)| model.entity(owner).at(k.span))
                 .collect()
         }
         Symbol::Key { name, .. } => {
@@ -92,7 +93,7 @@ fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) ->
                 key_lines
                     .iter()
                     .filter(|(_, k)| k.attr == *name)
-                    .map(|&(owner, k)| model.entities[owner].at(k.span)),
+                    .map(|&(owner, k)| model.entity(owner).at(k.span)),
             );
             spans
         }
@@ -105,7 +106,7 @@ fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) ->
                     .split(table.delimiter.as_str())
                     .any(|w| w == text)
             })
-            .map(|&(owner, k)| model.entities[owner].at(k.span))
+            .map(|&(owner, k)| model.entity(owner).at(k.span))
             .collect(),
     }
 }
@@ -114,8 +115,9 @@ fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) ->
 /// bound (`since` in `at >= since`) stands for the attribute it bounds.
 fn occurrence_text(model: &Model, occurrence: &Occurrence) -> String {
     match &occurrence.symbol {
-        Symbol::Attribute { entity, attr } => model.entities[*entity].attributes[*attr].name.text.clone(),
-        Symbol::Value { pattern, name } => model.patterns[*pattern]
+        Symbol::Attribute { entity, attr } => model.entity(*entity).attributes[*attr].name.text.clone(),
+        Symbol::Value { pattern, name } => model
+            .pattern(*pattern)
             .known
             .iter()
             .find(|k| match &k.kind {

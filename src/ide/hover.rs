@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::File;
 use super::locate::{self, Symbol};
 use crate::check::cost;
-use crate::check::model::{AccessKind, EntityId, Model, Projection, TableId};
+use crate::check::model::{AccessId, AccessKind, EntityId, Model, PatternId, Projection, TableId};
 use crate::check::sample::example_item;
 use crate::syntax::Span;
 
@@ -43,11 +43,11 @@ fn docs(out: &mut String, docs: &Option<String>) {
     }
 }
 
-fn pattern(file: &File, index: usize) -> String {
-    let pattern = &file.analysis.schema.model.patterns[index];
+fn pattern(file: &File, index: PatternId) -> String {
+    let pattern = file.analysis.schema.model.pattern(index);
     let mut out = format!("**pattern** `{}`", pattern.name.text);
     docs(&mut out, &pattern.docs);
-    match file.served().get(index).and_then(Option::as_ref) {
+    match file.served().get(index.index()).and_then(Option::as_ref) {
         Some(served) => {
             let via = match &served.index {
                 Some(index) => format!("index `{index}`"),
@@ -71,10 +71,10 @@ fn pattern(file: &File, index: usize) -> String {
 }
 
 fn entity(model: &Model, id: EntityId) -> String {
-    let entity = &model.entities[id];
+    let entity = model.entity(id);
     let table = entity
         .table
-        .map(|t| format!(" in `{}`", model.tables[t].name.text))
+        .map(|t| format!(" in `{}`", model.table(t).name.text))
         .unwrap_or_default();
     let mut out = format!("**entity** `{}`{table}", entity.name.text);
     docs(&mut out, &entity.docs);
@@ -108,7 +108,7 @@ fn entity(model: &Model, id: EntityId) -> String {
 }
 
 fn table(model: &Model, id: TableId) -> String {
-    let table = &model.tables[id];
+    let table = model.table(id);
     let mut out = format!("**table** `{}`", table.name.text);
     for access in &table.access {
         let keys = std::iter::once(access.pk.name.as_str()).chain(access.sk.as_ref().map(|k| k.name.as_str()));
@@ -124,8 +124,8 @@ fn table(model: &Model, id: TableId) -> String {
     out
 }
 
-fn index(model: &Model, table: TableId, access_id: usize) -> String {
-    let access = &model.tables[table].access[access_id];
+fn index(model: &Model, table: TableId, access_id: AccessId) -> String {
+    let access = model.access(table, access_id);
     let kind = if access.kind == AccessKind::Lsi {
         "local index"
     } else {
@@ -165,7 +165,7 @@ fn index(model: &Model, table: TableId, access_id: usize) -> String {
 }
 
 fn key(model: &Model, table: TableId, name: &str) -> String {
-    let table = &model.tables[table];
+    let table = model.table(table);
     let owner = table
         .access
         .iter()
@@ -188,7 +188,7 @@ fn key(model: &Model, table: TableId, name: &str) -> String {
 }
 
 fn attribute(model: &Model, entity_id: EntityId, attr: usize) -> String {
-    let entity = &model.entities[entity_id];
+    let entity = model.entity(entity_id);
     let attribute = &entity.attributes[attr];
     let optional = if attribute.optional { "?" } else { "" };
     let mut out = format!(
@@ -228,7 +228,7 @@ fn tag(file: &File, table: TableId, text: &str) -> String {
             continue;
         }
         if let Some((entity, key)) = key_line_at(model, occurrence.span.start) {
-            let line = format!("`{}`: `{} = \"{}\"`", model.entities[entity].name.text, key.0, key.1);
+            let line = format!("`{}`: `{} = \"{}\"`", model.entity(entity).name.text, key.0, key.1);
             if !users.contains(&line) {
                 users.push(line);
             }
@@ -245,7 +245,7 @@ fn tag(file: &File, table: TableId, text: &str) -> String {
 
 /// The entity and `(key, template)` whose template contains `offset`.
 fn key_line_at(model: &Model, offset: usize) -> Option<(EntityId, (String, String))> {
-    model.entities.iter().enumerate().find_map(|(id, e)| {
+    model.entity_ids().find_map(|(id, e)| {
         e.items
             .iter()
             .flat_map(|i| &i.keys)
@@ -254,7 +254,7 @@ fn key_line_at(model: &Model, offset: usize) -> Option<(EntityId, (String, Strin
     })
 }
 
-fn value(model: &Model, pattern: usize, name: &str) -> String {
-    let pattern = &model.patterns[pattern];
+fn value(model: &Model, pattern: PatternId, name: &str) -> String {
+    let pattern = model.pattern(pattern);
     format!("**value** `{name}`: passed by the caller of `{}`", pattern.name.text)
 }

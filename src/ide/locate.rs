@@ -6,17 +6,17 @@
 //! occurrence per symbol, with the same span.
 
 use crate::check::Analysis;
-use crate::check::model::{EntityId, Model, TableId};
+use crate::check::model::{AccessId, EntityId, Model, PatternId, TableId};
 use crate::syntax::Span;
 use crate::syntax::ast::{self, Item, KnownKind, Name, Operand, Segment, StringLit};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Symbol {
     Table(TableId),
-    /// An index; `access` indexes `Table::access` (never 0).
+    /// An index (never the base table).
     Index {
         table: TableId,
-        access: usize,
+        access: AccessId,
     },
     /// A key attribute name (`pk`, `gsi1sk`) of a table.
     Key {
@@ -28,12 +28,11 @@ pub enum Symbol {
         entity: EntityId,
         attr: usize,
     },
-    /// A pattern, by its index in `Model::patterns`.
-    Pattern(usize),
+    Pattern(PatternId),
     /// A value a pattern's caller passes that is not an attribute (a range
     /// bound such as `since`).
     Value {
-        pattern: usize,
+        pattern: PatternId,
         name: String,
     },
     /// A type tag: one delimiter-separated word of literal key text
@@ -91,7 +90,7 @@ impl Walk<'_> {
     }
 
     fn table(&mut self, table: &ast::Table) {
-        let Some(id) = self.model.table(&table.name.text) else {
+        let Some(id) = self.model.table_named(&table.name.text) else {
             return;
         };
         self.push(table.name.span, Symbol::Table(id), true);
@@ -99,7 +98,7 @@ impl Walk<'_> {
             self.key_declarations(id, std::iter::once(&key.partition).chain(&key.sort));
         }
         for index in &table.indexes {
-            let access = self.model.tables[id].index_id(&index.name.text);
+            let access = self.model.table(id).index_id(&index.name.text);
             if let Some(access) = access {
                 self.push(index.name.span, Symbol::Index { table: id, access }, true);
             }
@@ -119,10 +118,10 @@ impl Walk<'_> {
     }
 
     fn entity(&mut self, entity: &ast::Entity) {
-        let Some(id) = self.model.entity(&entity.name.text) else {
+        let Some(id) = self.model.entity_named(&entity.name.text) else {
             return;
         };
-        let model_entity = &self.model.entities[id];
+        let model_entity = self.model.entity(id);
         self.push(entity.name.span, Symbol::Entity(id), true);
         let table = model_entity.table;
         if let (Some(name), Some(table)) = (&entity.table, table) {
@@ -173,7 +172,7 @@ impl Walk<'_> {
         if span.len() != text.len() {
             return;
         }
-        let delimiter = self.model.tables[table].delimiter.as_str();
+        let delimiter = self.model.table(table).delimiter.as_str();
         let mut at = 0;
         for word in text.split(delimiter) {
             if !word.is_empty() {
@@ -192,16 +191,16 @@ impl Walk<'_> {
     }
 
     fn attribute(&self, entity: EntityId, name: &str) -> Option<Symbol> {
-        let attr = self.model.entities[entity].attribute_id(name)?;
+        let attr = self.model.entity(entity).attribute_id(name)?;
         Some(Symbol::Attribute { entity, attr })
     }
 
     /// The attributes of that name of the pattern's returned entities: a
     /// known name binds each of them, so it is an occurrence of each (the
     /// first returned entity's first, which is what the cursor finds).
-    fn returned_attributes(&self, pattern: usize, name: &str) -> Vec<Symbol> {
+    fn returned_attributes(&self, pattern: PatternId, name: &str) -> Vec<Symbol> {
         let mut out = Vec::new();
-        for entity in self.model.patterns[pattern].returns.iter().filter_map(|r| r.entity) {
+        for entity in self.model.pattern(pattern).returns.iter().filter_map(|r| r.entity) {
             if let Some(symbol) = self.attribute(entity, name)
                 && !out.contains(&symbol)
             {
@@ -218,12 +217,12 @@ impl Walk<'_> {
     }
 
     fn pattern(&mut self, pattern: &ast::Pattern) {
-        let Some(id) = self.model.pattern(&pattern.name.text) else {
+        let Some(id) = self.model.pattern_named(&pattern.name.text) else {
             return;
         };
         self.push(pattern.name.span, Symbol::Pattern(id), true);
         for returned in &pattern.returns {
-            if let Some(entity) = self.model.entity(&returned.entity.text) {
+            if let Some(entity) = self.model.entity_named(&returned.entity.text) {
                 self.push(returned.entity.span, Symbol::Entity(entity), false);
             }
         }
@@ -257,13 +256,13 @@ impl Walk<'_> {
         }
     }
 
-    fn query(&mut self, pattern: usize, query: &ast::Query) {
-        let Some(table) = self.model.table(&query.table.text) else {
+    fn query(&mut self, pattern: PatternId, query: &ast::Query) {
+        let Some(table) = self.model.table_named(&query.table.text) else {
             return;
         };
         self.push(query.table.span, Symbol::Table(table), false);
         if let Some(index) = &query.index {
-            let access = self.model.tables[table].index_id(&index.text);
+            let access = self.model.table(table).index_id(&index.text);
             if let Some(access) = access {
                 self.push(index.span, Symbol::Index { table, access }, false);
             }
@@ -300,8 +299,8 @@ impl Walk<'_> {
 
     /// A name standing for a value in a pinned query: a known attribute, or
     /// a range bound.
-    fn value(&mut self, pattern: usize, name: &Name) {
-        let is_bound = self.model.patterns[pattern].known.iter().any(|k| match &k.kind {
+    fn value(&mut self, pattern: PatternId, name: &Name) {
+        let is_bound = self.model.pattern(pattern).known.iter().any(|k| match &k.kind {
             KnownKind::Compare(_, b) | KnownKind::BeginsWith(b) => b.text == name.text,
             KnownKind::Between(a, b) => a.text == name.text || b.text == name.text,
             KnownKind::Equal | KnownKind::Fixed(_) => false,

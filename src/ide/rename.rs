@@ -4,6 +4,7 @@
 
 use super::File;
 use super::locate::{self, Occurrence, Symbol};
+use crate::check::model::PatternId;
 use crate::syntax::Span;
 use crate::syntax::template::is_identifier;
 
@@ -21,7 +22,7 @@ pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(Span, S
     let target = locate::at(occurrences, offset).ok_or("there is nothing to rename here")?;
     match &target.symbol {
         Symbol::Tag { table, .. } => {
-            let delimiter = file.analysis.schema.model.tables[*table].delimiter.as_str();
+            let delimiter = file.analysis.schema.model.table(*table).delimiter.as_str();
             // Still one word between delimiters (with `::`, `A:` is not: `A:::`
             // reads as `A`, `:`).
             let between = format!("{delimiter}{new_name}{delimiter}");
@@ -81,8 +82,11 @@ fn linked(occurrences: &[Occurrence], symbol: &Symbol) -> Vec<Symbol> {
 /// Whether `other`, were it named like the renamed `symbol`, would be
 /// confused with it: another symbol of the same kind in the same scope.
 fn clashes(file: &File, symbol: &Symbol, other: &Symbol) -> bool {
-    let returns = |pattern: usize, entity| {
-        file.analysis.schema.model.patterns[pattern]
+    let returns = |pattern: PatternId, entity| {
+        file.analysis
+            .schema
+            .model
+            .pattern(pattern)
             .returns
             .iter()
             .any(|r| r.entity == Some(entity))

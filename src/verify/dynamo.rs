@@ -289,7 +289,7 @@ pub async fn query_pages(
     name: &str,
     follow: bool,
 ) -> Result<Pages, String> {
-    let access = &model.tables[query.table].access[query.access];
+    let access = query.key_schema(model);
     let typed = |ty: KeyType, text: String| match ty {
         KeyType::String => AttributeValue::S(text),
         KeyType::Number => AttributeValue::N(text),

@@ -81,8 +81,8 @@ pub struct Probe<'a> {
 /// The `Limit` of the probe: one less than the records that match, when
 /// there are at least two of them and no more than the pattern's `limit`.
 pub fn probe_limit(model: &Model, samples: &Samples, plan: &Plan) -> Option<u64> {
-    let limit = model.patterns[plan.pattern].limit?;
-    let items = &samples.tables[plan.query.table].items;
+    let limit = model.pattern(plan.pattern).limit?;
+    let items = &samples.tables[plan.query.table.index()].items;
     let records: HashSet<usize> = plan.matching.iter().map(|&n| items[n].record).collect();
     let m = records.len() as u64;
     (m >= 2 && m <= limit).then_some(m - 1)
@@ -97,11 +97,11 @@ pub fn declared(pattern: &Pattern) -> Vec<EntityId> {
 /// declared entity, in the index, with every known value and range holding
 /// on the item's own attributes.
 pub fn matching(model: &Model, samples: &Samples, plan: &Plan) -> Vec<usize> {
-    let pattern = &model.patterns[plan.pattern];
-    let access = &model.tables[plan.query.table].access[plan.query.access];
+    let pattern = model.pattern(plan.pattern);
+    let access = plan.query.key_schema(model);
     let declared = declared(pattern);
     let params = param_map(&plan.params);
-    samples.tables[plan.query.table]
+    samples.tables[plan.query.table.index()]
         .items
         .iter()
         .enumerate()
@@ -119,7 +119,7 @@ fn param_map(params: &[(String, String)]) -> HashMap<&str, &str> {
 /// lacks one of the attributes (the pattern says nothing about it). A known
 /// value without a parameter value (never planned) does not hold.
 pub fn holds(model: &Model, pattern: &Pattern, params: &HashMap<&str, &str>, record: &Record) -> Option<bool> {
-    let entity = &model.entities[record.entity];
+    let entity = model.entity(record.entity);
     let mut all = true;
     for known in &pattern.known {
         let attribute = entity.attribute(&known.attr.text)?;
@@ -156,7 +156,7 @@ pub fn holds(model: &Model, pattern: &Pattern, params: &HashMap<&str, &str>, rec
 /// Every shape of the entity writes the index's keys: an item of it missing
 /// from the index can only be a record without an optional key attribute.
 fn entity_in_access(model: &Model, entity: EntityId, access: &KeySchema) -> bool {
-    model.entities[entity].items.iter().any(|shape| {
+    model.entity(entity).items.iter().any(|shape| {
         shape.key(&access.pk.name).is_some() && access.sk.as_ref().is_none_or(|sk| shape.key(&sk.name).is_some())
     })
 }
@@ -185,16 +185,16 @@ struct Judge<'a> {
 
 impl<'a> Judge<'a> {
     fn items(&self) -> &'a [crate::check::sample::SampleItem] {
-        &self.samples.tables[self.plan.query.table].items
+        &self.samples.tables[self.plan.query.table.index()].items
     }
 
     fn describe_map(&self, item: &Map<String, Json>, entity: Option<EntityId>) -> ItemDescription {
-        let base = self.model.tables[self.plan.query.table].base();
+        let base = self.model.table(self.plan.query.table).base();
         let names = base
             .iter()
             .flat_map(|b| std::iter::once(b.pk.name.as_str()).chain(b.sk.as_ref().map(|k| k.name.as_str())));
         ItemDescription {
-            entity: entity.map(|e| self.model.entities[e].name.text.clone()),
+            entity: entity.map(|e| self.model.entity(e).name.text.clone()),
             key: names
                 .filter_map(|k| Some((k.to_string(), scalar_text(item.get(k)?))))
                 .collect(),
@@ -226,7 +226,7 @@ impl<'a> Judge<'a> {
         let order = self.pattern.order.as_ref()?;
         self.declared
             .iter()
-            .find_map(|&e| self.model.entities[e].attribute(&order.attr.text))
+            .find_map(|&e| self.model.entity(e).attribute(&order.attr.text))
             .map(|a| a.ty.clone())
     }
 
@@ -241,7 +241,7 @@ impl<'a> Judge<'a> {
     /// every one, and those of the first `first_page`. Items verify did not
     /// write are reported.
     fn identify(&mut self, returned: &[Map<String, Json>], first_page: usize) -> (Vec<usize>, Vec<usize>) {
-        let Some(base) = self.model.tables[self.plan.query.table].base() else {
+        let Some(base) = self.model.table(self.plan.query.table).base() else {
             return (Vec::new(), Vec::new());
         };
         let sk_name = base.sk.as_ref().map(|k| k.name.as_str());
@@ -280,8 +280,8 @@ impl<'a> Judge<'a> {
 
 /// Judges what the endpoint returned (every page, in order) for the plan.
 pub fn check(model: &Model, samples: &Samples, plan: &Plan, returned: Returned<'_>) -> Verdict {
-    let pattern = &model.patterns[plan.pattern];
-    let table = &model.tables[plan.query.table];
+    let pattern = model.pattern(plan.pattern);
+    let table = model.table(plan.query.table);
     if table.base().is_none() {
         return Verdict::default();
     }
@@ -294,7 +294,7 @@ pub fn check(model: &Model, samples: &Samples, plan: &Plan, returned: Returned<'
         params: param_map(&plan.params),
         verdict: Verdict::default(),
     };
-    let access = &table.access[plan.query.access];
+    let access = table.access(plan.query.access);
 
     if plan.consistent_on_gsi {
         judge.verdict.failures.push(Failure {
@@ -350,7 +350,7 @@ fn leaked(judge: &mut Judge<'_>, got: &[usize]) {
         let message = format!(
             "returned {} `{}` item(s), which `{}` does not declare",
             ns.len(),
-            judge.model.entities[entity].name.text,
+            judge.model.entity(entity).name.text,
             judge.pattern.name.text
         );
         judge.fail("leaked", message, ns);

@@ -16,7 +16,7 @@ mod simulate;
 use serde_json::{Value as Json, json};
 
 use crate::check::Analysis;
-use crate::check::model::AccessKind;
+use crate::check::model::{AccessKind, TableId};
 use crate::check::resolve::pinned_as_written;
 use crate::check::sample::{self, Samples};
 use judge::{Failure, Returned};
@@ -156,11 +156,9 @@ pub fn unique_prefix() -> String {
 pub fn plans(source: &str, analysis: &Analysis, samples: &Samples) -> Vec<Result<Plan, String>> {
     let model = &analysis.schema.model;
     model
-        .patterns
-        .iter()
-        .enumerate()
+        .pattern_ids()
         .map(|(i, pattern)| {
-            let (resolution, checker_ok) = match &analysis.schema.resolutions[i] {
+            let (resolution, checker_ok) = match analysis.schema.resolution(i) {
                 Some(r) => (r.clone(), true),
                 None => {
                     match pinned_as_written(&[analysis.source(source)], model, &analysis.schema.registry, pattern) {
@@ -207,7 +205,7 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
     let plans = plans(source, analysis, &samples);
     let prefix = options.prefix.clone().unwrap_or_else(unique_prefix);
     let client = dynamo::client(&options.endpoint).await;
-    let name_of = |t: usize| format!("{prefix}{}", model.tables[t].name.text);
+    let name_of = |t: TableId| format!("{prefix}{}", model.table(t).name.text);
 
     let mut report = Report {
         endpoint: options.endpoint.clone(),
@@ -219,14 +217,14 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
     };
     let mut created: Vec<String> = Vec::new();
     let setup = async {
-        for (t, table) in model.tables.iter().enumerate() {
+        for (t, table) in model.table_ids() {
             if table.base().is_none() {
                 continue;
             }
             let name = name_of(t);
             dynamo::create_table(&client, table, &name).await?;
             created.push(name.clone());
-            let items: Vec<_> = samples.tables[t].items.iter().map(|i| &i.item).collect();
+            let items: Vec<_> = samples.tables[t.index()].items.iter().map(|i| &i.item).collect();
             dynamo::write_items(&client, &name, &items).await?;
             report.tables.push(TableReport {
                 table: table.name.text.clone(),
@@ -248,8 +246,8 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
         return Err(error);
     }
 
-    for (i, plan) in plans.into_iter().enumerate() {
-        let pattern = model.patterns[i].name.text.clone();
+    for (pattern, plan) in model.patterns.iter().zip(plans) {
+        let pattern = pattern.name.text.clone();
         let plan = match plan {
             Ok(plan) => plan,
             Err(reason) => {

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value as Json, json};
 
 use super::judge::{declared, matching};
-use crate::check::model::{AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, TableId};
+use crate::check::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, PatternId, TableId};
 use crate::check::resolve::{Resolution, SortOp, literal_text};
 use crate::check::sample::{Record, SampleItem, Samples, base64_decode};
 use crate::check::value::{Value, ValuePart};
@@ -21,8 +21,7 @@ use crate::syntax::ast::{CompareOp, KeyType, KnownKind};
 #[derive(Clone, Debug)]
 pub struct ConcreteQuery {
     pub table: TableId,
-    /// Into the table's `access`.
-    pub access: usize,
+    pub access: AccessId,
     pub partition: String,
     /// Its values are literals.
     pub sort: Option<SortOp>,
@@ -32,10 +31,15 @@ pub struct ConcreteQuery {
 }
 
 impl ConcreteQuery {
+    /// The key schema the Query reads: the table's or the index's.
+    pub fn key_schema<'m>(&self, model: &'m Model) -> &'m KeySchema {
+        model.access(self.table, self.access)
+    }
+
     /// The low-level request, as `dyno explain` prints it, with real values
     /// and `table_name` for the table.
     pub fn request(&self, model: &Model, table_name: &str) -> Json {
-        let access = &model.tables[self.table].access[self.access];
+        let access = self.key_schema(model);
         let mut names = Map::new();
         let mut values = Map::new();
         names.insert("#pk".into(), json!(access.pk.name));
@@ -67,7 +71,7 @@ impl ConcreteQuery {
 
     /// `pk = "TENANT#k3x9qz" and begins_with(sk, "USER#")`, for reports.
     pub fn condition(&self, model: &Model) -> String {
-        let access = &model.tables[self.table].access[self.access];
+        let access = self.key_schema(model);
         let mut out = format!("{} = {:?}", access.pk.name, self.partition);
         if let (Some(sort), Some(sk)) = (&self.sort, &access.sk) {
             let v = |value: &Value| format!("{:?}", value.to_string());
@@ -98,7 +102,7 @@ fn typed(ty: KeyType, text: &str) -> Json {
 /// What verify runs for one pattern, and what it expects.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    pub pattern: usize,
+    pub pattern: PatternId,
     /// False for a pinned query the checker rejects, run as written.
     pub checker_ok: bool,
     pub pinned: bool,
@@ -120,10 +124,10 @@ pub struct Plan {
 /// entities). The candidates are items of the entities the pattern declares
 /// — not the ones the resolution claims — so the plan does not lean on the
 /// checker.
-pub fn plan(model: &Model, samples: &Samples, index: usize, resolution: &Resolution, checker_ok: bool) -> Plan {
-    let pattern = &model.patterns[index];
-    let table = &samples.tables[resolution.table];
-    let access = &model.tables[resolution.table].access[resolution.access];
+pub fn plan(model: &Model, samples: &Samples, index: PatternId, resolution: &Resolution, checker_ok: bool) -> Plan {
+    let pattern = model.pattern(index);
+    let table = &samples.tables[resolution.table.index()];
+    let access = resolution.key_schema(model);
     let declared = declared(pattern);
     let roles = param_roles(pattern);
     let mut best: Option<((usize, usize, usize), Plan)> = None;
@@ -186,13 +190,13 @@ fn param_names(pattern: &Pattern, resolution: &Resolution) -> Vec<String> {
 fn build(
     model: &Model,
     samples: &Samples,
-    index: usize,
+    index: PatternId,
     resolution: &Resolution,
     checker_ok: bool,
     params: Vec<(String, String)>,
 ) -> Plan {
     let lookup: HashMap<&str, &str> = params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let access = &model.tables[resolution.table].access[resolution.access];
+    let access = resolution.key_schema(model);
     let consistent_on_gsi = resolution.consistent && access.kind == AccessKind::Gsi;
     let query = ConcreteQuery {
         table: resolution.table,
@@ -206,7 +210,7 @@ fn build(
         consistent: resolution.consistent && !consistent_on_gsi,
         limit: resolution.limit,
     };
-    let expected = samples.tables[resolution.table]
+    let expected = samples.tables[resolution.table.index()]
         .items
         .iter()
         .enumerate()
@@ -302,7 +306,7 @@ fn choose_params(
     let record = &samples.records[target.record];
     let names = param_names(pattern, resolution);
     let declared = declared(pattern);
-    let access = &model.tables[resolution.table].access[resolution.access];
+    let access = resolution.key_schema(model);
     // The records that agree with the target on every equality: the range's
     // neighbourhood.
     let equalities: Vec<&str> = pattern
@@ -313,7 +317,7 @@ fn choose_params(
         .collect();
     let range_values = |attr: &str| -> Vec<String> {
         let ty = attr_type(model, &declared, attr);
-        let mut values: Vec<String> = samples.tables[resolution.table]
+        let mut values: Vec<String> = samples.tables[resolution.table.index()]
             .items
             .iter()
             .filter(|i| declared.contains(&i.entity) && in_access(&i.item, access))
@@ -375,7 +379,7 @@ fn choose_params(
 fn attr_type(model: &Model, entities: &[EntityId], attr: &str) -> Option<AttrType> {
     entities
         .iter()
-        .find_map(|&e| model.entities[e].attribute(attr))
+        .find_map(|&e| model.entity(e).attribute(attr))
         .map(|a| a.ty.clone())
 }
 
@@ -401,7 +405,7 @@ fn fixed_knowns_hold(model: &Model, pattern: &Pattern, record: &Record) -> bool 
         let KnownKind::Fixed(literal) = &known.kind else {
             return true;
         };
-        let Some(attribute) = model.entities[record.entity].attribute(&known.attr.text) else {
+        let Some(attribute) = model.entity(record.entity).attribute(&known.attr.text) else {
             return true;
         };
         let Some(text) = literal_text(literal) else { return true };

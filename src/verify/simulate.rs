@@ -8,6 +8,7 @@ use serde_json::{Map, Value as Json};
 use super::judge::{Failure, Probe, Returned, Verdict, check, probe_limit, scalar_text};
 use super::plan::{Plan, plan};
 use crate::check::analyze;
+use crate::check::model::PatternId;
 use crate::check::resolve::pinned_as_written;
 use crate::check::sample::{Options, SampleItem, Samples, generate};
 use crate::syntax::ast::KeyType;
@@ -21,8 +22,8 @@ struct Run {
 
 /// The items a perfect endpoint returns for the plan's Query, in order.
 fn answer(model: &crate::check::model::Model, samples: &Samples, plan: &Plan) -> Vec<Map<String, Json>> {
-    let access = &model.tables[plan.query.table].access[plan.query.access];
-    let items = &samples.tables[plan.query.table].items;
+    let access = plan.query.key_schema(model);
+    let items = &samples.tables[plan.query.table.index()].items;
     let mut returned: Vec<&SampleItem> = plan.expected.iter().map(|&n| &items[n]).collect();
     if let Some(sk) = &access.sk {
         returned.sort_by(|a, b| {
@@ -43,8 +44,8 @@ fn simulate(source: &str) -> Vec<Run> {
     let model = &analysis.schema.model;
     let samples = generate(model, &Options::default());
     let mut out = Vec::new();
-    for (i, pattern) in model.patterns.iter().enumerate() {
-        let (resolution, ok) = match &analysis.schema.resolutions[i] {
+    for (i, pattern) in model.pattern_ids() {
+        let (resolution, ok) = match analysis.schema.resolution(i) {
             Some(r) => (r.clone(), true),
             None => match pinned_as_written(&[analysis.source(source)], model, &analysis.schema.registry, pattern) {
                 Some(r) => (r, false),
@@ -80,7 +81,7 @@ fn first_pattern_planned(source: &str) -> (crate::check::Analysis, Samples, Plan
     let analysis = analyze(source);
     let samples = generate(&analysis.schema.model, &Options::default());
     let resolution = analysis.schema.resolutions[0].clone().expect("resolved");
-    let plan = plan(&analysis.schema.model, &samples, 0, &resolution, true);
+    let plan = plan(&analysis.schema.model, &samples, PatternId::new(0), &resolution, true);
     (analysis, samples, plan)
 }
 

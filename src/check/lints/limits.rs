@@ -18,7 +18,7 @@ pub fn key_lengths(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
     // The longest rendering of each distinct hole shape, computed once.
     let mut shape_max: HashMap<&Shape, Option<usize>> = HashMap::new();
     for entity in &model.entities {
-        let Some(table) = entity.table.map(|t| &model.tables[t]) else {
+        let Some(table) = entity.table.map(|t| model.table(t)) else {
             continue;
         };
         for key in entity.items.iter().flat_map(|i| &i.keys) {

@@ -76,7 +76,7 @@ pub fn lint_with(
 
 /// The key value an item writes for `attr`.
 fn key_of<'m>(model: &'m Model, item: ItemRef, attr: &str) -> Option<&'m KeyValue> {
-    model.entities[item.entity].items[item.item].key(attr)
+    model.entity(item.entity).items[item.item].key(attr)
 }
 
 /// `` `User` `` for a one-item entity, `` `Membership` (item 2) `` otherwise.

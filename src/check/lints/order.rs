@@ -31,13 +31,13 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
     let mut findings: BTreeMap<FileSpan, Finding> = BTreeMap::new();
     for (pattern, resolution) in model.patterns.iter().zip(resolutions) {
         let Some(resolution) = resolution else { continue };
-        let access = &model.tables[resolution.table].access[resolution.access];
+        let access = resolution.key_schema(model);
         let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
             continue;
         };
         for (attr, doing) in ordered_attributes(pattern) {
             for &entity_id in &resolution.returns {
-                let entity = &model.entities[entity_id];
+                let entity = model.entity(entity_id);
                 // The items the Query reads: those whose sort-key line it relies on.
                 let keys = entity
                     .items
@@ -76,7 +76,7 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
         }
     }
     for (span, finding) in findings {
-        let entity = &model.entities[finding.entity];
+        let entity = model.entity(finding.entity);
         let attribute = &entity.attributes[finding.attr];
         let name = &attribute.name.text;
         let (message, help) = match finding.why {

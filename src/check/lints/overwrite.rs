@@ -82,7 +82,7 @@ struct Group<'a> {
 }
 
 pub fn overwrites(model: &Model, registry: &Registry, diagnostics: &mut Vec<Diagnostic>) {
-    for (table_id, table) in model.tables.iter().enumerate() {
+    for (table_id, table) in model.table_ids() {
         let Some(base) = table.base() else { continue };
         let sk_name = base.sk.as_ref().map(|k| k.name.as_str());
         let mut entries: Vec<Entry> = Vec::new();
@@ -289,7 +289,7 @@ fn check_pair(model: &Model, pk_name: &str, sk_name: Option<&str>, a: &Entry, b:
     } else {
         (b, a)
     };
-    let (later_entity, earlier_entity) = (&model.entities[later.item.entity], &model.entities[earlier.item.entity]);
+    let (later_entity, earlier_entity) = (&model.entity(later.item.entity), &model.entity(earlier.item.entity));
     let key = match (sk_name, sk_witness) {
         (Some(sk), Some(w)) => format!("{pk_name}=`{pk_witness}`, {sk}=`{w}`"),
         _ => format!("{pk_name}=`{pk_witness}`"),

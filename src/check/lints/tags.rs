@@ -65,7 +65,7 @@ impl Tagged<'_> {
 /// are not prefixes of one another cannot leak: both would be prefixes of
 /// one key); each candidate is then decided exactly.
 pub fn type_tag_prefixes(model: &Model, registry: &Registry, diagnostics: &mut Vec<Diagnostic>) {
-    for (table_id, table) in model.tables.iter().enumerate() {
+    for (table_id, table) in model.table_ids() {
         let mut reported: HashSet<(&str, &str, &str)> = HashSet::new();
         for access in &table.access {
             let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
@@ -121,13 +121,13 @@ pub fn type_tag_prefixes(model: &Model, registry: &Registry, diagnostics: &mut V
 
 fn leak_diagnostic(model: &Model, table: &Table, attr: &str, from: &Tagged, into: &Tagged, prefix: &str) -> Diagnostic {
     let (from_name, into_name) = (
-        &model.entities[from.entity].name.text,
-        &model.entities[into.entity].name.text,
+        &model.entity(from.entity).name.text,
+        &model.entity(into.entity).name.text,
     );
     let prefix = shorten(prefix);
     Diagnostic::new(
         Code::TypeTagPrefix,
-        model.entities[from.entity].at(from.sk.template.span),
+        model.entity(from.entity).at(from.sk.template.span),
         format!(
             "type tag `{}` is a prefix of `{}` on `{attr}`: `begins_with({attr}, \"{prefix}\")`, the Query that \
              lists `{from_name}` items, also returns `{into_name}` items",
@@ -138,7 +138,7 @@ fn leak_diagnostic(model: &Model, table: &Table, attr: &str, from: &Tagged, into
         "every `{from_name}` key starts `{prefix}`, and so can a `{into_name}` key"
     ))
     .with_related(
-        model.entities[into.entity].at(into.sk.template.span),
+        model.entity(into.entity).at(into.sk.template.span),
         format!("`{into_name}` writes `{}` here", into.sk.template.lang_display()),
     )
     .with_help(format!(
@@ -152,7 +152,7 @@ fn leak_diagnostic(model: &Model, table: &Table, attr: &str, from: &Tagged, into
 pub fn mixed_delimiters(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
     let mut seen = HashSet::new();
     for entity in &model.entities {
-        let Some(table) = entity.table.map(|t| &model.tables[t]) else {
+        let Some(table) = entity.table.map(|t| model.table(t)) else {
             continue;
         };
         let delimiter = table.delimiter.as_str();

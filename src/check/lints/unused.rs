@@ -11,7 +11,7 @@ pub fn unused_entities(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
     let mut returned = vec![false; model.entities.len()];
     for r in model.patterns.iter().flat_map(|p| &p.returns) {
         if let Some(e) = r.entity {
-            returned[e] = true;
+            returned[e.index()] = true;
         }
     }
     for (entity, _) in model.entities.iter().zip(&returned).filter(|(_, r)| !**r) {
@@ -32,16 +32,16 @@ pub fn unused_entities(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
 pub fn unused_indexes(model: &Model, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
     let mut used: Vec<Vec<bool>> = model.tables.iter().map(|t| vec![false; t.access.len()]).collect();
     for r in resolutions.iter().flatten() {
-        used[r.table][r.access] = true;
+        used[r.table.index()][r.access.index()] = true;
     }
     // A pinned query names its index even when it fails to verify: that
     // error is the one to fix, not the index.
     for query in model.patterns.iter().filter_map(|p| p.query.as_ref()) {
         let Some(index) = &query.index else { continue };
-        if let Some(t) = model.table(&query.table.text)
-            && let Some(a) = model.tables[t].index_id(&index.text)
+        if let Some(t) = model.table_named(&query.table.text)
+            && let Some(a) = model.table(t).index_id(&index.text)
         {
-            used[t][a] = true;
+            used[t.index()][a.index()] = true;
         }
     }
     for (table, used) in model.tables.iter().zip(&used) {

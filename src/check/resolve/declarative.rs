@@ -7,7 +7,7 @@ use super::exact::{self, Caveats};
 use super::knowns::{Next, instantiate};
 use super::{Context, Resolution, range};
 use crate::check::lang;
-use crate::check::model::{AccessKind, EntityId, KeyAttr, KeyValue, Pattern};
+use crate::check::model::{AccessId, AccessKind, EntityId, KeyAttr, KeyValue, Pattern, Table};
 use crate::check::value::Value;
 use crate::syntax::FileSpan;
 use crate::syntax::ast::KeyType;
@@ -21,9 +21,9 @@ struct Chosen<'m> {
 
 /// The access paths in search order: the table, its local indexes, then
 /// its global indexes.
-pub fn search_order(kinds: &[AccessKind]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..kinds.len()).collect();
-    order.sort_by_key(|&i| match kinds[i] {
+pub fn search_order(table: &Table) -> Vec<AccessId> {
+    let mut order: Vec<AccessId> = table.access_ids().map(|(id, _)| id).collect();
+    order.sort_by_key(|&id| match table.access(id).kind {
         AccessKind::Base => 0,
         AccessKind::Lsi => 1,
         AccessKind::Gsi => 2,
@@ -31,9 +31,8 @@ pub fn search_order(kinds: &[AccessKind]) -> Vec<usize> {
     order
 }
 
-pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(Resolution, Caveats), String> {
-    let table = &cx.model.tables[cx.table];
-    let access = &table.access[access_id];
+pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Result<(Resolution, Caveats), String> {
+    let access = cx.model.access(cx.table, access_id);
     if pattern.consistent.is_some() && access.kind == AccessKind::Gsi {
         return Err("a global index is only eventually consistent, and the pattern asks for `consistent`".into());
     }
@@ -41,7 +40,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(
     let mut chosen = Vec::new();
     let mut partition: Option<(Value, EntityId)> = None;
     for &entity_id in &cx.returns {
-        let entity = &cx.model.entities[entity_id];
+        let entity = cx.model.entity(entity_id);
         // Why the entity cannot be read here, formatted only when it cannot.
         let mut missing_hole: Option<String> = None;
         let mut found = None;
@@ -82,7 +81,8 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(
             Some((first, first_entity)) if !same_text(first, &value) => {
                 return Err(format!(
                     "the entities are in different partitions: `{}` has `{first}`, `{}` has `{value}`",
-                    cx.model.entities[*first_entity].name.text, entity.name.text
+                    cx.model.entity(*first_entity).name.text,
+                    entity.name.text
                 ));
             }
             Some(_) => {}
@@ -121,7 +121,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(
         consistent: pattern.consistent.is_some(),
         limit: pattern.limit,
         returns: cx.returns.clone(),
-        relies_on: relied_on(cx, table.at(table.access[access_id].span), &chosen),
+        relies_on: relied_on(cx, cx.model.table(cx.table).at(access.span), &chosen),
         pinned: false,
     };
     let mut caveats = exact::check(cx, pattern, &resolution)?;
@@ -132,7 +132,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: usize) -> Result<(
 fn relied_on(cx: &Context, access: FileSpan, chosen: &[Chosen]) -> Vec<FileSpan> {
     let mut spans = vec![access];
     for c in chosen {
-        let entity = &cx.model.entities[c.entity];
+        let entity = cx.model.entity(c.entity);
         spans.push(entity.at(c.pk.span));
         spans.extend(c.sk.map(|s| entity.at(s.span)));
     }
@@ -155,7 +155,7 @@ fn sort_condition(
         .collect();
     if let Some(order) = &pattern.order {
         for (c, (prefix, next)) in chosen.iter().zip(&starts) {
-            let entity = &cx.model.entities[c.entity].name.text;
+            let entity = &cx.model.entity(c.entity).name.text;
             match next {
                 Next::Hole { attr, .. } if *attr == order.attr.text => {}
                 Next::Hole { attr, .. } => {
@@ -193,11 +193,11 @@ fn sort_condition(
     if let Some((ranged, range)) = &cx.knowns.range {
         let mut members = Vec::new();
         for ((c, (prefix, next)), around) in chosen.iter().zip(&starts).zip(&around) {
-            let entity = &cx.model.entities[c.entity].name.text;
+            let entity = &cx.model.entity(c.entity).name.text;
             if !same_text(prefix, first_prefix) {
                 return Err(format!(
                     "a range on `{ranged}` needs every returned entity's sort key to be the same up to `{{{ranged}}}`: `{}` has `{first_prefix}`, `{entity}` has `{prefix}`",
-                    cx.model.entities[chosen[0].entity].name.text
+                    cx.model.entity(chosen[0].entity).name.text
                 ));
             }
             match next {
@@ -270,7 +270,7 @@ fn key_order(
     let after = range::highest_first_byte(around.iter().map(|(_, rest)| rest));
     let mut caveat = None;
     for (c, (shape, rest)) in chosen.iter().zip(around) {
-        let entity = &cx.model.entities[c.entity].name.text;
+        let entity = &cx.model.entity(c.entity).name.text;
         if range::unordered_number(shape) {
             return Err(format!(
                 "`by {attr}` returns items in key order, and `{attr}` is an unpadded number in the sort key of `{entity}`: `10` sorts before `9`; use `int(pad N)`"

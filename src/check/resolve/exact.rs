@@ -53,7 +53,7 @@ pub fn check_matched(
     matched: Vec<ItemRef>,
 ) -> Result<Caveats, String> {
     let vars = Vars::new(pattern, &cx.knowns.equal);
-    let access = &cx.model.tables[resolution.table].access[resolution.access];
+    let access = resolution.key_schema(cx.model);
     let partition = Condition::new(&resolution.partition, false);
     let (sort_value, sort_prefix) = sort_prefix(resolution.sort.as_ref());
     let sort = Condition::new(&sort_value, sort_prefix);
@@ -61,7 +61,7 @@ pub fn check_matched(
     // value (`None`: it pins them all).
     let mut items = Vec::new();
     for item in matched {
-        let shape = &cx.model.entities[item.entity].items[item.item];
+        let shape = &cx.model.entity(item.entity).items[item.item];
         let pk = shape
             .key(&access.pk.name)
             .expect("matching items write the partition key");
@@ -86,7 +86,7 @@ pub fn check_matched(
     }
     let mut not_unique = Vec::new();
     for (item, pk, sk, pk_reason) in &items {
-        let entity = &cx.model.entities[item.entity];
+        let entity = cx.model.entity(item.entity);
         for (attr, _) in vars.bound() {
             if entity.attribute(attr).is_none() {
                 continue;
@@ -185,14 +185,14 @@ fn single_item(
     if !returns_one {
         return Ok(());
     }
-    let table = &cx.model.tables[resolution.table];
-    let access = &table.access[resolution.access];
+    let table = cx.model.table(resolution.table);
+    let access = table.access(resolution.access);
     let whole_key = access.sk.is_none() || matches!(resolution.sort, Some(SortOp::Eq(_)));
     if access.kind == AccessKind::Base && whole_key {
         return Ok(());
     }
     // The pattern knows every attribute of the item's primary key.
-    let entity = &cx.model.entities[item.entity];
+    let entity = cx.model.entity(item.entity);
     let shape = &entity.items[item.item];
     let base = table.base().expect("a resolved table has keys");
     let primary_known = std::iter::once(&base.pk)
@@ -229,7 +229,7 @@ fn has_hole(template: &Template, attr: &str) -> bool {
 /// The entities' names, each once, in order.
 fn unique_names<'a>(cx: &'a Context, items: impl Iterator<Item = &'a ItemRef>) -> Vec<&'a str> {
     let names: BTreeSet<&str> = items
-        .map(|item| cx.model.entities[item.entity].name.text.as_str())
+        .map(|item| cx.model.entity(item.entity).name.text.as_str())
         .collect();
     names.into_iter().collect()
 }
@@ -389,7 +389,7 @@ impl Vars {
 
 fn describe(cx: &Context, item: &ItemRef, key: &str, condition: &Condition, reason: &Reason) -> String {
     let (prefix, condition) = (condition.prefix, condition.value);
-    let entity = &cx.model.entities[item.entity].name.text;
+    let entity = &cx.model.entity(item.entity).name.text;
     let attr = &reason.attr;
     let (written, instance) = match (condition.is_empty(), prefix) {
         (true, _) => (format!("any `{key}`"), String::new()),

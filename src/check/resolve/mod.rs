@@ -21,7 +21,7 @@ use registry::{ItemRef, Registry};
 
 use super::Source;
 use super::lang;
-use super::model::{AccessKind, AttrType, EntityId, Model, Pattern, TableId};
+use super::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, TableId};
 use super::suggest::{closest, escape};
 use super::value::{self, Value};
 use crate::diagnostic::{Code, Diagnostic, Fix};
@@ -33,8 +33,8 @@ use crate::syntax::{FileId, FileSpan};
 #[derive(Clone, Debug)]
 pub struct Resolution {
     pub table: TableId,
-    /// Into the table's `access`: 0 is the table itself.
-    pub access: usize,
+    /// The table itself or the index the Query reads.
+    pub access: AccessId,
     /// The partition key value.
     pub partition: Value,
     pub sort: Option<SortOp>,
@@ -45,6 +45,13 @@ pub struct Resolution {
     /// The key template lines and the index declaration the Query uses.
     pub relies_on: Vec<FileSpan>,
     pub pinned: bool,
+}
+
+impl Resolution {
+    /// The key schema the Query reads: the table's or the index's.
+    pub fn key_schema<'m>(&self, model: &'m Model) -> &'m KeySchema {
+        model.access(self.table, self.access)
+    }
 }
 
 /// What resolving one pattern needs to know.
@@ -64,10 +71,10 @@ pub struct Context<'m> {
 impl Context<'_> {
     /// The shape of an attribute of the returned entities.
     pub fn shape_of(&self, attr: &str) -> lang::Shape {
-        let delimiter = &self.model.tables[self.table].delimiter;
+        let delimiter = &self.model.table(self.table).delimiter;
         self.returns
             .iter()
-            .find_map(|&e| self.model.entities[e].attribute(attr))
+            .find_map(|&e| self.model.entity(e).attribute(attr))
             .and_then(|a| a.ty.shape(delimiter))
             .unwrap_or(lang::Shape::String)
     }
@@ -98,16 +105,18 @@ fn resolve(
     // Unknown entities were reported when lowering; nothing to resolve.
     let returns: Vec<EntityId> = pattern.returns.iter().map(|r| r.entity).collect::<Option<_>>()?;
     let first = *returns.first()?;
-    let table = model.entities[first].table?;
-    if let Some(other) = returns.iter().find(|&&e| model.entities[e].table != Some(table)) {
-        let other = &model.entities[*other];
+    let table = model.entity(first).table?;
+    if let Some(other) = returns.iter().find(|&&e| model.entity(e).table != Some(table)) {
+        let other = model.entity(*other);
         diagnostics.push(
             Diagnostic::new(
                 Code::MixedTables,
                 pattern.at(pattern.name.span),
                 format!(
                     "`{}` returns `{}` and `{}`, which live in different tables: one Query reads one table",
-                    pattern.name.text, model.entities[first].name.text, other.name.text
+                    pattern.name.text,
+                    model.entity(first).name.text,
+                    other.name.text
                 ),
             )
             .with_related(
@@ -117,7 +126,7 @@ fn resolve(
         );
         return None;
     }
-    model.tables[table].base()?;
+    model.table(table).base()?;
     let ranges: Vec<_> = pattern
         .known
         .iter()
@@ -165,7 +174,7 @@ pub fn pinned_as_written(
 ) -> Option<Resolution> {
     let query = pattern.query.as_ref()?;
     let returns: Vec<EntityId> = pattern.returns.iter().map(|r| r.entity).collect::<Option<_>>()?;
-    let table = model.entities[*returns.first()?].table?;
+    let table = model.entity(*returns.first()?).table?;
     let mut cx = Context {
         sources,
         file: pattern.file,
@@ -190,10 +199,10 @@ fn check_fixed_values(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Dia
         let owner = cx
             .returns
             .iter()
-            .map(|&e| &cx.model.entities[e])
+            .map(|&e| cx.model.entity(e))
             .find_map(|e| Some((e, e.attribute(&known.attr.text)?)));
         let Some((entity, attribute)) = owner else { continue };
-        let shape = attribute.ty.shape(&cx.model.tables[cx.table].delimiter);
+        let shape = attribute.ty.shape(&cx.model.table(cx.table).delimiter);
         let text = match &shape {
             Some(shape) => knowns::key_text(text, shape),
             None => text,
@@ -233,10 +242,9 @@ fn check_fixed_values(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Dia
 }
 
 fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) -> Option<Resolution> {
-    let table = &cx.model.tables[cx.table];
-    let kinds: Vec<AccessKind> = table.access.iter().map(|a| a.kind).collect();
+    let table = cx.model.table(cx.table);
     let mut reasons = Vec::new();
-    for access in declarative::search_order(&kinds) {
+    for access in declarative::search_order(table) {
         match declarative::try_access(cx, pattern, access) {
             Ok((resolution, caveats)) => {
                 warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics);
@@ -253,9 +261,9 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
         }
     }
     if let Some(span) = pattern.consistent
-        && let Some(served) = served_without_consistent(cx, pattern, &kinds)
+        && let Some(served) = served_without_consistent(cx, pattern)
     {
-        let index = &table.access[served];
+        let index = table.access(served);
         diagnostics.push(
             Diagnostic::new(
                 Code::ConsistentGsi,
@@ -279,7 +287,7 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
         ),
     );
     for (access, reason) in reasons {
-        let access = &table.access[access];
+        let access = table.access(access);
         let via = if access.is_index() {
             format!("index `{}`", access.name.text)
         } else {
@@ -294,29 +302,29 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
 
 /// The global index that would serve the pattern if it did not ask for a
 /// strongly consistent read.
-fn served_without_consistent(cx: &Context, pattern: &Pattern, kinds: &[AccessKind]) -> Option<usize> {
+fn served_without_consistent(cx: &Context, pattern: &Pattern) -> Option<AccessId> {
     let relaxed = Pattern {
         consistent: None,
         ..pattern.clone()
     };
-    declarative::search_order(kinds)
+    let table = cx.model.table(cx.table);
+    declarative::search_order(table)
         .into_iter()
-        .filter(|&i| kinds[i] == AccessKind::Gsi)
+        .filter(|&id| table.access(id).kind == AccessKind::Gsi)
         .find(|&access| declarative::try_access(cx, &relaxed, access).is_ok())
 }
 
 /// Every item the Query reads: in the access path, in the partition, and
 /// matching the sort condition.
 pub fn matching_items(model: &Model, registry: &Registry, resolution: &Resolution) -> Vec<ItemRef> {
-    let table = &model.tables[resolution.table];
-    let access = &table.access[resolution.access];
+    let access = resolution.key_schema(model);
     let sort_attr = access.sk.as_ref();
     let mut found: Vec<ItemRef> = Vec::new();
     // Compiled once for every candidate item.
     let partition = value::Prepared::new(&resolution.partition);
     let sort = resolution.sort.as_ref().map(SortOp::prepare);
     for item_ref in registry.compatible(resolution.table, &access.pk.name, resolution.partition.literal_head()) {
-        let item = &model.entities[item_ref.entity].items[item_ref.item];
+        let item = &model.entity(item_ref.entity).items[item_ref.item];
         let Some(pk) = item.key(&access.pk.name) else { continue };
         let sk = match sort_attr {
             Some(attr) => match item.key(&attr.name) {
@@ -349,9 +357,9 @@ pub(super) fn warn_not_unique(
     not_unique: &[exact::NotUnique],
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let access = &cx.model.tables[resolution.table].access[resolution.access];
+    let access = resolution.key_schema(cx.model);
     for n in not_unique {
-        let entity = &cx.model.entities[n.entity].name.text;
+        let entity = &cx.model.entity(n.entity).name.text;
         diagnostics.push(
             Diagnostic::new(
                 Code::IndexNotUnique,
@@ -361,7 +369,7 @@ pub(super) fn warn_not_unique(
                     pattern.name.text, n.index
                 ),
             )
-            .with_related(cx.model.tables[resolution.table].at(access.span), "an index key, not a primary key")
+            .with_related(cx.model.table(resolution.table).at(access.span), "an index key, not a primary key")
             .with_help(format!(
                 "return `{entity}[]`, or make the pattern know the attributes of `{entity}`'s primary key"
             )),

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use super::condition::SortOp;
 use super::{Context, Resolution, exact, matching_items, warn_not_unique};
 use crate::check::lang::Shape;
-use crate::check::model::{AccessKind, EntityId, KeySchema, Pattern};
+use crate::check::model::{AccessId, AccessKind, EntityId, KeySchema, Pattern};
 use crate::check::suggest::{closest, escape};
 use crate::check::value::{Value, ValuePart};
 use crate::diagnostic::{Code, Diagnostic, Fix};
@@ -22,24 +22,25 @@ pub fn verify(
     query: &ast::Query,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Resolution> {
-    let table_id = cx.model.table(&query.table.text)?; // unknown: reported when lowering
-    let table = &cx.model.tables[table_id];
+    let table_id = cx.model.table_named(&query.table.text)?; // unknown: reported when lowering
+    let table = cx.model.table(table_id);
     if table_id != cx.table {
         diagnostics.push(Diagnostic::new(
             Code::MixedTables,
             cx.file.at(query.table.span),
             format!(
                 "the query reads `{}`, but the entities it returns live in `{}`",
-                table.name.text, cx.model.tables[cx.table].name.text
+                table.name.text,
+                cx.model.table(cx.table).name.text
             ),
         ));
         return None;
     }
     let access_id = match &query.index {
-        None => 0,
+        None => AccessId::BASE,
         Some(index) => table.index_id(&index.text)?,
     };
-    let access = &table.access[access_id];
+    let access = table.access(access_id);
     let (partition, sort) = key_conditions(cx, access, query, diagnostics)?;
 
     let mut ok = true;
@@ -55,7 +56,7 @@ pub fn verify(
                     access.name.text
                 ),
             )
-            .with_related(cx.model.tables[cx.table].at(access.name.span), "declared here")
+            .with_related(cx.model.table(cx.table).at(access.name.span), "declared here")
             .with_help("drop `consistent`, or read the table or a local index"),
         );
         ok = false;
@@ -70,7 +71,7 @@ pub fn verify(
         consistent: pattern.consistent.is_some(),
         limit: pattern.limit,
         returns: cx.returns.clone(),
-        relies_on: vec![cx.model.tables[table_id].at(access.span)],
+        relies_on: vec![cx.model.table(table_id).at(access.span)],
         pinned: true,
     };
     let items = matching_items(cx.model, cx.registry, &resolution);
@@ -115,7 +116,7 @@ pub fn verify(
     if !extra.is_empty() {
         let names: BTreeSet<&str> = extra
             .iter()
-            .map(|i| cx.model.entities[i.entity].name.text.as_str())
+            .map(|i| cx.model.entity(i.entity).name.text.as_str())
             .collect();
         let names: Vec<String> = names.into_iter().map(|n| format!("`{n}`")).collect();
         let mut diagnostic = Diagnostic::new(
@@ -129,7 +130,7 @@ pub fn verify(
         );
         let key_attr = access.sk.as_ref().unwrap_or(&access.pk).name.as_str();
         for item in &extra {
-            let entity = &cx.model.entities[item.entity];
+            let entity = cx.model.entity(item.entity);
             if let Some(kv) = entity.items[item.item].key(key_attr) {
                 diagnostic = diagnostic.with_related(
                     entity.at(kv.span),
@@ -152,7 +153,7 @@ pub fn verify(
         .returns
         .iter()
         .filter(|e| !matched.contains(e))
-        .map(|&e| cx.model.entities[e].name.text.as_str())
+        .map(|&e| cx.model.entity(e).name.text.as_str())
         .collect();
     if !missing.is_empty() && ok {
         diagnostics.push(Diagnostic::new(
@@ -181,7 +182,7 @@ pub fn verify(
     }
     let mut resolution = resolution;
     for item in items {
-        let entity = &cx.model.entities[item.entity];
+        let entity = cx.model.entity(item.entity);
         let entity_item = &entity.items[item.item];
         resolution
             .relies_on
@@ -199,13 +200,13 @@ pub fn verify(
 /// `dyno verify` runs it even when the checker flags it, to show the leak
 /// for real. `None` when DynamoDB would reject it (or a name is unknown).
 pub fn as_written(cx: &Context, pattern: &Pattern, query: &ast::Query) -> Option<Resolution> {
-    let table_id = cx.model.table(&query.table.text)?;
-    let table = &cx.model.tables[table_id];
+    let table_id = cx.model.table_named(&query.table.text)?;
+    let table = cx.model.table(table_id);
     let access_id = match &query.index {
-        None => 0,
+        None => AccessId::BASE,
         Some(index) => table.index_id(&index.text)?,
     };
-    let access = &table.access[access_id];
+    let access = table.access(access_id);
     let (partition, sort) = key_conditions(cx, access, query, &mut Vec::new())?;
     Some(Resolution {
         table: table_id,
@@ -216,7 +217,7 @@ pub fn as_written(cx: &Context, pattern: &Pattern, query: &ast::Query) -> Option
         consistent: pattern.consistent.is_some(),
         limit: pattern.limit,
         returns: cx.returns.clone(),
-        relies_on: vec![cx.model.tables[table_id].at(access.span)],
+        relies_on: vec![cx.model.table(table_id).at(access.span)],
         pinned: true,
     })
 }
@@ -321,7 +322,9 @@ fn key_conditions(
             }
             sort = Some((span, op));
         } else {
-            let elsewhere = cx.model.tables[cx.table]
+            let elsewhere = cx
+                .model
+                .table(cx.table)
                 .access
                 .iter()
                 .find(|a| a.pk.name == key || a.sk.as_ref().is_some_and(|s| s.name == key));
@@ -454,7 +457,7 @@ fn report_unmatched(
     } else {
         candidates
             .iter()
-            .filter_map(|i| cx.model.entities[i.entity].items[i.item].key(key))
+            .filter_map(|i| cx.model.entity(i.entity).items[i.item].key(key))
             .map(|kv| kv.template.literal_prefix())
             .collect()
     };
@@ -503,7 +506,7 @@ fn tighter_prefix(cx: &Context, access: &KeySchema, resolution: &Resolution) -> 
     let prefixes: Vec<String> = cx
         .returns
         .iter()
-        .filter_map(|&e| cx.model.entities[e].items.iter().find_map(|i| i.key(key)))
+        .filter_map(|&e| cx.model.entity(e).items.iter().find_map(|i| i.key(key)))
         .map(|kv| kv.template.literal_prefix())
         .collect();
     let first = prefixes.first()?;

@@ -58,7 +58,7 @@ pub fn propose(cx: &Context, pattern: &Pattern) -> (String, Option<Fix>) {
         let help = "return a list: the key cannot guarantee one item, and `limit` is a page size, not a count".into();
         return (help, Some(fix));
     }
-    let table = &cx.model.tables[cx.table];
+    let table = cx.model.table(cx.table);
     let reusable = table.access.iter().filter(|a| a.kind == AccessKind::Gsi);
     for access in reusable {
         if let Some(proposal) = Proposal::reuse(cx, pattern, access)
@@ -87,7 +87,7 @@ fn pad_the_number(cx: &Context, pattern: &Pattern) -> Option<Fix> {
     let (entity, attribute) = cx
         .returns
         .iter()
-        .map(|&e| &cx.model.entities[e])
+        .map(|&e| cx.model.entity(e))
         .filter_map(|e| Some((e, e.attribute(sorted)?)))
         .find(|(_, a)| a.ty == AttrType::Int { pad: None } && a.size_hint.is_none())?;
     Some(Fix::replace(
@@ -146,8 +146,8 @@ fn works(cx: &Context, pattern: &Pattern, fix: &Fix) -> bool {
     TRYING.set(false);
     let resolved = after
         .model
-        .pattern(&pattern.name.text)
-        .is_some_and(|i| after.resolutions[i].is_some());
+        .pattern_named(&pattern.name.text)
+        .is_some_and(|i| after.resolution(i).is_some());
     resolved && errors(&after) < before
 }
 
@@ -211,8 +211,8 @@ struct Proposal {
 impl Proposal {
     /// The templates, for an index called `index` with these key attributes.
     fn templates(cx: &Context, pattern: &Pattern) -> (String, String, Vec<String>) {
-        let table = &cx.model.tables[cx.table];
-        let entity = &cx.model.entities[cx.returns[0]];
+        let table = cx.model.table(cx.table);
+        let entity = &cx.model.entity(cx.returns[0]);
         let tag = entity.name.text.to_uppercase();
         let mut pk = escape(&tag);
         let mut holes = Vec::new();
@@ -248,7 +248,7 @@ impl Proposal {
     /// The table's global index `access`, when the entity writes none of its
     /// keys and they are generic key names (not attributes of the entity).
     fn reuse(cx: &Context, pattern: &Pattern, access: &KeySchema) -> Option<Proposal> {
-        let entity = &cx.model.entities[cx.returns[0]];
+        let entity = &cx.model.entity(cx.returns[0]);
         let sk = access.sk.as_ref()?;
         let keys = [&access.pk.name, &sk.name];
         let writes = entity.items.iter().any(|i| keys.iter().any(|k| i.key(k).is_some()));
@@ -269,8 +269,8 @@ impl Proposal {
 
     /// A new global index, named like the table's others (`GSI2` after `GSI1`).
     fn new_index(cx: &Context, pattern: &Pattern) -> Proposal {
-        let table = &cx.model.tables[cx.table];
-        let entity = &cx.model.entities[cx.returns[0]];
+        let table = cx.model.table(cx.table);
+        let entity = &cx.model.entity(cx.returns[0]);
         let upper = table
             .access
             .iter()
@@ -314,8 +314,8 @@ impl Proposal {
     }
 
     fn help(&self, cx: &Context) -> String {
-        let table = &cx.model.tables[cx.table];
-        let entity = &cx.model.entities[cx.returns[0]];
+        let table = cx.model.table(cx.table);
+        let entity = &cx.model.entity(cx.returns[0]);
         let lines = self.key_lines().join("` and `");
         match self.declare {
             true => format!(
@@ -336,12 +336,12 @@ impl Proposal {
     /// kind. Only for a pattern over one entity of one item shape, where the
     /// lines are the whole fix (and every hole names one of its attributes).
     fn fix(&self, cx: &Context) -> Option<Fix> {
-        let table = &cx.model.tables[cx.table];
+        let table = cx.model.table(cx.table);
         let entity_id = cx.returns[0];
         if cx.returns.iter().any(|&e| e != entity_id) {
             return None;
         }
-        let entity = &cx.model.entities[entity_id];
+        let entity = cx.model.entity(entity_id);
         if self.holes.iter().any(|h| entity.attribute(h).is_none()) {
             return None;
         }

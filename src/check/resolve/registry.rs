@@ -30,8 +30,8 @@ struct Bucket {
 impl Registry {
     pub fn new(model: &Model) -> Registry {
         let mut by_table: Vec<Vec<Bucket>> = vec![Vec::new(); model.tables.len()];
-        for (entity_id, entity) in model.entities.iter().enumerate() {
-            let Some(buckets) = entity.table.and_then(|t| by_table.get_mut(t)) else {
+        for (entity_id, entity) in model.entity_ids() {
+            let Some(buckets) = entity.table.and_then(|t| by_table.get_mut(t.index())) else {
                 continue;
             };
             for (item_id, item) in entity.items.iter().enumerate() {
@@ -66,7 +66,7 @@ impl Registry {
     }
 
     fn bucket(&self, table: TableId, attr: &str) -> Option<&Bucket> {
-        self.by_table.get(table)?.iter().find(|b| b.attr == attr)
+        self.by_table.get(table.index())?.iter().find(|b| b.attr == attr)
     }
 
     /// Every item of `table` whose `attr` template could produce a value
@@ -113,9 +113,10 @@ impl Registry {
 
     /// Every (table, key attribute) with its sorted (leading literal, item) list.
     pub fn keys(&self) -> impl Iterator<Item = (TableId, &str, &[(String, ItemRef)])> {
-        self.by_table
-            .iter()
-            .enumerate()
-            .flat_map(|(t, buckets)| buckets.iter().map(move |b| (t, b.attr.as_str(), b.entries.as_slice())))
+        self.by_table.iter().enumerate().flat_map(|(t, buckets)| {
+            buckets
+                .iter()
+                .map(move |b| (TableId::new(t), b.attr.as_str(), b.entries.as_slice()))
+        })
     }
 }

@@ -9,8 +9,8 @@ use crate::check::model::Model;
 use crate::syntax::ast::KeyType;
 
 pub fn query_request(model: &Model, resolution: &Resolution) -> Json {
-    let table = &model.tables[resolution.table];
-    let access = &table.access[resolution.access];
+    let table = model.table(resolution.table);
+    let access = table.access(resolution.access);
     let typed = |ty: KeyType, value: String| match ty {
         KeyType::String => json!({ "S": value }),
         KeyType::Number => json!({ "N": value }),

@@ -112,7 +112,7 @@ pub(super) fn modifiers() -> Vec<Completion> {
 /// Every key attribute of a table, each once, with its role.
 pub(super) fn key_roles(model: &Model, table: TableId) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for access in &model.tables[table].access {
+    for access in &model.table(table).access {
         let keys = std::iter::once((&access.pk, "partition key")).chain(access.sk.as_ref().map(|s| (s, "sort key")));
         for (key, role) in keys {
             if out.iter().any(|(n, _)| *n == key.name) {
@@ -135,7 +135,7 @@ pub(super) fn key_roles(model: &Model, table: TableId) -> Vec<(String, String)> 
 pub(super) fn attributes(model: &Model, entities: &[EntityId], holes: bool) -> Vec<Completion> {
     let mut found: Vec<(String, String, Vec<&str>)> = Vec::new();
     for &entity in entities {
-        let entity = &model.entities[entity];
+        let entity = model.entity(entity);
         for attribute in &entity.attributes {
             if holes && matches!(attribute.ty, AttrType::Binary | AttrType::List | AttrType::Map) {
                 continue;
@@ -170,7 +170,7 @@ pub(super) fn attributes(model: &Model, entities: &[EntityId], holes: bool) -> V
 pub(super) fn fixed_values(model: &Model, entities: &[EntityId], attr: &str) -> Vec<Completion> {
     let ty = entities
         .iter()
-        .find_map(|&e| model.entities[e].attribute(attr))
+        .find_map(|&e| model.entity(e).attribute(attr))
         .map(|a| &a.ty);
     match ty {
         Some(AttrType::Enum(values)) => values

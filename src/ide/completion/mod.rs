@@ -264,7 +264,7 @@ impl<'a> Cx<'a> {
     // ---------- tables ----------
 
     fn in_table(&self, start: usize, before: usize, stack: &[usize]) -> Vec<Completion> {
-        let table = self.word(start + 1).and_then(|name| self.model.table(name));
+        let table = self.word(start + 1).and_then(|name| self.model.table_named(name));
         let prev = before - 1;
         match stack {
             // The header: a new name.
@@ -308,7 +308,7 @@ impl<'a> Cx<'a> {
                     Token::LParen if self.is_word(open.wrapping_sub(3), "local") => {
                         // An LSI restates the table's partition key.
                         let pk = table
-                            .and_then(|t| self.model.tables[t].base())
+                            .and_then(|t| self.model.table(t).base())
                             .map(|b| b.pk.name.clone());
                         pk.map(|pk| vec![Completion::new(pk, CompletionKind::Key).detail("the table's partition key")])
                             .unwrap_or_default()
@@ -328,8 +328,10 @@ impl<'a> Cx<'a> {
     }
 
     fn entities_in(&self, table: TableId) -> Vec<EntityId> {
-        (0..self.model.entities.len())
-            .filter(|&e| self.model.entities[e].table == Some(table))
+        self.model
+            .entity_ids()
+            .filter(|(_, e)| e.table == Some(table))
+            .map(|(id, _)| id)
             .collect()
     }
 
@@ -338,7 +340,7 @@ impl<'a> Cx<'a> {
     /// The table an entity (by its item keyword) is stored in.
     fn entity_table(&self, start: usize) -> Option<TableId> {
         if self.is_word(start + 2, "in") {
-            return self.word(start + 3).and_then(|t| self.model.table(t));
+            return self.word(start + 3).and_then(|t| self.model.table_named(t));
         }
         let name = self.word(start + 1)?;
         let at = self.sig[start].1.start;
@@ -350,7 +352,7 @@ impl<'a> Cx<'a> {
         {
             return entity.table;
         }
-        (self.model.tables.len() == 1).then_some(0)
+        (self.model.tables.len() == 1).then_some(TableId::new(0))
     }
 
     /// The model entity declared by the item keyword at `start`, if lowered.
@@ -358,9 +360,9 @@ impl<'a> Cx<'a> {
         let name = self.word(start + 1)?;
         let at = self.sig[start].1.start;
         self.model
-            .entities
-            .iter()
-            .position(|e| e.name.text == name && e.span.start == at)
+            .entity_ids()
+            .find(|(_, e)| e.name.text == name && e.span.start == at)
+            .map(|(id, _)| id)
     }
 
     /// Indices of the tokens directly inside the `{` at `open` (not nested),
@@ -545,7 +547,7 @@ impl<'a> Cx<'a> {
             if matches!(phase, Phase::Returns)
                 && matches!(next, Phase::Returns)
                 && matches!(self.sig[index - 1].0, Token::Arrow | Token::Comma)
-                && let Some(entity) = self.word(index).and_then(|w| self.model.entity(w))
+                && let Some(entity) = self.word(index).and_then(|w| self.model.entity_named(w))
                 && !found.contains(&entity)
             {
                 found.push(entity);
@@ -553,7 +555,7 @@ impl<'a> Cx<'a> {
             phase = next;
         }
         if found.is_empty() {
-            (0..self.model.entities.len()).collect()
+            self.model.entity_ids().map(|(id, _)| id).collect()
         } else {
             found
         }
@@ -634,7 +636,7 @@ impl<'a> Cx<'a> {
         if index == before {
             return QueryPlace::ExpectTable;
         }
-        let Some(table) = self.word(index).and_then(|t| self.model.table(t)) else {
+        let Some(table) = self.word(index).and_then(|t| self.model.table_named(t)) else {
             return QueryPlace::Dead;
         };
         index += 1;
@@ -645,7 +647,9 @@ impl<'a> Cx<'a> {
                 return QueryPlace::ExpectIndex(table);
             }
             let name = self.word(index);
-            access = self.model.tables[table]
+            access = self
+                .model
+                .table(table)
                 .access
                 .iter()
                 .position(|a| a.is_index() && Some(a.name.text.as_str()) == name);
@@ -674,7 +678,7 @@ impl<'a> Cx<'a> {
             QueryPlace::ExpectWhere => vec![Completion::new("where", CompletionKind::Keyword)],
             QueryPlace::Dead => Vec::new(),
             QueryPlace::Condition { table, access, cond } => {
-                let keys = access.and_then(|a| self.model.tables[table].access.get(a));
+                let keys = access.and_then(|a| self.model.table(table).access.get(a));
                 match cond {
                     Cond::Start => {
                         let mut out = Vec::new();
@@ -782,7 +786,7 @@ impl<'a> Cx<'a> {
             if literal.is_empty() || !literal.starts_with(typed) || Some(item.entity) == exclude {
                 continue;
             }
-            let entity = self.model.entities[item.entity].name.text.as_str();
+            let entity = self.model.entity(item.entity).name.text.as_str();
             match found.iter_mut().find(|(l, _)| l == literal) {
                 Some((_, entities)) => {
                     if !entities.contains(&entity) {
@@ -840,7 +844,8 @@ impl<'a> Cx<'a> {
     }
 
     fn indexes(&self, table: TableId) -> Vec<Completion> {
-        self.model.tables[table]
+        self.model
+            .table(table)
             .access
             .iter()
             .filter(|a| a.is_index())
@@ -864,7 +869,7 @@ impl<'a> Cx<'a> {
             .map(|e| {
                 let c = Completion::new(&e.name.text, CompletionKind::Entity);
                 match e.table {
-                    Some(t) => c.detail(format!("entity in {}", self.model.tables[t].name.text)),
+                    Some(t) => c.detail(format!("entity in {}", self.model.table(t).name.text)),
                     None => c.detail("entity"),
                 }
             })
