@@ -5,6 +5,7 @@
 use super::condition::SortOp;
 use super::exact::{self, Caveats};
 use super::knowns::{Next, instantiate};
+use super::rejection::{OrderBreak, Rejection};
 use super::{Context, Resolution, range};
 use crate::check::lang;
 use crate::check::model::{AccessId, AccessKind, EntityId, KeyAttr, KeyValue, Pattern, Table};
@@ -31,17 +32,17 @@ pub fn search_order(table: &Table) -> Vec<AccessId> {
     order
 }
 
-pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Result<(Resolution, Caveats), String> {
+pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Result<(Resolution, Caveats), Rejection> {
     let access = cx.model.access(cx.table, access_id);
     if pattern.consistent.is_some() && access.kind == AccessKind::Gsi {
-        return Err("a global index is only eventually consistent, and the pattern asks for `consistent`".into());
+        return Err(Rejection::ConsistentOnGlobalIndex);
     }
 
     let mut chosen = Vec::new();
     let mut partition: Option<(Value, EntityId)> = None;
     for &entity_id in &cx.returns {
         let entity = cx.model.entity(entity_id);
-        // Why the entity cannot be read here, formatted only when it cannot.
+        // The hole that keeps an item's partition key from being known.
         let mut missing_hole: Option<String> = None;
         let mut found = None;
         for item in &entity.items {
@@ -70,20 +71,20 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         }
         let Some((item, value)) = found else {
             return Err(match missing_hole {
-                Some(attr) => format!(
-                    "the partition key `{}` of `{}` needs `{attr}`, which the pattern does not know",
-                    access.pk.name, entity.name.text
-                ),
-                None => format!("`{}` is not in it: no item writes its keys", entity.name.text),
+                Some(attr) => Rejection::PartitionNeeds {
+                    pk: access.pk.name.clone(),
+                    entity: entity_id,
+                    attr,
+                },
+                None => Rejection::NotInIndex { entity: entity_id },
             });
         };
         match &partition {
             Some((first, first_entity)) if !same_text(first, &value) => {
-                return Err(format!(
-                    "the entities are in different partitions: `{}` has `{first}`, `{}` has `{value}`",
-                    cx.model.entity(*first_entity).name.text,
-                    entity.name.text
-                ));
+                return Err(Rejection::DifferentPartitions {
+                    first: (*first_entity, first.clone()),
+                    other: (entity_id, value),
+                });
             }
             Some(_) => {}
             None => partition = Some((value, entity_id)),
@@ -91,17 +92,19 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         chosen.push(item);
     }
     let Some((partition, _)) = partition else {
-        return Err("the pattern returns nothing".into());
+        return Err(Rejection::ReturnsNothing);
     };
 
     let mut order_caveat = None;
     let sort = match &access.sk {
         None => {
             if let Some((attr, _)) = &cx.knowns.range {
-                return Err(format!("it has no sort key for the range on `{attr}`"));
+                return Err(Rejection::NoSortKeyForRange { attr: attr.clone() });
             }
             if let Some(order) = &pattern.order {
-                return Err(format!("it has no sort key to order by `{}`", order.attr.text));
+                return Err(Rejection::NoSortKeyForOrder {
+                    attr: order.attr.text.clone(),
+                });
             }
             None
         }
@@ -145,7 +148,7 @@ fn sort_condition(
     pattern: &Pattern,
     sk: &KeyAttr,
     chosen: &[Chosen],
-) -> Result<(Option<SortOp>, Option<String>), String> {
+) -> Result<(Option<SortOp>, Option<OrderBreak>), Rejection> {
     let sk_name = sk.name.as_str();
     // A `number` sort key compares numerically: its one hole is the value.
     let text_key = sk.ty == KeyType::String;
@@ -155,19 +158,22 @@ fn sort_condition(
         .collect();
     if let Some(order) = &pattern.order {
         for (c, (prefix, next)) in chosen.iter().zip(&starts) {
-            let entity = &cx.model.entity(c.entity).name.text;
             match next {
                 Next::Hole { attr, .. } if *attr == order.attr.text => {}
                 Next::Hole { attr, .. } => {
-                    return Err(format!(
-                        "`by {}` needs `{}` right after `{prefix}` in the sort key `{sk_name}` of `{entity}`, but `{attr}` comes first",
-                        order.attr.text, order.attr.text
-                    ));
+                    return Err(Rejection::OrderNotNext {
+                        order: order.attr.text.clone(),
+                        prefix: prefix.clone(),
+                        sk: sk_name.to_string(),
+                        entity: c.entity,
+                        first: attr.clone(),
+                    });
                 }
                 Next::End => {
-                    return Err(format!(
-                        "the sort key `{sk_name}` of `{entity}` is fully known, so there is nothing to order by"
-                    ));
+                    return Err(Rejection::NothingToOrder {
+                        sk: sk_name.to_string(),
+                        entity: c.entity,
+                    });
                 }
             }
         }
@@ -187,34 +193,40 @@ fn sort_condition(
     {
         // Every member has the open hole: checked just above.
         let around: Vec<&Around> = around.iter().flatten().collect();
-        caveat = key_order(cx, &order.attr.text, pattern.limit, chosen, &around)?;
+        caveat = key_order(&order.attr.text, pattern.limit, chosen, &around)?;
     }
     let (first_prefix, _) = &starts[0];
     if let Some((ranged, range)) = &cx.knowns.range {
         let mut members = Vec::new();
         for ((c, (prefix, next)), around) in chosen.iter().zip(&starts).zip(&around) {
-            let entity = &cx.model.entity(c.entity).name.text;
             if !same_text(prefix, first_prefix) {
-                return Err(format!(
-                    "a range on `{ranged}` needs every returned entity's sort key to be the same up to `{{{ranged}}}`: `{}` has `{first_prefix}`, `{entity}` has `{prefix}`",
-                    cx.model.entity(chosen[0].entity).name.text
-                ));
+                return Err(Rejection::RangePrefixesDiffer {
+                    ranged: ranged.clone(),
+                    first: (chosen[0].entity, first_prefix.clone()),
+                    other: (c.entity, prefix.clone()),
+                });
             }
             match next {
                 Next::End => {
-                    return Err(format!(
-                        "the range on `{ranged}` is not on the sort key `{sk_name}` of `{entity}`"
-                    ));
+                    return Err(Rejection::RangeNotOnSortKey {
+                        ranged: ranged.clone(),
+                        sk: sk_name.to_string(),
+                        entity: c.entity,
+                    });
                 }
                 Next::Hole { attr, .. } if attr != ranged => {
-                    return Err(format!(
-                        "the range on `{ranged}` needs `{{{ranged}}}` right after `{prefix}` in the sort key `{sk_name}` of `{entity}`, but `{{{attr}}}` comes first"
-                    ));
+                    return Err(Rejection::RangeNotNext {
+                        ranged: ranged.clone(),
+                        prefix: prefix.clone(),
+                        sk: sk_name.to_string(),
+                        entity: c.entity,
+                        first: attr.clone(),
+                    });
                 }
                 Next::Hole { .. } => {}
             }
             let (shape, rest) = around.clone().expect("an open hole");
-            members.push((entity.as_str(), shape, rest));
+            members.push((c.entity, shape, rest));
         }
         return range::condition(first_prefix, ranged, range, &members, text_key).map(|op| (Some(op), caveat));
     }
@@ -261,38 +273,32 @@ fn around_hole(template: &crate::check::model::Template, at: usize) -> Around {
 /// `van`): a caveat, unless `limit N` cuts the first page there, which then
 /// holds the wrong items: an error.
 fn key_order(
-    cx: &Context,
     attr: &str,
     limit: Option<u64>,
     chosen: &[Chosen],
     around: &[&Around],
-) -> Result<Option<String>, String> {
+) -> Result<Option<OrderBreak>, Rejection> {
     let after = range::highest_first_byte(around.iter().map(|(_, rest)| rest));
     let mut caveat = None;
     for (c, (shape, rest)) in chosen.iter().zip(around) {
-        let entity = &cx.model.entity(c.entity).name.text;
         if range::unordered_number(shape) {
-            return Err(format!(
-                "`by {attr}` returns items in key order, and `{attr}` is an unpadded number in the sort key of `{entity}`: `10` sorts before `9`; use `int(pad N)`"
-            ));
+            return Err(Rejection::UnpaddedOrder {
+                attr: attr.to_string(),
+                entity: c.entity,
+            });
         }
         let Some(byte) = range::continuation(shape, rest, after, false) else {
             continue;
         };
-        let why = format!(
-            "a `{attr}` can go on with {} (`ab`, `ab{}…`), which sorts at or below what follows `{{{attr}}}` in the sort key of `{entity}`, so `ab{}…` comes before `ab`",
-            range::show(byte),
-            byte as char,
-            byte as char
-        );
+        let order = OrderBreak {
+            attr: attr.to_string(),
+            entity: c.entity,
+            byte,
+        };
         if let Some(limit) = limit {
-            return Err(format!(
-                "`limit {limit}` returns the first {limit} items in key order, and key order is not `{attr}` order: {why}"
-            ));
+            return Err(Rejection::LimitOutOfOrder { limit, order });
         }
-        caveat.get_or_insert(format!(
-            "`by {attr}` returns items in key order, which is not always `{attr}` order: {why}"
-        ));
+        caveat.get_or_insert(order);
     }
     Ok(caveat)
 }

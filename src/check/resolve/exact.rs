@@ -6,10 +6,11 @@
 //! an enum word that prefixes another), and no more than one item where the
 //! pattern returns one.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use super::condition::SortOp;
 use super::registry::ItemRef;
+use super::rejection::{OrderBreak, Rejection, Unpinned};
 use super::{Context, Resolution, matching_items};
 use crate::check::lang::{self, Binding, Role};
 use crate::check::model::{AccessKind, EntityId, KeyValue, Part, Pattern, Template};
@@ -30,12 +31,12 @@ pub struct NotUnique {
 pub struct Caveats {
     pub not_unique: Vec<NotUnique>,
     /// Why key order is not always the `by` attribute's order.
-    pub order: Option<String>,
+    pub order: Option<OrderBreak>,
 }
 
 /// Ok with the single returns only an index key vouches for, or why the
 /// Query does not return exactly the declared items.
-pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result<Caveats, String> {
+pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution) -> Result<Caveats, Rejection> {
     check_matched(
         cx,
         pattern,
@@ -51,7 +52,7 @@ pub fn check_matched(
     pattern: &Pattern,
     resolution: &Resolution,
     matched: Vec<ItemRef>,
-) -> Result<Caveats, String> {
+) -> Result<Caveats, Rejection> {
     let vars = Vars::new(pattern, &cx.knowns.equal);
     let access = resolution.key_schema(cx.model);
     let partition = Condition::new(&resolution.partition, false);
@@ -71,18 +72,13 @@ pub fn check_matched(
             items.push((item, pk, sk, pk_reason));
         }
     }
-    let extra: Vec<&str> = unique_names(
-        cx,
-        items
-            .iter()
-            .map(|(i, ..)| i)
-            .filter(|i| !cx.returns.contains(&i.entity)),
-    );
+    let extra: Vec<EntityId> = items
+        .iter()
+        .map(|(i, ..)| i.entity)
+        .filter(|e| !cx.returns.contains(e))
+        .collect();
     if !extra.is_empty() {
-        return Err(format!(
-            "it would also return {}",
-            extra.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-        ));
+        return Err(Rejection::AlsoReturns { entities: extra });
     }
     let mut not_unique = Vec::new();
     for (item, pk, sk, pk_reason) in &items {
@@ -93,14 +89,14 @@ pub fn check_matched(
             }
             let in_key = std::iter::once(*pk).chain(*sk).any(|k| has_hole(&k.template, attr));
             if !in_key {
-                return Err(format!(
-                    "`{attr}` is in none of its keys, so the Query cannot select on it: it would return `{}` items whatever their `{attr}`",
-                    entity.name.text
-                ));
+                return Err(Rejection::NotInKeys {
+                    attr: attr.to_string(),
+                    entity: item.entity,
+                });
             }
         }
         if let Some(reason) = pk_reason {
-            return Err(describe(cx, item, &access.pk.name, &partition, reason));
+            return Err(unpinned(item, &access.pk.name, &partition, reason.clone()));
         }
         // The same attribute is one value: what the partition key pins is
         // pinned wherever else the item's keys use it.
@@ -110,7 +106,7 @@ pub fn check_matched(
             && let Some(reason) = sk_vars.unpinned(sk, &sort)
         {
             let key = &access.sk.as_ref().expect("a sort key").name;
-            return Err(describe(cx, item, key, &sort, &reason));
+            return Err(unpinned(item, key, &sort, reason));
         }
         single_item(cx, pattern, resolution, item, &vars, &mut not_unique)?;
     }
@@ -180,7 +176,7 @@ fn single_item(
     item: &ItemRef,
     vars: &Vars,
     not_unique: &mut Vec<NotUnique>,
-) -> Result<(), String> {
+) -> Result<(), Rejection> {
     let returns_one = pattern.returns.iter().any(|r| r.entity == Some(item.entity) && !r.many);
     if !returns_one {
         return Ok(());
@@ -210,10 +206,7 @@ fn single_item(
         }
         return Ok(());
     }
-    let name = &entity.name.text;
-    Err(format!(
-        "it can return several `{name}` items, but the pattern returns one `{name}` (write `{name}[]`; `limit` sets a page size, it does not make a Query return one item)"
-    ))
+    Err(Rejection::SeveralItems { entity: item.entity })
 }
 
 fn all_holes_known(template: &Template, vars: &Vars) -> bool {
@@ -224,14 +217,6 @@ fn all_holes_known(template: &Template, vars: &Vars) -> bool {
 
 fn has_hole(template: &Template, attr: &str) -> bool {
     template.holes().any(|(name, _)| name.text == attr)
-}
-
-/// The entities' names, each once, in order.
-fn unique_names<'a>(cx: &'a Context, items: impl Iterator<Item = &'a ItemRef>) -> Vec<&'a str> {
-    let names: BTreeSet<&str> = items
-        .map(|item| cx.model.entity(item.entity).name.text.as_str())
-        .collect();
-    names.into_iter().collect()
 }
 
 /// The value a sort condition's matches all begin with (`true`), or equal
@@ -274,6 +259,7 @@ pub struct Vars {
     bindings: Vec<Binding>,
 }
 
+#[derive(Clone)]
 struct Reason {
     attr: String,
     witness: String,
@@ -387,23 +373,14 @@ impl Vars {
     }
 }
 
-fn describe(cx: &Context, item: &ItemRef, key: &str, condition: &Condition, reason: &Reason) -> String {
-    let (prefix, condition) = (condition.prefix, condition.value);
-    let entity = &cx.model.entity(item.entity).name.text;
-    let attr = &reason.attr;
-    let (written, instance) = match (condition.is_empty(), prefix) {
-        (true, _) => (format!("any `{key}`"), String::new()),
-        (false, true) => (
-            format!("`begins_with({key}, \"{condition}\")`"),
-            format!(" (`{}`)", reason.condition),
-        ),
-        (false, false) => (
-            format!("`{key} = \"{condition}\"`"),
-            format!(" (`{}`)", reason.condition),
-        ),
-    };
-    format!(
-        "{written}{instance} also matches the `{entity}` item with `{key}` = `{}`, whose `{attr}` is not the value the pattern gives: the Query does not pin `{attr}`",
-        reason.witness
-    )
+fn unpinned(item: &ItemRef, key: &str, condition: &Condition, reason: Reason) -> Rejection {
+    Rejection::Unpinned(Unpinned {
+        entity: item.entity,
+        key: key.to_string(),
+        condition: condition.value.clone(),
+        prefix: condition.prefix,
+        instance: reason.condition,
+        attr: reason.attr,
+        witness: reason.witness,
+    })
 }

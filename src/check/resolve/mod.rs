@@ -12,6 +12,7 @@ mod proposal;
 pub(super) use proposal::new_analysis;
 mod range;
 pub mod registry;
+mod rejection;
 pub mod request;
 
 pub use condition::SortOp;
@@ -251,7 +252,7 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
                 if let Some(why) = caveats.order {
                     let order = pattern.order.as_ref().map_or(pattern.name.span, |o| o.span);
                     diagnostics.push(
-                        Diagnostic::new(Code::UnsortedSortValue, pattern.at(order), why)
+                        Diagnostic::new(Code::UnsortedSortValue, pattern.at(order), why.caveat(cx.model))
                             .with_help("end the value in the key with a delimiter that sorts below every byte it can contain, or make it fixed-length"),
                     );
                 }
@@ -293,7 +294,10 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
         } else {
             "the table".to_string()
         };
-        diagnostic = diagnostic.with_related(table.at(access.name.span), format!("via {via}: {reason}"));
+        diagnostic = diagnostic.with_related(
+            table.at(access.name.span),
+            format!("via {via}: {}", reason.render(cx.model)),
+        );
     }
     let (help, fix) = proposal::propose(cx, pattern);
     diagnostics.push(diagnostic.with_help(help).with_fixes(fix));

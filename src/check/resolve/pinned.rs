@@ -174,7 +174,11 @@ pub fn verify(
         Ok(caveats) => warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics),
         Err(reason) => {
             diagnostics.push(
-                Diagnostic::new(Code::UnpinnedValue, cx.file.at(condition_span), format!("`{}`: {reason}", pattern.name.text))
+                Diagnostic::new(
+                    Code::UnpinnedValue,
+                    cx.file.at(condition_span),
+                    format!("`{}`: {}", pattern.name.text, reason.render(cx.model)),
+                )
                     .with_help("make the condition use every known value exactly, ending a value with the delimiter that follows it in the key"),
             );
             return None;

@@ -16,12 +16,14 @@
 
 use super::condition::{SortOp, successor, upper_bound_of_prefix};
 use super::knowns::Range;
+use super::rejection::Rejection;
 use crate::check::lang::{self, Shape};
+use crate::check::model::EntityId;
 use crate::check::value::Value;
 use crate::syntax::ast::CompareOp;
 
 /// One returned entity's sort key around the ranged hole.
-pub type Member<'a> = (&'a str, Shape, lang::Template);
+pub type Member = (EntityId, Shape, lang::Template);
 
 pub fn condition(
     prefix: &Value,
@@ -29,44 +31,41 @@ pub fn condition(
     range: &Range,
     members: &[Member],
     text_key: bool,
-) -> Result<SortOp, String> {
+) -> Result<SortOp, Rejection> {
     if text_key
         && !matches!(range, Range::BeginsWith(_))
-        && let Some((entity, ..)) = members.iter().find(|(_, shape, _)| unordered_number(shape))
+        && let Some(&(entity, ..)) = members.iter().find(|(_, shape, _)| unordered_number(shape))
     {
-        return Err(format!(
-            "`{attr}` is an unpadded number in the sort key of `{entity}`, which compares as text: `10` sorts before `9`, so a range of keys is not a range of `{attr}` (and a BETWEEN can come out inverted, which DynamoDB rejects); use `int(pad N)`"
-        ));
+        return Err(Rejection::UnpaddedRange {
+            attr: attr.to_string(),
+            entity,
+        });
     }
     let after = highest_first_byte(members.iter().map(|(_, _, rest)| rest));
-    for (entity, shape, rest) in members {
+    for &(entity, ref shape, ref rest) in members {
         let prefix_search = matches!(range, Range::BeginsWith(_));
         if let Some(byte) = continuation(shape, rest, after, prefix_search) {
-            let fix = format!(
-                "make `{attr}` fixed-length, or follow it in the key with a literal that sorts below every byte it can contain"
-            );
+            let attr = attr.to_string();
             return Err(match prefix_search {
-                true => format!(
-                    "in the sort key of `{entity}`, a `{attr}` can go on with {}, which can also start what follows `{{{attr}}}`: a prefix can then match the key of a shorter `{attr}`; {fix}",
-                    show(byte)
-                ),
-                false => format!(
-                    "in the sort key of `{entity}`, a `{attr}` can go on with {} (`ab`, `ab{}…`), which sorts at or below {}, the first byte after `{{{attr}}}`: keys do not sort by `{attr}`, so no key condition selects a range of `{attr}` exactly; {fix}",
-                    show(byte),
-                    byte as char,
-                    show(after.unwrap_or(0))
-                ),
+                true => Rejection::PrefixContinues { attr, entity, byte },
+                false => Rejection::RangeContinues {
+                    attr,
+                    entity,
+                    byte,
+                    after,
+                },
             });
         }
     }
     let upper = if prefix.is_empty() {
         None
     } else {
-        Some(upper_bound_of_prefix(prefix).ok_or_else(|| {
-            format!(
-                "the known prefix `{prefix}` ends with a value, so no bound can keep the range on `{attr}` inside it"
-            )
-        })?)
+        Some(
+            upper_bound_of_prefix(prefix).ok_or_else(|| Rejection::PrefixEndsInValue {
+                prefix: prefix.clone(),
+                attr: attr.to_string(),
+            })?,
+        )
     };
     let shape = members[0].1.clone();
     let with = |param: &str| {
@@ -89,10 +88,11 @@ pub fn condition(
         Some(_) => SortOp::Between(prefix.clone(), high),
         None => SortOp::Le(high),
     };
-    let one_sided = |op: &str, instead: &str| {
-        format!(
-            "`{attr} {op} …` cannot be one key condition that stays inside `{prefix}`: DynamoDB's BETWEEN includes both ends; write `{attr} {instead} …`"
-        )
+    let one_sided = |op, instead| Rejection::OneSided {
+        attr: attr.to_string(),
+        prefix: prefix.clone(),
+        op,
+        instead,
     };
     Ok(match range {
         Range::Compare(CompareOp::Ge, x) => inside(with(x)),
