@@ -9,12 +9,12 @@ use std::collections::BTreeSet;
 use super::condition::SortOp;
 use super::{Context, Resolution, exact, matching_items, warn_not_unique};
 use crate::check::lang::Shape;
-use crate::check::model::{AccessId, AccessKind, EntityId, KeySchema, Pattern};
+use crate::check::model::{AccessId, AccessKind, EntityId, KeySchema, Pattern, TableId};
 use crate::check::suggest::{closest, escape};
 use crate::check::value::{Value, ValuePart};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::syntax::ast::{self, CompareOp, ConditionKind, KeyType, Operand, Segment};
-use crate::syntax::{FileId, Span};
+use crate::syntax::{FileId, FileSpan, Span};
 
 pub fn verify(
     cx: &Context,
@@ -22,59 +22,124 @@ pub fn verify(
     query: &ast::Query,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Resolution> {
-    let table_id = cx.model.table_named(&query.table.text)?; // unknown: reported when lowering
-    let table = cx.model.table(table_id);
+    let (table_id, access_id) = query_access(cx, query)?; // unknown: reported when lowering
     if table_id != cx.table {
         diagnostics.push(Diagnostic::new(
             Code::MixedTables,
             cx.file.at(query.table.span),
             format!(
                 "the query reads `{}`, but the entities it returns live in `{}`",
-                table.name.text,
+                cx.model.table(table_id).name.text,
                 cx.model.table(cx.table).name.text
             ),
         ));
         return None;
     }
+    let access = cx.model.access(table_id, access_id);
+    let (partition, sort) = key_conditions(cx, access, query, diagnostics)?;
+    let consistent_ok = check_consistent(cx, pattern, access, diagnostics);
+    let resolution = as_resolution(
+        cx,
+        pattern,
+        (table_id, access_id),
+        &partition.1,
+        sort.as_ref().map(|s| &s.1),
+    );
+    let items = matched_items(cx, query, access, &resolution, (&partition, sort.as_ref()), diagnostics)?;
+    let condition_span = sort.as_ref().map_or(partition.0, |s| s.0);
+    let declared = Declared {
+        pattern,
+        query,
+        access,
+        resolution: &resolution,
+        sort: sort.as_ref(),
+        condition_span,
+    };
+    // Missing entities are reported only when nothing else is wrong.
+    let ok = declared.no_extra(cx, &items, diagnostics) && consistent_ok;
+    if !ok || !declared.none_missing(cx, &items, diagnostics) {
+        return None;
+    }
+    match exact::check_matched(cx, pattern, &resolution, items.clone()) {
+        Ok(caveats) => warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics),
+        Err(reason) => {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::UnpinnedValue,
+                    cx.file.at(condition_span),
+                    format!("`{}`: {}", pattern.name.text, reason.render(cx.model)),
+                )
+                .with_help("make the condition use every known value exactly, ending a value with the delimiter that follows it in the key"),
+            );
+            return None;
+        }
+    }
+    Some(relying_on_items(cx, access, resolution, &items))
+}
+
+/// The table and the access path a pinned query names.
+fn query_access(cx: &Context, query: &ast::Query) -> Option<(TableId, AccessId)> {
+    let table_id = cx.model.table_named(&query.table.text)?;
     let access_id = match &query.index {
         None => AccessId::BASE,
-        Some(index) => table.index_id(&index.text)?,
+        Some(index) => cx.model.table(table_id).index_id(&index.text)?,
     };
-    let access = table.access(access_id);
-    let (partition, sort) = key_conditions(cx, access, query, diagnostics)?;
+    Some((table_id, access_id))
+}
 
-    let mut ok = true;
-    if let Some(span) = pattern.consistent
-        && access.kind == AccessKind::Gsi
-    {
-        diagnostics.push(
-            Diagnostic::new(
-                Code::ConsistentGsi,
-                cx.file.at(span),
-                format!(
-                    "index `{}` is global: it serves only eventually consistent reads",
-                    access.name.text
-                ),
-            )
-            .with_related(cx.model.table(cx.table).at(access.name.span), "declared here")
-            .with_help("drop `consistent`, or read the table or a local index"),
-        );
-        ok = false;
-    }
+/// A strongly consistent read of a global index: reported, `false`.
+fn check_consistent(cx: &Context, pattern: &Pattern, access: &KeySchema, diagnostics: &mut Vec<Diagnostic>) -> bool {
+    let Some(span) = pattern.consistent.filter(|_| access.kind == AccessKind::Gsi) else {
+        return true;
+    };
+    diagnostics.push(
+        Diagnostic::new(
+            Code::ConsistentGsi,
+            cx.file.at(span),
+            format!(
+                "index `{}` is global: it serves only eventually consistent reads",
+                access.name.text
+            ),
+        )
+        .with_related(cx.model.table(cx.table).at(access.name.span), "declared here")
+        .with_help("drop `consistent`, or read the table or a local index"),
+    );
+    false
+}
 
-    let resolution = Resolution {
-        table: table_id,
-        access: access_id,
-        partition: partition.1.clone(),
-        sort: sort.as_ref().map(|s| s.1.clone()),
+/// The pinned Query as a resolution, relying on its access path only.
+fn as_resolution(
+    cx: &Context,
+    pattern: &Pattern,
+    (table, access): (TableId, AccessId),
+    partition: &Value,
+    sort: Option<&SortOp>,
+) -> Resolution {
+    Resolution {
+        table,
+        access,
+        partition: partition.clone(),
+        sort: sort.cloned(),
         descending: pattern.order.as_ref().is_some_and(|o| o.descending),
         consistent: pattern.consistent.is_some(),
         limit: pattern.limit,
         returns: cx.returns.clone(),
-        relies_on: vec![cx.model.table(table_id).at(access.span)],
+        relies_on: vec![cx.model.table(table).at(cx.model.access(table, access).span)],
         pinned: true,
-    };
-    let items = matching_items(cx.model, cx.registry, &resolution);
+    }
+}
+
+/// The items the Query matches; `None` (reported) when a key value can
+/// match no item at all: the partition value first, then the sort value.
+fn matched_items(
+    cx: &Context,
+    query: &ast::Query,
+    access: &KeySchema,
+    resolution: &Resolution,
+    (partition, sort): (&Spanned<Value>, Option<&Spanned<SortOp>>),
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Vec<super::ItemRef>> {
+    let items = matching_items(cx.model, cx.registry, resolution);
     let partition_only = Resolution {
         sort: None,
         ..resolution.clone()
@@ -94,7 +159,7 @@ pub fn verify(
         return None;
     }
     if items.is_empty()
-        && let Some((span, value)) = &sort
+        && let Some((span, value)) = sort
     {
         let sk = access.sk.as_ref().map_or("", |k| k.name.as_str());
         let operand = operand_at(query, *span);
@@ -109,11 +174,30 @@ pub fn verify(
         );
         return None;
     }
+    Some(items)
+}
 
-    let matched: BTreeSet<EntityId> = items.iter().map(|i| i.entity).collect();
-    let condition_span = sort.as_ref().map_or(partition.0, |s| s.0);
-    let extra: Vec<_> = items.iter().filter(|i| !cx.returns.contains(&i.entity)).collect();
-    if !extra.is_empty() {
+/// What a pinned Query's matches are compared with: the entities the
+/// pattern declares.
+struct Declared<'a> {
+    pattern: &'a Pattern,
+    query: &'a ast::Query,
+    access: &'a KeySchema,
+    resolution: &'a Resolution,
+    sort: Option<&'a Spanned<SortOp>>,
+    /// The condition a finding points at: the sort condition, else the
+    /// partition key's.
+    condition_span: Span,
+}
+
+impl Declared<'_> {
+    /// Entities the Query returns that the pattern does not declare:
+    /// reported, with the narrower `begins_with` when there is one; `false`.
+    fn no_extra(&self, cx: &Context, items: &[super::ItemRef], diagnostics: &mut Vec<Diagnostic>) -> bool {
+        let extra: Vec<_> = items.iter().filter(|i| !cx.returns.contains(&i.entity)).collect();
+        if extra.is_empty() {
+            return true;
+        }
         let names: BTreeSet<&str> = extra
             .iter()
             .map(|i| cx.model.entity(i.entity).name.text.as_str())
@@ -121,13 +205,14 @@ pub fn verify(
         let names: Vec<String> = names.into_iter().map(|n| format!("`{n}`")).collect();
         let mut diagnostic = Diagnostic::new(
             Code::ExtraEntities,
-            cx.file.at(condition_span),
+            cx.file.at(self.condition_span),
             format!(
                 "this condition also returns {}, which `{}` does not declare",
                 names.join(", "),
-                pattern.name.text
+                self.pattern.name.text
             ),
         );
+        let access = self.access;
         let key_attr = access.sk.as_ref().unwrap_or(&access.pk).name.as_str();
         for item in &extra {
             let entity = cx.model.entity(item.entity);
@@ -138,53 +223,50 @@ pub fn verify(
                 );
             }
         }
-        let help = match tighter_prefix(cx, access, &resolution) {
+        let help = match tighter_prefix(cx, access, self.resolution) {
             Some((key, common)) => {
-                let fix = narrow_fix(cx.file, query, access, sort.as_ref(), &key, &common);
+                let fix = narrow_fix(cx.file, self.query, access, self.sort, &key, &common);
                 diagnostic = diagnostic.with_fixes(fix);
                 format!("narrow it to what the declared entities share: `begins_with({key}, \"{common}\")`")
             }
             None => "declare the extra entities in the pattern's returns, or change their key templates".into(),
         };
         diagnostics.push(diagnostic.with_help(help));
-        ok = false;
+        false
     }
-    let missing: Vec<&str> = cx
-        .returns
-        .iter()
-        .filter(|e| !matched.contains(e))
-        .map(|&e| cx.model.entity(e).name.text.as_str())
-        .collect();
-    if !missing.is_empty() && ok {
+
+    /// Declared entities the Query never returns: reported; `false`.
+    fn none_missing(&self, cx: &Context, items: &[super::ItemRef], diagnostics: &mut Vec<Diagnostic>) -> bool {
+        let matched: BTreeSet<EntityId> = items.iter().map(|i| i.entity).collect();
+        let missing: Vec<&str> = cx
+            .returns
+            .iter()
+            .filter(|e| !matched.contains(e))
+            .map(|&e| cx.model.entity(e).name.text.as_str())
+            .collect();
+        if missing.is_empty() {
+            return true;
+        }
         diagnostics.push(Diagnostic::new(
             Code::MissingEntities,
-            cx.file.at(condition_span),
+            cx.file.at(self.condition_span),
             format!(
                 "this query never returns {}, which `{}` declares",
                 missing.join(", "),
-                pattern.name.text
+                self.pattern.name.text
             ),
         ));
-        ok = false;
+        false
     }
-    if !ok {
-        return None;
-    }
-    match exact::check_matched(cx, pattern, &resolution, items.clone()) {
-        Ok(caveats) => warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics),
-        Err(reason) => {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::UnpinnedValue,
-                    cx.file.at(condition_span),
-                    format!("`{}`: {}", pattern.name.text, reason.render(cx.model)),
-                )
-                    .with_help("make the condition use every known value exactly, ending a value with the delimiter that follows it in the key"),
-            );
-            return None;
-        }
-    }
-    let mut resolution = resolution;
+}
+
+/// The resolution, relying also on the key lines of every item it matches.
+fn relying_on_items(
+    cx: &Context,
+    access: &KeySchema,
+    mut resolution: Resolution,
+    items: &[super::ItemRef],
+) -> Resolution {
     for item in items {
         let entity = cx.model.entity(item.entity);
         let entity_item = &entity.items[item.item];
@@ -197,33 +279,23 @@ pub fn verify(
                 .extend(entity_item.key(&sk.name).map(|k| entity.at(k.span)));
         }
     }
-    Some(resolution)
+    resolution
 }
 
 /// The pinned Query exactly as written, without checking what it matches:
 /// `dyno verify` runs it even when the checker flags it, to show the leak
 /// for real. `None` when DynamoDB would reject it (or a name is unknown).
 pub fn as_written(cx: &Context, pattern: &Pattern, query: &ast::Query) -> Option<Resolution> {
-    let table_id = cx.model.table_named(&query.table.text)?;
-    let table = cx.model.table(table_id);
-    let access_id = match &query.index {
-        None => AccessId::BASE,
-        Some(index) => table.index_id(&index.text)?,
-    };
-    let access = table.access(access_id);
+    let (table_id, access_id) = query_access(cx, query)?;
+    let access = cx.model.access(table_id, access_id);
     let (partition, sort) = key_conditions(cx, access, query, &mut Vec::new())?;
-    Some(Resolution {
-        table: table_id,
-        access: access_id,
-        partition: partition.1,
-        sort: sort.map(|s| s.1),
-        descending: pattern.order.as_ref().is_some_and(|o| o.descending),
-        consistent: pattern.consistent.is_some(),
-        limit: pattern.limit,
-        returns: cx.returns.clone(),
-        relies_on: vec![cx.model.table(table_id).at(access.span)],
-        pinned: true,
-    })
+    Some(as_resolution(
+        cx,
+        pattern,
+        (table_id, access_id),
+        &partition.1,
+        sort.as_ref().map(|s| &s.1),
+    ))
 }
 
 /// The sort value a condition compares with (the lower bound of a range).
@@ -239,6 +311,92 @@ impl FirstValue for SortOp {
 
 type Spanned<T> = (Span, T);
 
+/// A key condition DynamoDB rejects (E203), with what it is about.
+enum KeyRule {
+    PartitionTwice {
+        key: String,
+    },
+    PartitionNotEqual {
+        key: String,
+    },
+    TwoSortConditions,
+    BeginsWithOnNumber {
+        key: String,
+    },
+    EmptyValue,
+    /// Constant bounds out of order.
+    InvertedBetween {
+        lo: String,
+        hi: String,
+    },
+    /// A bound that is an unpadded number: its text can sort out of order.
+    UnpaddedBetween {
+        name: String,
+    },
+    /// `key` is not a key of `access`; `index` is an index it is a key of.
+    NotAKey {
+        key: String,
+        access: String,
+        keys: Vec<String>,
+        table: String,
+        index: Option<String>,
+    },
+    NoPartition {
+        pk: String,
+    },
+}
+
+impl KeyRule {
+    fn message(&self) -> String {
+        match self {
+            KeyRule::PartitionTwice { key } => {
+                format!("`{key}` is compared twice: a Query has one partition key value")
+            }
+            KeyRule::PartitionNotEqual { key } => {
+                format!("the partition key `{key}` takes only `=`: a Query reads one partition")
+            }
+            KeyRule::TwoSortConditions => "a Query has at most one sort-key condition".into(),
+            KeyRule::BeginsWithOnNumber { key } => {
+                format!("`begins_with` works on string keys, and `{key}` is a number")
+            }
+            KeyRule::EmptyValue => "DynamoDB rejects an empty string as a key condition value".into(),
+            KeyRule::InvertedBetween { lo, hi } => {
+                format!("the lower bound `{lo}` sorts after the upper bound `{hi}`: DynamoDB rejects this BETWEEN")
+            }
+            KeyRule::UnpaddedBetween { name } => format!(
+                "`{name}` is an unpadded number: `9` to `10` comes out inverted in byte order (`9` > `10`), and DynamoDB rejects a BETWEEN whose lower bound sorts after its upper bound; use `int(pad N)`"
+            ),
+            KeyRule::NotAKey { key, access, keys, .. } => format!(
+                "`{key}` is not a key of `{access}`: a key condition uses only `{}`",
+                keys.join("` and `")
+            ),
+            KeyRule::NoPartition { pk } => format!("a Query needs `{pk} = ...`: without it, this is a Scan"),
+        }
+    }
+
+    fn help(&self) -> Option<String> {
+        match self {
+            KeyRule::TwoSortConditions => Some("combine them with `between`".into()),
+            KeyRule::BeginsWithOnNumber { .. } => Some("compare with `between` instead".into()),
+            KeyRule::NotAKey {
+                key,
+                table,
+                index: Some(index),
+                ..
+            } => Some(format!("`{key}` is a key of index `{index}`: query `{table}.{index}`")),
+            _ => None,
+        }
+    }
+
+    fn report(&self, at: FileSpan, diagnostics: &mut Vec<Diagnostic>) {
+        let mut diagnostic = Diagnostic::new(Code::KeyConditionRule, at, self.message());
+        if let Some(help) = self.help() {
+            diagnostic = diagnostic.with_help(help);
+        }
+        diagnostics.push(diagnostic);
+    }
+}
+
 /// Splits the conditions into the partition-key equality and at most one
 /// sort-key condition, reporting what DynamoDB would reject.
 fn key_conditions(
@@ -250,115 +408,31 @@ fn key_conditions(
     let mut partition = None;
     let mut sort: Option<Spanned<SortOp>> = None;
     let mut ok = true;
-    let mut reject = |span: Span, message: String, help: Option<String>| {
-        let mut diagnostic = Diagnostic::new(Code::KeyConditionRule, cx.file.at(span), message);
-        if let Some(help) = help {
-            diagnostic = diagnostic.with_help(help);
-        }
-        diagnostics.push(diagnostic);
-    };
     for condition in &query.conditions {
         let key = condition.key.text.as_str();
-        if key == access.pk.name {
-            match &condition.kind {
-                ConditionKind::Compare(CompareOp::Eq, operand) if partition.is_none() => {
-                    partition = Some((operand.span(), operand_value(cx, operand)));
-                }
-                ConditionKind::Compare(CompareOp::Eq, _) => {
-                    reject(
-                        condition.span,
-                        format!("`{key}` is compared twice: a Query has one partition key value"),
-                        None,
-                    );
-                    ok = false;
-                }
-                _ => {
-                    reject(
-                        condition.span,
-                        format!("the partition key `{key}` takes only `=`: a Query reads one partition"),
-                        None,
-                    );
-                    ok = false;
-                }
-            }
+        let found = if key == access.pk.name {
+            partition_condition(cx, condition, partition.is_some()).map(|p| partition = Some(p))
         } else if access.sk.as_ref().is_some_and(|s| s.name == key) {
             if sort.is_some() {
-                reject(
-                    condition.span,
-                    "a Query has at most one sort-key condition".into(),
-                    Some("combine them with `between`".into()),
-                );
-                ok = false;
-                continue;
+                Err(vec![(condition.span, KeyRule::TwoSortConditions)])
+            } else {
+                let (found, rules) = sort_condition(cx, access, condition);
+                sort = Some(found);
+                if rules.is_empty() { Ok(()) } else { Err(rules) }
             }
-            let is_string = access.sk.as_ref().is_some_and(|s| s.ty == KeyType::String);
-            let op = match &condition.kind {
-                ConditionKind::Compare(op, v) => {
-                    let v = operand_value(cx, v);
-                    match op {
-                        CompareOp::Eq => SortOp::Eq(v),
-                        CompareOp::Lt => SortOp::Lt(v),
-                        CompareOp::Le => SortOp::Le(v),
-                        CompareOp::Gt => SortOp::Gt(v),
-                        CompareOp::Ge => SortOp::Ge(v),
-                    }
-                }
-                ConditionKind::Between(lo, hi) => SortOp::Between(operand_value(cx, lo), operand_value(cx, hi)),
-                ConditionKind::BeginsWith(prefix) => {
-                    if !is_string {
-                        reject(
-                            condition.span,
-                            format!("`begins_with` works on string keys, and `{key}` is a number"),
-                            Some("compare with `between` instead".into()),
-                        );
-                        ok = false;
-                    }
-                    SortOp::BeginsWith(operand_value(cx, prefix))
-                }
-            };
-            let span = match &condition.kind {
-                ConditionKind::Compare(_, v) | ConditionKind::BeginsWith(v) => v.span(),
-                ConditionKind::Between(lo, hi) => lo.span().cover(hi.span()),
-            };
-            if let Some(message) = rejected_at_run_time(&op, is_string) {
-                reject(span, message, None);
-                ok = false;
-            }
-            sort = Some((span, op));
         } else {
-            let elsewhere = cx
-                .model
-                .table(cx.table)
-                .access
-                .iter()
-                .find(|a| a.pk.name == key || a.sk.as_ref().is_some_and(|s| s.name == key));
-            let help = elsewhere.filter(|a| a.is_index()).map(|a| {
-                format!(
-                    "`{key}` is a key of index `{}`: query `{}.{}`",
-                    a.name.text, query.table.text, a.name.text
-                )
-            });
-            let keys = std::iter::once(access.pk.name.as_str())
-                .chain(access.sk.as_ref().map(|s| s.name.as_str()))
-                .collect::<Vec<_>>()
-                .join("` and `");
-            reject(
-                condition.key.span,
-                format!(
-                    "`{key}` is not a key of `{}`: a key condition uses only `{keys}`",
-                    access.name.text
-                ),
-                help,
-            );
+            Err(vec![(condition.key.span, not_a_key(cx, access, query, key))])
+        };
+        if let Err(rules) = found {
+            for (span, rule) in rules {
+                rule.report(cx.file.at(span), diagnostics);
+            }
             ok = false;
         }
     }
     if partition.is_none() && ok {
-        reject(
-            query.span,
-            format!("a Query needs `{} = ...`: without it, this is a Scan", access.pk.name),
-            None,
-        );
+        let pk = access.pk.name.clone();
+        KeyRule::NoPartition { pk }.report(cx.file.at(query.span), diagnostics);
         ok = false;
     }
     if !ok {
@@ -367,11 +441,84 @@ fn key_conditions(
     Some((partition?, sort))
 }
 
+/// The partition key's `=` (`seen`: one came before).
+fn partition_condition(
+    cx: &Context,
+    condition: &ast::Condition,
+    seen: bool,
+) -> Result<Spanned<Value>, Vec<(Span, KeyRule)>> {
+    let key = condition.key.text.clone();
+    match &condition.kind {
+        ConditionKind::Compare(CompareOp::Eq, operand) if !seen => Ok((operand.span(), operand_value(cx, operand))),
+        ConditionKind::Compare(CompareOp::Eq, _) => Err(vec![(condition.span, KeyRule::PartitionTwice { key })]),
+        _ => Err(vec![(condition.span, KeyRule::PartitionNotEqual { key })]),
+    }
+}
+
+/// The sort key's condition, and what DynamoDB would reject about it.
+fn sort_condition(
+    cx: &Context,
+    access: &KeySchema,
+    condition: &ast::Condition,
+) -> (Spanned<SortOp>, Vec<(Span, KeyRule)>) {
+    let mut rules = Vec::new();
+    let is_string = access.sk.as_ref().is_some_and(|s| s.ty == KeyType::String);
+    let op = match &condition.kind {
+        ConditionKind::Compare(op, v) => {
+            let v = operand_value(cx, v);
+            match op {
+                CompareOp::Eq => SortOp::Eq(v),
+                CompareOp::Lt => SortOp::Lt(v),
+                CompareOp::Le => SortOp::Le(v),
+                CompareOp::Gt => SortOp::Gt(v),
+                CompareOp::Ge => SortOp::Ge(v),
+            }
+        }
+        ConditionKind::Between(lo, hi) => SortOp::Between(operand_value(cx, lo), operand_value(cx, hi)),
+        ConditionKind::BeginsWith(prefix) => {
+            if !is_string {
+                let key = condition.key.text.clone();
+                rules.push((condition.span, KeyRule::BeginsWithOnNumber { key }));
+            }
+            SortOp::BeginsWith(operand_value(cx, prefix))
+        }
+    };
+    let span = match &condition.kind {
+        ConditionKind::Compare(_, v) | ConditionKind::BeginsWith(v) => v.span(),
+        ConditionKind::Between(lo, hi) => lo.span().cover(hi.span()),
+    };
+    if let Some(rule) = rejected_at_run_time(&op, is_string) {
+        rules.push((span, rule));
+    }
+    ((span, op), rules)
+}
+
+/// A condition on an attribute that is not a key of the access path; with
+/// the index it is a key of, if any.
+fn not_a_key(cx: &Context, access: &KeySchema, query: &ast::Query, key: &str) -> KeyRule {
+    let elsewhere = cx
+        .model
+        .table(cx.table)
+        .access
+        .iter()
+        .find(|a| a.pk.name == key || a.sk.as_ref().is_some_and(|s| s.name == key));
+    KeyRule::NotAKey {
+        key: key.to_string(),
+        access: access.name.text.clone(),
+        keys: std::iter::once(&access.pk)
+            .chain(access.sk.as_ref())
+            .map(|k| k.name.clone())
+            .collect(),
+        table: query.table.text.clone(),
+        index: elsewhere.filter(|a| a.is_index()).map(|a| a.name.text.clone()),
+    }
+}
+
 /// What DynamoDB rejects only when the request is made: an empty string
 /// as a key value, and a BETWEEN whose lower bound is above its upper one.
-fn rejected_at_run_time(op: &SortOp, is_string: bool) -> Option<String> {
+fn rejected_at_run_time(op: &SortOp, is_string: bool) -> Option<KeyRule> {
     if op.values().iter().any(|(_, v)| v.constant() == Some("")) {
-        return Some("DynamoDB rejects an empty string as a key condition value".into());
+        return Some(KeyRule::EmptyValue);
     }
     let SortOp::Between(lo, hi) = op else { return None };
     if let (Some(lo), Some(hi)) = (lo.constant(), hi.constant()) {
@@ -379,8 +526,9 @@ fn rejected_at_run_time(op: &SortOp, is_string: bool) -> Option<String> {
             (false, Ok(a), Ok(b)) => a > b,
             _ => lo > hi,
         };
-        return inverted.then(|| {
-            format!("the lower bound `{lo}` sorts after the upper bound `{hi}`: DynamoDB rejects this BETWEEN")
+        return inverted.then(|| KeyRule::InvertedBetween {
+            lo: lo.to_string(),
+            hi: hi.to_string(),
         });
     }
     if !is_string {
@@ -393,11 +541,7 @@ fn rejected_at_run_time(op: &SortOp, is_string: bool) -> Option<String> {
         } => Some(name),
         _ => None,
     });
-    unpadded.map(|name| {
-        format!(
-            "`{name}` is an unpadded number: `9` to `10` comes out inverted in byte order (`9` > `10`), and DynamoDB rejects a BETWEEN whose lower bound sorts after its upper bound; use `int(pad N)`"
-        )
-    })
+    unpadded.map(|name| KeyRule::UnpaddedBetween { name: name.clone() })
 }
 
 /// A pinned query's operand as a value: template holes and names stand for
