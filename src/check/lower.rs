@@ -138,33 +138,7 @@ fn check_name(file: FileId, kind: &str, name: &Name, diagnostics: &mut Vec<Diagn
 
 fn lower_table(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Table {
     check_name(file, "table", &table.name, diagnostics);
-    let mut access = Vec::new();
-    match table.keys.as_slice() {
-        [] => diagnostics.push(
-            Diagnostic::new(
-                Code::InvalidTable,
-                file.at(table.name.span),
-                format!("table `{}` declares no key", table.name.text),
-            )
-            .with_help("add `key pk, sk` (partition key, optional sort key)"),
-        ),
-        [key, rest @ ..] => {
-            for extra in rest {
-                diagnostics.push(
-                    Diagnostic::new(Code::InvalidTable, file.at(extra.span), "a table has one `key` line")
-                        .with_related(file.at(key.span), "the key is declared here"),
-                );
-            }
-            access.push(KeySchema {
-                kind: AccessKind::Base,
-                name: table.name.clone(),
-                span: key.span,
-                pk: key_attr(&key.partition),
-                sk: key.sort.as_ref().map(key_attr),
-                projection: Projection::All,
-            });
-        }
-    }
+    let mut access: Vec<KeySchema> = base_key(file, table, diagnostics).into_iter().collect();
     let mut index_names: HashMap<&str, Span> = HashMap::new();
     for index in &table.indexes {
         if let Some(&first) = index_names.get(index.name.text.as_str()) {
@@ -179,66 +153,129 @@ fn lower_table(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnosti
             continue;
         }
         index_names.insert(&index.name.text, index.name.span);
-        check_name(file, "index", &index.name, diagnostics);
-        let pk = key_attr(&index.partition);
-        if index.local {
-            if let Some(base) = access.first().filter(|base: &&KeySchema| base.sk.is_none()) {
-                diagnostics.push(
-                    Diagnostic::new(
-                        Code::InvalidTable,
-                        file.at(index.span),
-                        format!(
-                            "table `{}` has no sort key, so it cannot have a local index: DynamoDB requires a \
-                             range key in the table's key schema for a LocalSecondaryIndex",
-                            table.name.text
-                        ),
-                    )
-                    .with_related(file.at(base.span), "the table's key has no sort key")
-                    .with_help(format!(
-                        "drop `local` to make `{}` a global index, or give the table a sort key",
-                        index.name.text
-                    )),
-                );
-            }
-            let table_pk = access.first().map(|base: &KeySchema| base.pk.name.clone());
-            if let Some(table_pk) = table_pk.filter(|t| *t != pk.name) {
-                diagnostics.push(
-                    Diagnostic::new(
-                        Code::InvalidTable,
-                        file.at(index.partition.name.span),
-                        format!(
-                            "a local index shares the table's partition key `{table_pk}`, not `{}`",
-                            pk.name
-                        ),
-                    )
-                    .with_help(format!(
-                        "write `local index {} ({table_pk}, ...)`, or drop `local` for a global index",
-                        index.name.text
-                    )),
-                );
-            }
-            if index.sort.is_none() {
-                diagnostics.push(Diagnostic::new(
-                    Code::InvalidTable,
-                    file.at(index.span),
-                    "a local index needs a sort key: it only adds another sort order to the table's partitions",
-                ));
-            }
-        }
-        let projection = match &index.projection {
-            ast::Projection::Default | ast::Projection::All(_) => Projection::All,
-            ast::Projection::KeysOnly(_) => Projection::KeysOnly,
-            ast::Projection::Include(_, names) => Projection::Include(names.iter().map(|n| n.text.clone()).collect()),
-        };
-        access.push(KeySchema {
-            kind: if index.local { AccessKind::Lsi } else { AccessKind::Gsi },
-            name: index.name.clone(),
-            span: index.span,
-            pk,
-            sk: index.sort.as_ref().map(key_attr),
-            projection,
-        });
+        access.push(lower_index(file, table, index, access.first(), diagnostics));
     }
+    check_index_counts(file, table, &access, diagnostics);
+    Table {
+        file,
+        name: table.name.clone(),
+        span: table.span,
+        access,
+        delimiter: lower_delimiter(file, table, diagnostics),
+    }
+}
+
+/// The table's own key schema: its one `key` line.
+fn base_key(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Option<KeySchema> {
+    let [key, rest @ ..] = table.keys.as_slice() else {
+        let no_key = Diagnostic::new(
+            Code::InvalidTable,
+            file.at(table.name.span),
+            format!("table `{}` declares no key", table.name.text),
+        );
+        diagnostics.push(no_key.with_help("add `key pk, sk` (partition key, optional sort key)"));
+        return None;
+    };
+    for extra in rest {
+        diagnostics.push(
+            Diagnostic::new(Code::InvalidTable, file.at(extra.span), "a table has one `key` line")
+                .with_related(file.at(key.span), "the key is declared here"),
+        );
+    }
+    Some(KeySchema {
+        kind: AccessKind::Base,
+        name: table.name.clone(),
+        span: key.span,
+        pk: key_attr(&key.partition),
+        sk: key.sort.as_ref().map(key_attr),
+        projection: Projection::All,
+    })
+}
+
+/// One `index` line; `base` is the table's key schema, when it has one.
+fn lower_index(
+    file: FileId,
+    table: &ast::Table,
+    index: &ast::IndexDecl,
+    base: Option<&KeySchema>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> KeySchema {
+    check_name(file, "index", &index.name, diagnostics);
+    let pk = key_attr(&index.partition);
+    if index.local {
+        check_local_index(file, table, index, &pk, base, diagnostics);
+    }
+    let projection = match &index.projection {
+        ast::Projection::Default | ast::Projection::All(_) => Projection::All,
+        ast::Projection::KeysOnly(_) => Projection::KeysOnly,
+        ast::Projection::Include(_, names) => Projection::Include(names.iter().map(|n| n.text.clone()).collect()),
+    };
+    KeySchema {
+        kind: if index.local { AccessKind::Lsi } else { AccessKind::Gsi },
+        name: index.name.clone(),
+        span: index.span,
+        pk,
+        sk: index.sort.as_ref().map(key_attr),
+        projection,
+    }
+}
+
+/// What DynamoDB requires of a local index: a table with a sort key, the
+/// table's partition key, and a sort key of its own.
+fn check_local_index(
+    file: FileId,
+    table: &ast::Table,
+    index: &ast::IndexDecl,
+    pk: &KeyAttr,
+    base: Option<&KeySchema>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if let Some(base) = base.filter(|base| base.sk.is_none()) {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::InvalidTable,
+                file.at(index.span),
+                format!(
+                    "table `{}` has no sort key, so it cannot have a local index: DynamoDB requires a \
+                     range key in the table's key schema for a LocalSecondaryIndex",
+                    table.name.text
+                ),
+            )
+            .with_related(file.at(base.span), "the table's key has no sort key")
+            .with_help(format!(
+                "drop `local` to make `{}` a global index, or give the table a sort key",
+                index.name.text
+            )),
+        );
+    }
+    let table_pk = base.map(|base| base.pk.name.clone());
+    if let Some(table_pk) = table_pk.filter(|t| *t != pk.name) {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::InvalidTable,
+                file.at(index.partition.name.span),
+                format!(
+                    "a local index shares the table's partition key `{table_pk}`, not `{}`",
+                    pk.name
+                ),
+            )
+            .with_help(format!(
+                "write `local index {} ({table_pk}, ...)`, or drop `local` for a global index",
+                index.name.text
+            )),
+        );
+    }
+    if index.sort.is_none() {
+        diagnostics.push(Diagnostic::new(
+            Code::InvalidTable,
+            file.at(index.span),
+            "a local index needs a sort key: it only adds another sort order to the table's partitions",
+        ));
+    }
+}
+
+/// DynamoDB's limit on local indexes and default quota on global ones.
+fn check_index_counts(file: FileId, table: &ast::Table, access: &[KeySchema], diagnostics: &mut Vec<Diagnostic>) {
     let lsi_count = access.iter().filter(|a| a.kind == AccessKind::Lsi).count();
     if lsi_count > MAX_LOCAL_INDEXES {
         diagnostics.push(Diagnostic::new(
@@ -265,7 +302,11 @@ fn lower_table(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnosti
             .with_help("request a higher quota (Service Quotas) before deploying, or merge indexes (overload them)"),
         );
     }
-    let delimiter = match table.delimiters.as_slice() {
+}
+
+/// The table's one `delimiter`, `#` when it declares none.
+fn lower_delimiter(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> String {
+    match table.delimiters.as_slice() {
         [] => "#".to_string(),
         [first, rest @ ..] => {
             for extra in rest {
@@ -286,13 +327,6 @@ fn lower_table(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnosti
                 }
             }
         }
-    };
-    Table {
-        file,
-        name: table.name.clone(),
-        span: table.span,
-        access,
-        delimiter,
     }
 }
 

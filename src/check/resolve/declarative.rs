@@ -8,7 +8,7 @@ use super::knowns::{Next, instantiate};
 use super::rejection::{OrderBreak, Rejection};
 use super::{Context, Resolution, range};
 use crate::check::lang;
-use crate::check::model::{AccessId, AccessKind, EntityId, KeyAttr, KeyValue, Pattern, Table};
+use crate::check::model::{AccessId, AccessKind, EntityId, KeyAttr, KeySchema, KeyValue, Pattern, Table};
 use crate::check::value::Value;
 use crate::syntax::FileSpan;
 use crate::syntax::ast::KeyType;
@@ -37,84 +37,14 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
     if pattern.consistent.is_some() && access.kind == AccessKind::Gsi {
         return Err(Rejection::ConsistentOnGlobalIndex);
     }
-
-    let mut chosen = Vec::new();
-    let mut partition: Option<(Value, EntityId)> = None;
-    for &entity_id in &cx.returns {
-        let entity = cx.model.entity(entity_id);
-        // The hole that keeps an item's partition key from being known.
-        let mut missing_hole: Option<String> = None;
-        let mut found = None;
-        for item in &entity.items {
-            let Some(pk) = item.key(&access.pk.name) else { continue };
-            let sk = match &access.sk {
-                Some(sk) => match item.key(&sk.name) {
-                    Some(kv) => Some(kv),
-                    None => continue,
-                },
-                None => None,
-            };
-            match instantiate(&pk.template, &cx.knowns) {
-                (value, Next::End) => {
-                    found = Some((
-                        Chosen {
-                            entity: entity_id,
-                            pk,
-                            sk,
-                        },
-                        value,
-                    ));
-                    break;
-                }
-                (_, Next::Hole { attr, .. }) => missing_hole = Some(attr),
-            }
-        }
-        let Some((item, value)) = found else {
-            return Err(match missing_hole {
-                Some(attr) => Rejection::PartitionNeeds {
-                    pk: access.pk.name.clone(),
-                    entity: entity_id,
-                    attr,
-                },
-                None => Rejection::NotInIndex { entity: entity_id },
-            });
-        };
-        match &partition {
-            Some((first, first_entity)) if !same_text(first, &value) => {
-                return Err(Rejection::DifferentPartitions {
-                    first: (*first_entity, first.clone()),
-                    other: (entity_id, value),
-                });
-            }
-            Some(_) => {}
-            None => partition = Some((value, entity_id)),
-        }
-        chosen.push(item);
-    }
-    let Some((partition, _)) = partition else {
-        return Err(Rejection::ReturnsNothing);
-    };
-
-    let mut order_caveat = None;
-    let sort = match &access.sk {
+    let (partition, chosen) = one_partition(cx, access)?;
+    let (sort, order_caveat) = match &access.sk {
         None => {
-            if let Some((attr, _)) = &cx.knowns.range {
-                return Err(Rejection::NoSortKeyForRange { attr: attr.clone() });
-            }
-            if let Some(order) = &pattern.order {
-                return Err(Rejection::NoSortKeyForOrder {
-                    attr: order.attr.text.clone(),
-                });
-            }
-            None
+            without_sort_key(cx, pattern)?;
+            (None, None)
         }
-        Some(sk) => {
-            let (sort, caveat) = sort_condition(cx, pattern, sk, &chosen)?;
-            order_caveat = caveat;
-            sort
-        }
+        Some(sk) => sort_condition(cx, pattern, sk, &chosen)?,
     };
-
     let resolution = Resolution {
         table: cx.table,
         access: access_id,
@@ -130,6 +60,84 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
     let mut caveats = exact::check(cx, pattern, &resolution)?;
     caveats.order = order_caveat;
     Ok((resolution, caveats))
+}
+
+/// The one partition every returned entity is read from, with the item of
+/// each that is read.
+fn one_partition<'m>(cx: &Context<'m>, access: &KeySchema) -> Result<(Value, Vec<Chosen<'m>>), Rejection> {
+    let mut chosen = Vec::new();
+    let mut partition: Option<(Value, EntityId)> = None;
+    for &entity_id in &cx.returns {
+        let (item, value) = choose_item(cx, access, entity_id)?;
+        match &partition {
+            Some((first, first_entity)) if !same_text(first, &value) => {
+                return Err(Rejection::DifferentPartitions {
+                    first: (*first_entity, first.clone()),
+                    other: (entity_id, value),
+                });
+            }
+            Some(_) => {}
+            None => partition = Some((value, entity_id)),
+        }
+        chosen.push(item);
+    }
+    let Some((partition, _)) = partition else {
+        return Err(Rejection::ReturnsNothing);
+    };
+    Ok((partition, chosen))
+}
+
+/// The first item of the entity in the access path whose partition key the
+/// pattern knows, with that key's value.
+fn choose_item<'m>(
+    cx: &Context<'m>,
+    access: &KeySchema,
+    entity_id: EntityId,
+) -> Result<(Chosen<'m>, Value), Rejection> {
+    // The hole that keeps an item's partition key from being known.
+    let mut missing_hole: Option<String> = None;
+    for item in &cx.model.entity(entity_id).items {
+        let Some(pk) = item.key(&access.pk.name) else { continue };
+        let sk = match &access.sk {
+            Some(sk) => match item.key(&sk.name) {
+                Some(kv) => Some(kv),
+                None => continue,
+            },
+            None => None,
+        };
+        match instantiate(&pk.template, &cx.knowns) {
+            (value, Next::End) => {
+                let chosen = Chosen {
+                    entity: entity_id,
+                    pk,
+                    sk,
+                };
+                return Ok((chosen, value));
+            }
+            (_, Next::Hole { attr, .. }) => missing_hole = Some(attr),
+        }
+    }
+    Err(match missing_hole {
+        Some(attr) => Rejection::PartitionNeeds {
+            pk: access.pk.name.clone(),
+            entity: entity_id,
+            attr,
+        },
+        None => Rejection::NotInIndex { entity: entity_id },
+    })
+}
+
+/// Without a sort key, a pattern can neither read a range nor order.
+fn without_sort_key(cx: &Context, pattern: &Pattern) -> Result<(), Rejection> {
+    if let Some((attr, _)) = &cx.knowns.range {
+        return Err(Rejection::NoSortKeyForRange { attr: attr.clone() });
+    }
+    if let Some(order) = &pattern.order {
+        return Err(Rejection::NoSortKeyForOrder {
+            attr: order.attr.text.clone(),
+        });
+    }
+    Ok(())
 }
 
 fn relied_on(cx: &Context, access: FileSpan, chosen: &[Chosen]) -> Vec<FileSpan> {
