@@ -18,12 +18,19 @@ enum Unsorted {
     StringDate(&'static str),
 }
 
-struct Finding {
+/// What a pattern does that depends on an attribute's order.
+#[derive(Clone, Copy)]
+enum Dependence {
+    OrdersBy,
+    Ranges,
+}
+
+struct Finding<'m> {
     entity: EntityId,
     attr: usize,
     why: Unsorted,
-    /// The patterns that depend on the order: (name span, what they do).
-    patterns: Vec<(FileSpan, String)>,
+    /// The patterns that depend on the order, with what they do.
+    patterns: Vec<(&'m Pattern, Dependence)>,
 }
 
 pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
@@ -35,7 +42,7 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
         let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
             continue;
         };
-        for (attr, doing) in ordered_attributes(pattern) {
+        for (attr, dependence) in ordered_attributes(pattern) {
             for &entity_id in &resolution.returns {
                 let entity = model.entity(entity_id);
                 // The items the Query reads: those whose sort-key line it relies on.
@@ -67,8 +74,8 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
                             patterns: Vec::new(),
                         });
                         let at = pattern.at(pattern.name.span);
-                        if !finding.patterns.iter().any(|(s, _)| *s == at) {
-                            finding.patterns.push((at, doing.clone()));
+                        if !finding.patterns.iter().any(|(p, _)| p.at(p.name.span) == at) {
+                            finding.patterns.push((pattern, dependence));
                         }
                     }
                 }
@@ -114,8 +121,13 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
             .with_label("sorts as text, not by value")
             .with_help(help)
             .with_fixes(fix);
-        for (pattern_span, doing) in finding.patterns {
-            diagnostic = diagnostic.with_related(pattern_span, doing);
+        for (pattern, dependence) in finding.patterns {
+            let doing = match dependence {
+                Dependence::OrdersBy => "orders by",
+                Dependence::Ranges => "reads a range of",
+            };
+            let related = format!("`{}` {doing} `{name}`", pattern.name.text);
+            diagnostic = diagnostic.with_related(pattern.at(pattern.name.span), related);
         }
         diagnostics.push(diagnostic.with_related(entity.at(attribute.span), "declared here"));
     }
@@ -123,13 +135,10 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
 
 /// The attributes whose order a pattern depends on, each with what the
 /// pattern does with it.
-fn ordered_attributes(pattern: &Pattern) -> Vec<(&str, String)> {
+fn ordered_attributes(pattern: &Pattern) -> Vec<(&str, Dependence)> {
     let mut out = Vec::new();
     if let Some(order) = &pattern.order {
-        out.push((
-            order.attr.text.as_str(),
-            format!("`{}` orders by `{}`", pattern.name.text, order.attr.text),
-        ));
+        out.push((order.attr.text.as_str(), Dependence::OrdersBy));
     }
     for known in &pattern.known {
         let ranged = match &known.kind {
@@ -138,10 +147,7 @@ fn ordered_attributes(pattern: &Pattern) -> Vec<(&str, String)> {
             KnownKind::Equal | KnownKind::Fixed(_) | KnownKind::BeginsWith(_) => false,
         };
         if ranged && !out.iter().any(|(a, _)| *a == known.attr.text) {
-            out.push((
-                known.attr.text.as_str(),
-                format!("`{}` reads a range of `{}`", pattern.name.text, known.attr.text),
-            ));
+            out.push((known.attr.text.as_str(), Dependence::Ranges));
         }
     }
     out
