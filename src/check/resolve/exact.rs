@@ -374,7 +374,7 @@ impl Vars {
 }
 
 fn unpinned(item: &ItemRef, key: &str, condition: &Condition, reason: Reason) -> Rejection {
-    Rejection::Unpinned(Unpinned {
+    Rejection::Unpinned(Box::new(Unpinned {
         entity: item.entity,
         key: key.to_string(),
         condition: condition.value.clone(),
@@ -382,5 +382,5 @@ fn unpinned(item: &ItemRef, key: &str, condition: &Condition, reason: Reason) ->
         instance: reason.condition,
         attr: reason.attr,
         witness: reason.witness,
-    })
+    }))
 }

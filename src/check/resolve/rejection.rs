@@ -125,7 +125,7 @@ pub enum Rejection {
         entity: EntityId,
     },
     /// The condition matches an item whose known attribute differs.
-    Unpinned(Unpinned),
+    Unpinned(Box<Unpinned>),
     /// The pattern returns one `entity`, the Query several.
     SeveralItems {
         entity: EntityId,
