@@ -165,26 +165,7 @@ fn sort_condition(
         .map(|c| instantiate(&c.sk.expect("an index with a sort key").template, &cx.knowns))
         .collect();
     if let Some(order) = &pattern.order {
-        for (c, (prefix, next)) in chosen.iter().zip(&starts) {
-            match next {
-                Next::Hole { attr, .. } if *attr == order.attr.text => {}
-                Next::Hole { attr, .. } => {
-                    return Err(Rejection::OrderNotNext {
-                        order: order.attr.text.clone(),
-                        prefix: prefix.clone(),
-                        sk: sk_name.to_string(),
-                        entity: c.entity,
-                        first: attr.clone(),
-                    });
-                }
-                Next::End => {
-                    return Err(Rejection::NothingToOrder {
-                        sk: sk_name.to_string(),
-                        entity: c.entity,
-                    });
-                }
-            }
-        }
+        order_hole_next(&order.attr.text, sk_name, chosen, &starts)?;
     }
     // Around the first open hole of each member: its shape and what follows.
     let around: Vec<Option<Around>> = chosen
@@ -205,44 +186,91 @@ fn sort_condition(
     }
     let (first_prefix, _) = &starts[0];
     if let Some((ranged, range)) = &cx.knowns.range {
-        let mut members = Vec::new();
-        for ((c, (prefix, next)), around) in chosen.iter().zip(&starts).zip(&around) {
-            if !same_text(prefix, first_prefix) {
-                return Err(Rejection::RangePrefixesDiffer {
-                    ranged: ranged.clone(),
-                    first: (chosen[0].entity, first_prefix.clone()),
-                    other: (c.entity, prefix.clone()),
-                });
-            }
-            match next {
-                Next::End => {
-                    return Err(Rejection::RangeNotOnSortKey {
-                        ranged: ranged.clone(),
-                        sk: sk_name.to_string(),
-                        entity: c.entity,
-                    });
-                }
-                Next::Hole { attr, .. } if attr != ranged => {
-                    return Err(Rejection::RangeNotNext {
-                        ranged: ranged.clone(),
-                        prefix: prefix.clone(),
-                        sk: sk_name.to_string(),
-                        entity: c.entity,
-                        first: attr.clone(),
-                    });
-                }
-                Next::Hole { .. } => {}
-            }
-            let (shape, rest) = around.clone().expect("an open hole");
-            members.push((c.entity, shape, rest));
-        }
+        let members = range_members(ranged, sk_name, chosen, &starts, &around)?;
         return range::condition(first_prefix, ranged, range, &members, text_key).map(|op| (Some(op), caveat));
     }
+    Ok((known_sort_condition(&starts), caveat))
+}
+
+/// `by order` needs `{order}` to be the first hole the pattern does not
+/// fill in every chosen sort key.
+fn order_hole_next(order: &str, sk_name: &str, chosen: &[Chosen], starts: &[(Value, Next)]) -> Result<(), Rejection> {
+    for (c, (prefix, next)) in chosen.iter().zip(starts) {
+        match next {
+            Next::Hole { attr, .. } if attr == order => {}
+            Next::Hole { attr, .. } => {
+                return Err(Rejection::OrderNotNext {
+                    order: order.to_string(),
+                    prefix: prefix.clone(),
+                    sk: sk_name.to_string(),
+                    entity: c.entity,
+                    first: attr.clone(),
+                });
+            }
+            Next::End => {
+                return Err(Rejection::NothingToOrder {
+                    sk: sk_name.to_string(),
+                    entity: c.entity,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Each chosen sort key around the ranged hole, which must come right
+/// after the same known prefix in every one.
+fn range_members(
+    ranged: &str,
+    sk_name: &str,
+    chosen: &[Chosen],
+    starts: &[(Value, Next)],
+    around: &[Option<Around>],
+) -> Result<Vec<range::Member>, Rejection> {
+    let (first_prefix, _) = &starts[0];
+    let mut members = Vec::new();
+    for ((c, (prefix, next)), around) in chosen.iter().zip(starts).zip(around) {
+        if !same_text(prefix, first_prefix) {
+            return Err(Rejection::RangePrefixesDiffer {
+                ranged: ranged.to_string(),
+                first: (chosen[0].entity, first_prefix.clone()),
+                other: (c.entity, prefix.clone()),
+            });
+        }
+        match next {
+            Next::End => {
+                return Err(Rejection::RangeNotOnSortKey {
+                    ranged: ranged.to_string(),
+                    sk: sk_name.to_string(),
+                    entity: c.entity,
+                });
+            }
+            Next::Hole { attr, .. } if attr != ranged => {
+                return Err(Rejection::RangeNotNext {
+                    ranged: ranged.to_string(),
+                    prefix: prefix.clone(),
+                    sk: sk_name.to_string(),
+                    entity: c.entity,
+                    first: attr.clone(),
+                });
+            }
+            Next::Hole { .. } => {}
+        }
+        let (shape, rest) = around.clone().expect("an open hole");
+        members.push((c.entity, shape, rest));
+    }
+    Ok(members)
+}
+
+/// Without a range: the sort condition that the known parts of the chosen
+/// sort keys allow, if any.
+fn known_sort_condition(starts: &[(Value, Next)]) -> Option<SortOp> {
+    let (first_prefix, _) = &starts[0];
     let all_known = starts
         .iter()
         .all(|(p, n)| *n == Next::End && same_text(p, first_prefix));
     if all_known {
-        return Ok((Some(SortOp::Eq(first_prefix.clone())), caveat));
+        return Some(SortOp::Eq(first_prefix.clone()));
     }
     // Singletons at constant sort keys (`profile`, `counters`): the span
     // between the lowest and the highest, which other items may sort outside.
@@ -254,12 +282,12 @@ fn sort_condition(
         && let (Some(lo), Some(hi)) = (constants.iter().min(), constants.iter().max())
         && !lo.is_empty()
     {
-        return Ok((Some(SortOp::Between(Value::literal(lo), Value::literal(hi))), caveat));
+        return Some(SortOp::Between(Value::literal(lo), Value::literal(hi)));
     }
     let common = starts[1..]
         .iter()
         .fold(first_prefix.clone(), |acc, (p, _)| exact::common_parts(&acc, p));
-    Ok(((!common.is_empty()).then_some(SortOp::BeginsWith(common)), caveat))
+    (!common.is_empty()).then_some(SortOp::BeginsWith(common))
 }
 
 /// A hole's shape, and the template of what follows it in the key.
