@@ -15,7 +15,10 @@ fn check(fixture: &str, expected: Expect) {
 fn check_with(fixture: &str, include_declaration: bool, expected: Expect) {
     let (text, offset) = cursor::cursor(fixture);
     let file = File::new(text);
-    let found = references(&file, offset, include_declaration);
+    let found: Vec<_> = references(&file, offset, include_declaration)
+        .into_iter()
+        .map(|at| at.span)
+        .collect();
     let actual = if found.is_empty() {
         "(none)\n".to_string()
     } else {

@@ -24,7 +24,7 @@ fn check(fixture: &str, new_name: &str, expected: Expect) {
     let file = File::new(text);
     let actual = match rename(&file, offset, new_name) {
         Ok(edits) => {
-            let renamed = cursor::apply(&file.text, &edits);
+            let renamed = cursor::apply_fix(&file.text, &edits);
             // A rename leaves a file that checks the same way.
             let codes = |a: &dyno::check::Analysis| a.diagnostics().iter().map(|d| d.code).collect::<Vec<_>>();
             assert_eq!(

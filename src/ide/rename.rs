@@ -5,8 +5,8 @@
 use super::File;
 use super::locate::{self, Occurrence, Symbol};
 use crate::check::model::PatternId;
-use crate::syntax::Span;
 use crate::syntax::template::is_identifier;
+use crate::syntax::{FileSpan, Span};
 
 /// Words the lexer reserves: no name can be one of them.
 const KEYWORDS: &[&str] = &["table", "entity", "pattern"];
@@ -16,8 +16,8 @@ pub fn prepare(file: &File, offset: usize) -> Option<Span> {
     locate::at(file.occurrences(), offset).map(|o| o.span)
 }
 
-/// Every edit of the rename, or why it cannot be done.
-pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(Span, String)>, String> {
+/// Every edit of the rename, each in its file, or why it cannot be done.
+pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(FileSpan, String)>, String> {
     let occurrences = file.occurrences();
     let target = locate::at(occurrences, offset).ok_or("there is nothing to rename here")?;
     match &target.symbol {
@@ -46,10 +46,10 @@ pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(Span, S
             return Err(format!("`{new_name}` is already {}", noun(symbol, &clash.symbol)));
         }
     }
-    let mut edits: Vec<(Span, String)> = occurrences
+    let mut edits: Vec<(FileSpan, String)> = occurrences
         .iter()
         .filter(|o| symbols.contains(&o.symbol))
-        .map(|o| (o.span, new_name.to_string()))
+        .map(|o| (file.analysis.file.at(o.span), new_name.to_string()))
         .collect();
     // A name standing for several of the symbols is edited once.
     edits.dedup_by_key(|(span, _)| *span);

@@ -24,9 +24,12 @@ pub fn handle(state: &State, params: RenameParams) -> Result<Option<WorkspaceEdi
         return Ok(None);
     };
     let edits = ide::rename::rename(&snapshot.file, offset, &params.new_name)?;
+    // A document is a schema of its own: every edit is in it.
+    let this = snapshot.file.analysis.file;
     let edits: Vec<TextEdit> = edits
         .into_iter()
-        .map(|(span, text)| TextEdit::new(position::range(&snapshot.rope, span, state.encoding()), text))
+        .filter(|(at, _)| at.file == this)
+        .map(|(at, text)| TextEdit::new(position::range(&snapshot.rope, at.span, state.encoding()), text))
         .collect();
     Ok(Some(WorkspaceEdit {
         changes: Some(HashMap::from([(snapshot.uri.clone(), edits)])),
