@@ -68,7 +68,7 @@ pub struct Superseded {
 impl Superseded {
     /// Whether dropping it frees an analysis (worth a thread of its own).
     pub fn is_heavy(&self) -> bool {
-        self.schemas.iter().any(|s| s.get().is_some())
+        self.schemas.iter().any(|s| s.get().is_some()) || self.inputs.iter().any(|i| i.parse.get().is_some())
     }
 }
 

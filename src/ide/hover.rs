@@ -47,7 +47,7 @@ fn pattern(file: &File, index: PatternId) -> String {
     let pattern = file.analysis.schema.model.pattern(index);
     let mut out = format!("**pattern** `{}`", pattern.name.text);
     docs(&mut out, &pattern.docs);
-    match file.served().get(index.index()).and_then(Option::as_ref) {
+    match file.served(index) {
         Some(served) => {
             let via = match &served.index {
                 Some(index) => format!("index `{index}`"),

@@ -16,8 +16,8 @@ pub struct Hint {
 pub fn hints(file: &File) -> Vec<Hint> {
     let analysis = &file.analysis;
     let mut out = Vec::new();
-    for (pattern, served) in analysis.schema.model.patterns.iter().zip(file.served()) {
-        let Some(served) = served else { continue };
+    for (id, pattern) in analysis.schema.model.pattern_ids() {
+        let Some(served) = file.served(id) else { continue };
         let via = served.index.as_deref().unwrap_or("table");
         let cost = &served.cost;
         let rcu = if cost.rcu.fract() == 0.0 {

@@ -18,6 +18,7 @@ pub mod symbols;
 use std::sync::{Arc, OnceLock};
 
 use crate::check::describe::{self, Served};
+use crate::check::model::PatternId;
 use crate::check::{self, Analysis};
 use locate::Occurrence;
 
@@ -27,7 +28,9 @@ pub struct File {
     pub text: Arc<str>,
     pub analysis: Analysis,
     occurrences: OnceLock<Vec<Occurrence>>,
-    served: OnceLock<Vec<Option<Served>>>,
+    /// Per pattern, filled as hovers and hints ask: a hover describes one
+    /// pattern, and must not wait for all of a large file's.
+    served: Vec<OnceLock<Option<Served>>>,
 }
 
 impl File {
@@ -39,11 +42,14 @@ impl File {
 
     /// The editor view of a file the workspace database analysed.
     pub fn from_analysis(text: Arc<str>, analysis: Analysis) -> File {
+        let served = (0..analysis.schema.model.patterns.len())
+            .map(|_| OnceLock::new())
+            .collect();
         File {
             text,
             analysis,
             occurrences: OnceLock::new(),
-            served: OnceLock::new(),
+            served,
         }
     }
 
@@ -52,9 +58,12 @@ impl File {
         self.occurrences.get_or_init(|| locate::occurrences(&self.analysis))
     }
 
-    /// How each pattern is served, in model order (`None` where no single
-    /// Query serves it): hovers and inlay hints ask for it on every request.
-    pub fn served(&self) -> &[Option<Served>] {
-        self.served.get_or_init(|| describe::served_all(&self.analysis.schema))
+    /// How the pattern is served (`None` where no single Query serves it),
+    /// computed once: hovers and inlay hints ask for it on every request.
+    pub fn served(&self, pattern: PatternId) -> Option<&Served> {
+        self.served
+            .get(pattern.index())?
+            .get_or_init(|| describe::served(&self.analysis.schema, pattern))
+            .as_ref()
     }
 }
