@@ -163,11 +163,6 @@ impl Workspace {
         self.files[file.index()].input.rope.clone()
     }
 
-    /// Whether the text came from an editor rather than the disk.
-    pub fn is_open(&self, file: FileId) -> bool {
-        self.files[file.index()].input.origin == Origin::Editor
-    }
-
     pub fn text(&self, file: FileId) -> Arc<str> {
         let input = &self.files[file.index()].input;
         input.text.get_or_init(|| input.rope.to_string().into()).clone()
