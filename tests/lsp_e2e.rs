@@ -1191,3 +1191,45 @@ fn a_too_long_frame_at_the_end_of_input_is_answered_and_the_server_exits() {
         .count();
     assert_eq!(errors, 1, "{:#?}", client.pending());
 }
+
+#[test]
+fn a_lone_surrogate_in_an_opened_text_keeps_the_document() {
+    let mut client = LspClient::start();
+    let uri = doc_uri("surrogate.dyno");
+    let text = format!("// LONE_SURROGATE here\n{}", billing_with_typo());
+    let message = json!({
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": uri, "languageId": "dyno", "version": 1, "text": text } },
+    })
+    .to_string()
+    .replace("LONE_SURROGATE", r"\ud800 and \udc00 and a pair \ud83d\ude00");
+    client.send_raw(&frame(message.as_bytes()));
+    let diagnostics = client.diagnostics_for(&uri, 1);
+    assert!(!diagnostics.is_empty(), "the typo is reported");
+    // The first line is `// \u{fffd} and \u{fffd} and a pair 😀 here`:
+    // replace it (UTF-16 columns), then the typo.
+    let first_line = "// \u{fffd} and \u{fffd} and a pair \u{1F600} here";
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [
+                { "range": { "start": { "line": 0, "character": 0 },
+                             "end": { "line": 0, "character": first_line.encode_utf16().count() } },
+                  "text": "// fine" },
+            ],
+        }),
+    );
+    let after_edit = client.diagnostics_for(&uri, 2);
+    let ranges = |d: &[Value]| d.iter().map(|d| d["range"].clone()).collect::<Vec<_>>();
+    assert_eq!(ranges(&after_edit), ranges(&diagnostics), "the edit kept line 0 a line");
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 3 },
+            "contentChanges": [{ "text": BILLING }],
+        }),
+    );
+    assert_eq!(client.diagnostics_for(&uri, 3), Vec::<Value>::new());
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

@@ -48,6 +48,36 @@ fn prepare(body: Vec<u8>) -> (Option<String>, Vec<u8>) {
     (method, body)
 }
 
+/// The code point of a `\uXXXX` escape at the start of `bytes`.
+fn escape_at(bytes: &[u8]) -> Option<u32> {
+    let hex = bytes.strip_prefix(b"\\u")?.get(..4)?;
+    u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+}
+
+/// Rewrites each `\uXXXX` escape of a lone surrogate in a JSON text as
+/// `\ufffd`, in place (both are six bytes). Clients written in JavaScript
+/// can send one (a JavaScript string may hold one, VS Code included), and
+/// serde_json refuses it in a string: the whole message, a `didOpen` say,
+/// would be lost. Backslashes only occur inside strings, so every escape is
+/// found by walking them.
+fn replace_lone_surrogates(body: &mut [u8]) {
+    let mut at = 0;
+    while let Some(found) = body[at..].iter().position(|&b| b == b'\\') {
+        at += found;
+        match escape_at(&body[at..]) {
+            Some(0xD800..=0xDBFF) if matches!(body.get(at + 6..).and_then(escape_at), Some(0xDC00..=0xDFFF)) => {
+                at += 12
+            }
+            Some(0xD800..=0xDFFF) => {
+                body[at + 2..at + 6].copy_from_slice(b"fffd");
+                at += 6;
+            }
+            Some(_) => at += 6,
+            None => at = (at + 2).min(body.len()),
+        }
+    }
+}
+
 /// `Ok` for a message tower-lsp can decode, or the error's code and the
 /// error frame to answer.
 fn check(body: &[u8]) -> Result<(), (i64, Vec<u8>)> {
@@ -324,13 +354,16 @@ where
         let mut reader = Frames::new(input);
         let mut shut_down = false;
         while let Ok(Some(message)) = reader.next().await {
-            let checked = message.and_then(|body| match check(&body) {
-                Ok(()) => Ok(body),
-                Err((code, error)) => {
-                    if code == PARSE_ERROR {
-                        reader.not_json();
+            let checked = message.and_then(|mut body| {
+                replace_lone_surrogates(&mut body);
+                match check(&body) {
+                    Ok(()) => Ok(body),
+                    Err((code, error)) => {
+                        if code == PARSE_ERROR {
+                            reader.not_json();
+                        }
+                        Err(error)
                     }
-                    Err(error)
                 }
             });
             match checked {
@@ -446,5 +479,28 @@ mod tests {
         // A JSON body may say `Content-Length:` in a string.
         let quoted = "{\"text\": \"Content-Length: 5\",\n\"x\": 1}";
         assert_eq!(frames(&frame(quoted.as_bytes())), [quoted]);
+    }
+
+    #[test]
+    fn lone_surrogates_become_replacement_characters() {
+        let fixed = |text: &str| {
+            let mut bytes = text.as_bytes().to_vec();
+            replace_lone_surrogates(&mut bytes);
+            String::from_utf8(bytes).unwrap()
+        };
+        assert_eq!(fixed(r#"["\ud800"]"#), r#"["\ufffd"]"#);
+        assert_eq!(fixed(r#"["\uDC00x\ud800\ud800"]"#), r#"["\ufffdx\ufffd\ufffd"]"#);
+        assert_eq!(fixed(r#"["\ud800\u0041"]"#), r#"["\ufffd\u0041"]"#);
+        for kept in [
+            r#"["\ud83d\ude00"]"#,
+            r#"["\\ud800"]"#,
+            r#"["\\\\", "\"\u00e9"]"#,
+            r#"["\ud8"]"#,
+            "\\",
+        ] {
+            assert_eq!(fixed(kept), kept);
+        }
+        let value: Value = serde_json::from_str(&fixed(r#"["a\ud800b\udfffc\ud83d\ude00"]"#)).unwrap();
+        assert_eq!(value, json!(["a\u{fffd}b\u{fffd}c\u{1F600}"]));
     }
 }
