@@ -1108,3 +1108,128 @@ fn a_frame_split_across_writes_and_many_frames_in_one_write_are_read() {
     }
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// The parse errors (`-32700`, `id: null`) received so far, taken from the
+/// queue.
+fn take_parse_errors(client: &mut LspClient) -> usize {
+    let all: Vec<Value> = client.drain(std::time::Duration::from_millis(200));
+    let mut errors = 0;
+    for message in all {
+        if message.get("method").is_none() && message.get("id") == Some(&Value::Null) {
+            assert_eq!(message["error"]["code"], -32700, "{message}");
+            errors += 1;
+        }
+    }
+    errors
+}
+
+#[test]
+fn the_reported_deaf_session_answers_initialize() {
+    let mut client = LspClient::spawn();
+    let mut bytes = b"Content-Length: 10\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}".to_vec();
+    bytes.extend(frame(
+        br#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":{}}}"#,
+    ));
+    client.send_raw(&bytes);
+    let response = client.response(&json!(2));
+    assert!(response["result"]["capabilities"].is_object(), "{response}");
+    assert_eq!(take_parse_errors(&mut client), 1);
+}
+
+#[test]
+fn a_wrong_content_length_costs_one_parse_error_and_reading_resumes_at_the_next_header() {
+    let mut client = LspClient::start();
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"x"}"#;
+    let cases = [
+        ("too short", "10".to_string()),
+        ("too long, into the next frame", (body.len() + 30).to_string()),
+        (
+            "too long by the next header's first bytes",
+            (body.len() + 3).to_string(),
+        ),
+        ("too long by a whole next frame", (body.len() + 200).to_string()),
+        ("non-numeric", "ten".to_string()),
+        ("missing value", String::new()),
+        ("negative", "-5".to_string()),
+        ("huge", "99999999999999999999999".to_string()),
+        ("larger than the limit", (65 << 20).to_string()),
+    ];
+    for (case, length) in cases {
+        client.send_raw(format!("Content-Length: {length}\r\n\r\n{body}").as_bytes());
+        let hover = client.request(
+            "textDocument/hover",
+            at(&uri_unknown(), json!({ "line": 0, "character": 0 })),
+        );
+        assert_eq!(hover["result"], Value::Null, "{case}: {hover}");
+        assert_eq!(take_parse_errors(&mut client), 1, "{case}");
+    }
+    // Glued to the next header without a line break, in one write.
+    let mut glued = format!("Content-Length: 10\r\n\r\n{body}").into_bytes();
+    let id = 7777;
+    glued.extend(frame(
+        json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+                "params": at(&uri_unknown(), json!({ "line": 0, "character": 0 })) })
+        .to_string()
+        .as_bytes(),
+    ));
+    client.send_raw(&glued);
+    assert_eq!(client.response(&json!(id))["result"], Value::Null);
+    assert_eq!(take_parse_errors(&mut client), 1, "glued");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn a_too_long_frame_at_the_end_of_input_is_answered_and_the_server_exits() {
+    let mut client = LspClient::start();
+    client.send_raw(b"Content-Length: 500\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}");
+    client.close_stdin();
+    assert_eq!(client.wait_exit(TIMEOUT).code(), Some(1));
+    let errors = client
+        .pending()
+        .iter()
+        .filter(|m| m.get("id") == Some(&Value::Null) && m["error"]["code"] == -32700)
+        .count();
+    assert_eq!(errors, 1, "{:#?}", client.pending());
+}
+
+#[test]
+fn a_lone_surrogate_in_an_opened_text_keeps_the_document() {
+    let mut client = LspClient::start();
+    let uri = doc_uri("surrogate.dyno");
+    let text = format!("// LONE_SURROGATE here\n{}", billing_with_typo());
+    let message = json!({
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": uri, "languageId": "dyno", "version": 1, "text": text } },
+    })
+    .to_string()
+    .replace("LONE_SURROGATE", r"\ud800 and \udc00 and a pair \ud83d\ude00");
+    client.send_raw(&frame(message.as_bytes()));
+    let diagnostics = client.diagnostics_for(&uri, 1);
+    assert!(!diagnostics.is_empty(), "the typo is reported");
+    // The first line is `// \u{fffd} and \u{fffd} and a pair 😀 here`:
+    // replace it (UTF-16 columns), then the typo.
+    let first_line = "// \u{fffd} and \u{fffd} and a pair \u{1F600} here";
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [
+                { "range": { "start": { "line": 0, "character": 0 },
+                             "end": { "line": 0, "character": first_line.encode_utf16().count() } },
+                  "text": "// fine" },
+            ],
+        }),
+    );
+    let after_edit = client.diagnostics_for(&uri, 2);
+    let ranges = |d: &[Value]| d.iter().map(|d| d["range"].clone()).collect::<Vec<_>>();
+    assert_eq!(ranges(&after_edit), ranges(&diagnostics), "the edit kept line 0 a line");
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 3 },
+            "contentChanges": [{ "text": BILLING }],
+        }),
+    );
+    assert_eq!(client.diagnostics_for(&uri, 3), Vec::<Value>::new());
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
