@@ -110,11 +110,49 @@ fn missing_file_is_a_one_line_usage_error() {
     assert_eq!(stderr(&output), "error: `no/such/schema.dyno` does not exist\n");
 }
 
+/// A scratch directory of its own, empty, for one test.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join(format!("dyno-cli-{}", std::process::id()))
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(path: &Path, contents: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, contents).unwrap();
+}
+
 #[test]
-fn directory_is_a_one_line_usage_error() {
+fn a_directory_is_searched_for_schemas_in_sorted_order_respecting_gitignore() {
+    let dir = scratch_dir("tree");
+    let billing = std::fs::read_to_string("examples/billing.dyno").unwrap();
+    write(&dir.join("b.dyno"), &billing);
+    write(&dir.join("a/deep/z.dyno"), &billing);
+    write(&dir.join("a/c.dyno"), &billing);
+    write(&dir.join("a/notes.txt"), "not a schema");
+    write(&dir.join("ignored/x.dyno"), "entity {");
+    write(&dir.join("skip.dyno"), "entity {");
+    write(&dir.join(".gitignore"), "ignored/\nskip.dyno\n");
+    let shown = |rel: &str| format!("{}: ok", dir.join(rel).display());
+    let output = dyno(&["check", path_str(&dir), "examples/shop.dyno"]);
+    assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
+    let expected = [
+        shown("a/c.dyno"),
+        shown("a/deep/z.dyno"),
+        shown("b.dyno"),
+        "examples/shop.dyno: ok".to_string(),
+    ];
+    assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn the_examples_directory_checks_clean() {
     let output = dyno(&["check", "examples"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(stderr(&output), "error: `examples` is a directory, not a .dyno file\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).contains("examples/billing.dyno: ok\n"));
 }
 
 #[test]

@@ -14,8 +14,8 @@ use crate::syntax::FileId;
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Schema files to check.
-    #[arg(required = true, value_name = "FILE")]
+    /// Schema files to check, or directories to search for `*.dyno` files.
+    #[arg(required = true, value_name = "PATH")]
     files: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -35,7 +35,22 @@ pub fn run(args: &CheckArgs) -> i32 {
     let mut workspace = Workspace::new();
     let mut sources: Vec<SourceText> = Vec::new();
     let mut unreadable = false;
+    let mut paths = Vec::new();
     for path in &args.files {
+        if path.is_dir() {
+            let found = input::schemas_under(path, &mut |message| {
+                eprintln!("error: {message}");
+                unreadable = true;
+            });
+            if found.is_empty() {
+                eprintln!("warning: no .dyno files under `{}`", path.display());
+            }
+            paths.extend(found);
+        } else {
+            paths.push(path.clone());
+        }
+    }
+    for path in &paths {
         match input::read(path) {
             // A file named twice is checked once.
             Ok(source) if workspace.file(&source.display_path()).is_some() => {}
