@@ -187,6 +187,27 @@ fn unreadable_input_wins_over_errors_in_other_files() {
 }
 
 #[test]
+fn unreadable_files_are_listed_in_json() {
+    let output = dyno(&[
+        "check",
+        "--format",
+        "json",
+        "examples/billing.dyno",
+        "no/such/schema.dyno",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("one JSON document");
+    assert_eq!(json["files"], serde_json::json!(["examples/billing.dyno"]));
+    assert_eq!(
+        json["unreadable"],
+        serde_json::json!([{ "path": "no/such/schema.dyno", "message": "`no/such/schema.dyno` does not exist" }])
+    );
+    let clean = dyno(&["check", "--format", "json", "examples/billing.dyno"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&clean)).unwrap();
+    assert_eq!(json["unreadable"], serde_json::json!([]));
+}
+
+#[test]
 fn usage_errors_exit_with_two() {
     assert_eq!(dyno(&[]).status.code(), Some(2));
     assert_eq!(dyno(&["check"]).status.code(), Some(2));

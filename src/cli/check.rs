@@ -34,13 +34,16 @@ pub fn run(args: &CheckArgs) -> i32 {
     // as in the editor, checked as a schema of its own.
     let mut workspace = Workspace::new();
     let mut sources: Vec<SourceText> = Vec::new();
-    let mut unreadable = false;
+    let mut unreadable: Vec<render::Unreadable> = Vec::new();
     let mut paths = Vec::new();
     for path in &args.files {
         if path.is_dir() {
             let found = input::schemas_under(path, &mut |message| {
                 eprintln!("error: {message}");
-                unreadable = true;
+                unreadable.push(render::Unreadable {
+                    path: path.display().to_string(),
+                    message,
+                });
             });
             if found.is_empty() {
                 eprintln!("warning: no .dyno files under `{}`", path.display());
@@ -64,7 +67,10 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
             Err(message) => {
                 eprintln!("error: {message}");
-                unreadable = true;
+                unreadable.push(render::Unreadable {
+                    path: path.display().to_string(),
+                    message,
+                });
             }
         }
     }
@@ -88,10 +94,10 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
             print!("{out}");
         }
-        Format::Json => println!("{}", render::json(&sources, &checked)),
+        Format::Json => println!("{}", render::json(&sources, &checked, &unreadable)),
     }
 
-    if unreadable {
+    if !unreadable.is_empty() {
         EXIT_USAGE
     } else if has_errors {
         EXIT_ERRORS
