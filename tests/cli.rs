@@ -208,6 +208,48 @@ fn unreadable_files_are_listed_in_json() {
 }
 
 #[test]
+fn github_format_prints_one_annotation_per_diagnostic() {
+    let output = dyno(&["check", "--format", "github", "tests/fixtures/syntax/three_errors.dyno"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    let lines: Vec<_> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(
+        lines[1],
+        "::error file=tests/fixtures/syntax/three_errors.dyno,line=8,col=9,endLine=8,endColumn=15,title=E010::expected `:` or `=`, found `string`"
+    );
+
+    let text = stdout(&dyno(&[
+        "check",
+        "--format",
+        "github",
+        "tests/fixtures/check/table_rules.dyno",
+    ]));
+    assert!(
+        text.contains("::warning file=tests/fixtures/check/table_rules.dyno,line=8,col=7,endLine=8,endColumn=11,title=W101::table `Wide` has 22 global indexes"),
+        "{text}"
+    );
+    assert!(
+        text.contains("::notice file=tests/fixtures/check/table_rules.dyno,line=10,col=9,endLine=10,endColumn=13,title=H302::no pattern uses index `gsi1`\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn github_format_escapes_properties_and_reports_unreadable_files() {
+    let path = scratch("odd,name:1.dyno", b"table T {");
+    let output = dyno(&["check", "--format", "github", path_str(&path), "no/such/schema.dyno"]);
+    assert_eq!(output.status.code(), Some(2));
+    let text = stdout(&output);
+    let escaped = path_str(&path).replace(',', "%2C").replace(':', "%3A");
+    assert!(
+        text.starts_with("::error file=no/such/schema.dyno::`no/such/schema.dyno` does not exist\n"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("::error file={escaped},line=1,")), "{text}");
+}
+
+#[test]
 fn usage_errors_exit_with_two() {
     assert_eq!(dyno(&[]).status.code(), Some(2));
     assert_eq!(dyno(&["check"]).status.code(), Some(2));

@@ -1,15 +1,15 @@
-//! `dyno check FILE...`
+//! `dyno check PATH...`: text, JSON, GitHub annotations or SARIF
 
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
 use super::input::{self, SourceText};
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, render};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
 use ropey::Rope;
 
 use crate::db::Workspace;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity, github};
 use crate::syntax::FileId;
 
 #[derive(Args)]
@@ -17,11 +17,22 @@ pub struct CheckArgs {
     /// Schema files to check, or directories to search for `*.dyno` files.
     #[arg(required = true, value_name = "PATH")]
     files: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    format: CheckFormat,
     /// Treat this kind of diagnostic as an error (`--deny warnings`).
     #[arg(long, value_enum, value_name = "KIND")]
     deny: Vec<Deny>,
+}
+
+/// `dyno check`'s outputs: those of the other commands and two for CI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CheckFormat {
+    /// rustc-style text with the source line and a caret.
+    Text,
+    /// One JSON document on stdout (fields documented in docs/cli.md).
+    Json,
+    /// GitHub Actions annotations (`::error file=...::message`), one a line.
+    Github,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -84,7 +95,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     let has_errors = checked.iter().any(|(_, ds)| ds.iter().any(failing));
 
     match args.format {
-        Format::Text => {
+        CheckFormat::Text => {
             let mut out = String::new();
             for (file, diagnostics) in &checked {
                 for diagnostic in diagnostics {
@@ -94,7 +105,14 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
             print!("{out}");
         }
-        Format::Json => println!("{}", render::json(&sources, &checked, &unreadable)),
+        CheckFormat::Json => println!("{}", render::json(&sources, &checked, &unreadable)),
+        CheckFormat::Github => {
+            let mut out: String = unreadable.iter().map(github::unreadable).collect();
+            for diagnostic in checked.iter().flat_map(|(_, ds)| ds) {
+                out.extend(github::annotation(sources.as_slice(), diagnostic));
+            }
+            print!("{out}");
+        }
     }
 
     if !unreadable.is_empty() {

@@ -1,6 +1,7 @@
 //! Diagnostics shared by every layer: the syntax layer and the checker
 //! produce them, the CLI renders them and the language server publishes them.
 
+pub mod github;
 pub mod render;
 
 use crate::syntax::{FileId, FileSpan, Span};

@@ -25,6 +25,13 @@ impl SourceText {
     pub fn display_path(&self) -> String {
         self.path.display().to_string()
     }
+
+    /// The one-based line and one-based column in characters of a byte
+    /// offset, as every output format gives them.
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let at = self.lines.line_col(offset);
+        (at.line + 1, self.lines.char_col(&self.text, at))
+    }
 }
 
 /// A path given (or found) that could not be read, with the one-line
