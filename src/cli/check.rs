@@ -9,7 +9,7 @@ use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
 use ropey::Rope;
 
 use crate::db::Workspace;
-use crate::diagnostic::{Diagnostic, Severity, github};
+use crate::diagnostic::{Diagnostic, Severity, github, sarif};
 use crate::syntax::FileId;
 
 #[derive(Args)]
@@ -33,6 +33,8 @@ enum CheckFormat {
     Json,
     /// GitHub Actions annotations (`::error file=...::message`), one a line.
     Github,
+    /// A SARIF 2.1.0 log for code scanning (docs/cli.md).
+    Sarif,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -113,6 +115,10 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
             print!("{out}");
         }
+        CheckFormat::Sarif => println!(
+            "{}",
+            serde_json::to_string_pretty(&sarif::log(&sources, &checked, &unreadable)).unwrap()
+        ),
     }
 
     if !unreadable.is_empty() {

@@ -3,6 +3,7 @@
 
 pub mod github;
 pub mod render;
+pub mod sarif;
 
 use crate::syntax::{FileId, FileSpan, Span};
 
