@@ -149,6 +149,19 @@ fn a_directory_is_searched_for_schemas_in_sorted_order_respecting_gitignore() {
 }
 
 #[test]
+fn a_directory_without_schemas_is_only_a_warning() {
+    let dir = scratch_dir("none");
+    write(&dir.join("notes.txt"), "not a schema");
+    let output = dyno(&["check", path_str(&dir)]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(
+        stderr(&output),
+        format!("warning: no .dyno files under `{}`\n", dir.display())
+    );
+}
+
+#[test]
 fn the_examples_directory_checks_clean() {
     let output = dyno(&["check", "examples"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
