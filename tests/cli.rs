@@ -110,11 +110,62 @@ fn missing_file_is_a_one_line_usage_error() {
     assert_eq!(stderr(&output), "error: `no/such/schema.dyno` does not exist\n");
 }
 
+/// A scratch directory of its own, empty, for one test.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join(format!("dyno-cli-{}", std::process::id()))
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(path: &Path, contents: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, contents).unwrap();
+}
+
 #[test]
-fn directory_is_a_one_line_usage_error() {
+fn a_directory_is_searched_for_schemas_in_sorted_order_respecting_gitignore() {
+    let dir = scratch_dir("tree");
+    let billing = std::fs::read_to_string("examples/billing.dyno").unwrap();
+    write(&dir.join("b.dyno"), &billing);
+    write(&dir.join("a/deep/z.dyno"), &billing);
+    write(&dir.join("a/c.dyno"), &billing);
+    write(&dir.join("a/notes.txt"), "not a schema");
+    write(&dir.join("ignored/x.dyno"), "entity {");
+    write(&dir.join("skip.dyno"), "entity {");
+    write(&dir.join(".gitignore"), "ignored/\nskip.dyno\n");
+    let shown = |rel: &str| format!("{}: ok", dir.join(rel).display());
+    let output = dyno(&["check", path_str(&dir), "examples/shop.dyno"]);
+    assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
+    let expected = [
+        shown("a/c.dyno"),
+        shown("a/deep/z.dyno"),
+        shown("b.dyno"),
+        "examples/shop.dyno: ok".to_string(),
+    ];
+    assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn a_directory_without_schemas_is_only_a_warning() {
+    let dir = scratch_dir("none");
+    write(&dir.join("notes.txt"), "not a schema");
+    let output = dyno(&["check", path_str(&dir)]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(
+        stderr(&output),
+        format!("warning: no .dyno files under `{}`\n", dir.display())
+    );
+}
+
+#[test]
+fn the_examples_directory_checks_clean() {
     let output = dyno(&["check", "examples"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(stderr(&output), "error: `examples` is a directory, not a .dyno file\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).contains("examples/billing.dyno: ok\n"));
 }
 
 #[test]
@@ -145,6 +196,186 @@ fn unreadable_input_wins_over_errors_in_other_files() {
     assert!(
         stdout(&output).contains("3 errors"),
         "the readable file is still checked"
+    );
+}
+
+#[test]
+fn unreadable_files_are_listed_in_json() {
+    let output = dyno(&[
+        "check",
+        "--format",
+        "json",
+        "examples/billing.dyno",
+        "no/such/schema.dyno",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("one JSON document");
+    assert_eq!(json["files"], serde_json::json!(["examples/billing.dyno"]));
+    assert_eq!(
+        json["unreadable"],
+        serde_json::json!([{ "path": "no/such/schema.dyno", "message": "`no/such/schema.dyno` does not exist" }])
+    );
+    let clean = dyno(&["check", "--format", "json", "examples/billing.dyno"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&clean)).unwrap();
+    assert_eq!(json["unreadable"], serde_json::json!([]));
+}
+
+#[test]
+fn github_format_prints_one_annotation_per_diagnostic() {
+    let output = dyno(&["check", "--format", "github", "tests/fixtures/syntax/three_errors.dyno"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    let lines: Vec<_> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(
+        lines[1],
+        "::error file=tests/fixtures/syntax/three_errors.dyno,line=8,col=9,endLine=8,endColumn=15,title=E010::expected `:` or `=`, found `string`"
+    );
+
+    let text = stdout(&dyno(&[
+        "check",
+        "--format",
+        "github",
+        "tests/fixtures/check/table_rules.dyno",
+    ]));
+    assert!(
+        text.contains("::warning file=tests/fixtures/check/table_rules.dyno,line=8,col=7,endLine=8,endColumn=11,title=W101::table `Wide` has 22 global indexes"),
+        "{text}"
+    );
+    assert!(
+        text.contains("::notice file=tests/fixtures/check/table_rules.dyno,line=10,col=9,endLine=10,endColumn=13,title=H302::no pattern uses index `gsi1`\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn github_format_escapes_properties_and_reports_unreadable_files() {
+    let path = scratch("odd,name:1.dyno", b"table T {");
+    let output = dyno(&["check", "--format", "github", path_str(&path), "no/such/schema.dyno"]);
+    assert_eq!(output.status.code(), Some(2));
+    let text = stdout(&output);
+    let escaped = path_str(&path).replace(',', "%2C").replace(':', "%3A");
+    assert!(
+        text.starts_with("::error file=no/such/schema.dyno::`no/such/schema.dyno` does not exist\n"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("::error file={escaped},line=1,")), "{text}");
+}
+
+/// Validates a document against the OASIS SARIF 2.1.0 schema in
+/// tests/schemas, with `format` asserted; the errors, if any.
+fn sarif_schema_errors(log: &serde_json::Value) -> Option<String> {
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/sarif-2.1.0.json");
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.enable_format_assertions();
+    compiler.add_resource("file:///sarif-2.1.0.json", schema).unwrap();
+    let index = compiler.compile("file:///sarif-2.1.0.json", &mut schemas).unwrap();
+    schemas.validate(log, index).err().map(|error| format!("{error:#}"))
+}
+
+fn sarif(args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let output = dyno(&[&["check", "--format", "sarif"], args].concat());
+    let log = serde_json::from_str(&stdout(&output)).expect("one JSON document");
+    (output.status.code(), log)
+}
+
+#[test]
+fn sarif_output_is_valid_against_the_sarif_2_1_0_schema() {
+    let (code, log) = sarif(&[
+        "tests/fixtures/check/hazard_prefix_typo.dyno",
+        "tests/fixtures/check/hazard_overwrite.dyno",
+        "tests/fixtures/check/table_rules.dyno",
+        "tests/fixtures/syntax/three_errors.dyno",
+        "no/such/schema.dyno",
+    ]);
+    assert_eq!(code, Some(2));
+    if let Some(errors) = sarif_schema_errors(&log) {
+        panic!("invalid SARIF:\n{errors}");
+    }
+    // The validator does reject what the schema forbids.
+    let mut broken = log.clone();
+    broken["runs"][0]["results"][0]["level"] = serde_json::json!("hint");
+    assert!(sarif_schema_errors(&broken).is_some());
+    let (_, clean) = sarif(&["examples/billing.dyno"]);
+    assert_eq!(sarif_schema_errors(&clean), None);
+    assert_eq!(clean["runs"][0]["results"], serde_json::json!([]));
+}
+
+#[test]
+fn sarif_output_has_rules_results_locations_and_fixes() {
+    let path = "tests/fixtures/check/hazard_prefix_typo.dyno";
+    let (code, log) = sarif(&[path, "tests/fixtures/check/table_rules.dyno"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    let driver = &run["tool"]["driver"];
+    assert_eq!(driver["name"], "dyno");
+    assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
+    let ids: Vec<_> = driver["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    // In the order of docs/diagnostics.md.
+    assert_eq!(ids, ["E113", "E116", "W101", "E203", "H302"]);
+    let h302 = &driver["rules"][4];
+    assert_eq!(h302["shortDescription"]["text"], "index no pattern uses");
+    assert_eq!(
+        h302["help"]["text"],
+        "See docs/diagnostics.md#h302-index-no-pattern-uses"
+    );
+    assert_eq!(run["invocations"][0]["executionSuccessful"], true);
+
+    let results = run["results"].as_array().unwrap();
+    let first = &results[0];
+    assert_eq!(first["ruleId"], "E203");
+    assert_eq!(
+        driver["rules"][first["ruleIndex"].as_u64().unwrap() as usize]["id"],
+        "E203"
+    );
+    assert_eq!(first["level"], "error");
+    let location = &first["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], path);
+    assert_eq!(
+        location["region"],
+        serde_json::json!({ "startLine": 39, "startColumn": 106, "endLine": 39, "endColumn": 114 })
+    );
+    let fix = &first["fixes"][0];
+    assert_eq!(fix["description"]["text"], "change `USERS#` to `USER#`");
+    let replacement = &fix["artifactChanges"][0]["replacements"][0];
+    assert_eq!(fix["artifactChanges"][0]["artifactLocation"]["uri"], path);
+    assert_eq!(replacement["insertedContent"]["text"], "USER#");
+    assert_eq!(
+        replacement["deletedRegion"],
+        serde_json::json!({ "startLine": 39, "startColumn": 107, "endLine": 39, "endColumn": 113 })
+    );
+    let levels: Vec<_> = results.iter().map(|r| r["level"].as_str().unwrap()).collect();
+    assert!(levels.contains(&"warning") && levels.contains(&"note"), "{levels:?}");
+
+    let (_, log) = sarif(&["tests/fixtures/check/hazard_overwrite.dyno"]);
+    let related = &log["runs"][0]["results"][0]["relatedLocations"][0];
+    assert_eq!(
+        related["physicalLocation"]["artifactLocation"]["uri"],
+        "tests/fixtures/check/hazard_overwrite.dyno"
+    );
+    assert!(related["message"]["text"].is_string(), "{related}");
+}
+
+#[test]
+fn sarif_output_reports_unreadable_files_as_a_failed_execution() {
+    let (code, log) = sarif(&["examples/billing.dyno", "no/such/schema.dyno"]);
+    assert_eq!(code, Some(2));
+    let invocation = &log["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let notification = &invocation["toolExecutionNotifications"][0];
+    assert_eq!(notification["level"], "error");
+    assert_eq!(notification["message"]["text"], "`no/such/schema.dyno` does not exist");
+    assert_eq!(
+        notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "no/such/schema.dyno"
     );
 }
 

@@ -1,27 +1,40 @@
-//! `dyno check FILE...`
+//! `dyno check PATH...`: text, JSON, GitHub annotations or SARIF
 
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
 use super::input::{self, SourceText};
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, render};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
 use ropey::Rope;
 
 use crate::db::Workspace;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity, github, sarif};
 use crate::syntax::FileId;
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Schema files to check.
-    #[arg(required = true, value_name = "FILE")]
+    /// Schema files to check, or directories to search for `*.dyno` files.
+    #[arg(required = true, value_name = "PATH")]
     files: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    format: CheckFormat,
     /// Treat this kind of diagnostic as an error (`--deny warnings`).
     #[arg(long, value_enum, value_name = "KIND")]
     deny: Vec<Deny>,
+}
+
+/// `dyno check`'s outputs: those of the other commands and two for CI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CheckFormat {
+    /// rustc-style text with the source line and a caret.
+    Text,
+    /// One JSON document on stdout (fields documented in docs/cli.md).
+    Json,
+    /// GitHub Actions annotations (`::error file=...::message`), one a line.
+    Github,
+    /// A SARIF 2.1.0 log for code scanning (docs/cli.md).
+    Sarif,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -34,8 +47,26 @@ pub fn run(args: &CheckArgs) -> i32 {
     // as in the editor, checked as a schema of its own.
     let mut workspace = Workspace::new();
     let mut sources: Vec<SourceText> = Vec::new();
-    let mut unreadable = false;
+    let mut unreadable: Vec<render::Unreadable> = Vec::new();
+    let mut paths = Vec::new();
     for path in &args.files {
+        if path.is_dir() {
+            let found = input::schemas_under(path, &mut |message| {
+                eprintln!("error: {message}");
+                unreadable.push(render::Unreadable {
+                    path: path.display().to_string(),
+                    message,
+                });
+            });
+            if found.is_empty() {
+                eprintln!("warning: no .dyno files under `{}`", path.display());
+            }
+            paths.extend(found);
+        } else {
+            paths.push(path.clone());
+        }
+    }
+    for path in &paths {
         match input::read(path) {
             // A file named twice is checked once.
             Ok(source) if workspace.file(&source.display_path()).is_some() => {}
@@ -49,7 +80,10 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
             Err(message) => {
                 eprintln!("error: {message}");
-                unreadable = true;
+                unreadable.push(render::Unreadable {
+                    path: path.display().to_string(),
+                    message,
+                });
             }
         }
     }
@@ -63,7 +97,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     let has_errors = checked.iter().any(|(_, ds)| ds.iter().any(failing));
 
     match args.format {
-        Format::Text => {
+        CheckFormat::Text => {
             let mut out = String::new();
             for (file, diagnostics) in &checked {
                 for diagnostic in diagnostics {
@@ -73,10 +107,21 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
             print!("{out}");
         }
-        Format::Json => println!("{}", render::json(&sources, &checked)),
+        CheckFormat::Json => println!("{}", render::json(&sources, &checked, &unreadable)),
+        CheckFormat::Github => {
+            let mut out: String = unreadable.iter().map(github::unreadable).collect();
+            for diagnostic in checked.iter().flat_map(|(_, ds)| ds) {
+                out.extend(github::annotation(sources.as_slice(), diagnostic));
+            }
+            print!("{out}");
+        }
+        CheckFormat::Sarif => println!(
+            "{}",
+            serde_json::to_string_pretty(&sarif::log(&sources, &checked, &unreadable)).unwrap()
+        ),
     }
 
-    if unreadable {
+    if !unreadable.is_empty() {
         EXIT_USAGE
     } else if has_errors {
         EXIT_ERRORS

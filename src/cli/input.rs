@@ -1,6 +1,6 @@
 //! Reading schema files, with one clear line for every way that can fail.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use crate::diagnostic::render::SourceText;
 
@@ -22,4 +22,24 @@ pub fn read(path: &Path) -> Result<SourceText, String> {
         format!("`{shown}` is not UTF-8 text (invalid byte at offset {at})")
     })?;
     Ok(SourceText::new(path.to_path_buf(), text))
+}
+
+/// The `*.dyno` files under a directory, at any depth, sorted; what
+/// `.gitignore` (also outside a git repository), `.ignore` and hidden
+/// names leave out is skipped. An entry that cannot be read is reported.
+pub fn schemas_under(dir: &Path, report: &mut dyn FnMut(String)) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in ignore::WalkBuilder::new(dir).require_git(false).build() {
+        match entry {
+            Ok(entry) => {
+                let path = entry.path();
+                if entry.file_type().is_some_and(|t| !t.is_dir()) && path.extension().is_some_and(|e| e == "dyno") {
+                    found.push(path.to_path_buf());
+                }
+            }
+            Err(error) => report(format!("`{}` cannot be searched: {error}", dir.display())),
+        }
+    }
+    found.sort();
+    found
 }

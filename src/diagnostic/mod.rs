@@ -1,7 +1,9 @@
 //! Diagnostics shared by every layer: the syntax layer and the checker
 //! produce them, the CLI renders them and the language server publishes them.
 
+pub mod github;
 pub mod render;
+pub mod sarif;
 
 use crate::syntax::{FileId, FileSpan, Span};
 

@@ -25,6 +25,21 @@ impl SourceText {
     pub fn display_path(&self) -> String {
         self.path.display().to_string()
     }
+
+    /// The one-based line and one-based column in characters of a byte
+    /// offset, as every output format gives them.
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let at = self.lines.line_col(offset);
+        (at.line + 1, self.lines.char_col(&self.text, at))
+    }
+}
+
+/// A path given (or found) that could not be read, with the one-line
+/// reason, e.g. "`x.dyno` does not exist".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    pub path: String,
+    pub message: String,
 }
 
 /// The texts of the files locations point into.
@@ -152,7 +167,7 @@ pub fn summary(source: &SourceText, diagnostics: &[Diagnostic]) -> String {
     )
 }
 
-pub fn json(sources: &[SourceText], checked: &[(FileId, Vec<Diagnostic>)]) -> Value {
+pub fn json(sources: &[SourceText], checked: &[(FileId, Vec<Diagnostic>)], unreadable: &[Unreadable]) -> Value {
     let position = |source: &SourceText, offset: usize| {
         let at = source.lines.line_col(offset);
         json!({ "line": at.line + 1, "column": source.lines.char_col(&source.text, at), "offset": offset })
@@ -200,6 +215,7 @@ pub fn json(sources: &[SourceText], checked: &[(FileId, Vec<Diagnostic>)]) -> Va
         "version": 1,
         "files": checked.iter().filter_map(|(f, _)| Some(sources.source(*f)?.display_path())).collect::<Vec<_>>(),
         "diagnostics": diagnostics,
+        "unreadable": unreadable.iter().map(|u| json!({ "path": u.path, "message": u.message })).collect::<Vec<_>>(),
         "summary": { "errors": count(Severity::Error), "warnings": count(Severity::Warning), "hints": count(Severity::Hint) },
     })
 }
