@@ -77,6 +77,8 @@ impl Superseded {
 #[derive(Clone, Default)]
 pub struct Workspace {
     files: Vec<FileSlot>,
+    /// Ids by path: a sync of a folder's files looks each one up.
+    by_path: HashMap<String, FileId>,
     revisions: u64,
     schemas: Arc<Mutex<HashMap<SchemaKey, SchemaMemo>>>,
 }
@@ -88,8 +90,7 @@ impl Workspace {
 
     /// The file at `path` (a path or URI, as the caller names files).
     pub fn file(&self, path: &str) -> Option<FileId> {
-        let index = self.files.iter().position(|f| f.path == path)?;
-        Some(FileId(index as u32))
+        self.by_path.get(path).copied()
     }
 
     pub fn files(&self) -> impl Iterator<Item = FileId> + '_ {
@@ -133,11 +134,13 @@ impl Workspace {
                 file
             }
             None => {
+                let file = FileId(self.files.len() as u32);
                 self.files.push(FileSlot {
                     path: path.to_string(),
                     input,
                 });
-                FileId(self.files.len() as u32 - 1)
+                self.by_path.insert(path.to_string(), file);
+                file
             }
         };
         (file, superseded)

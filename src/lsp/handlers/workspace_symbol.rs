@@ -2,6 +2,7 @@
 //! folders (read from disk and parsed when not open, cached until they
 //! change, in the workspace database of [`DiskFiles`]).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -75,15 +76,15 @@ fn disk_symbols(disk: &DiskFiles, path: &Path, uri: &Url, encoding: Encoding) ->
 /// Frees the files that are no longer among `paths` (deleted, or now open).
 fn forget_all_but(disk: &DiskFiles, paths: &[PathBuf]) {
     let mut disk = disk.lock();
-    let keep: Vec<String> = paths
+    let keep: HashSet<String> = paths
         .iter()
         .filter_map(|p| Url::from_file_path(p).ok())
-        .map(|u| u.to_string())
+        .map(String::from)
         .collect();
     let gone: Vec<_> = disk
         .workspace
         .files()
-        .filter(|&f| disk.symbols.contains_key(&f) && !keep.iter().any(|k| k == disk.workspace.path(f)))
+        .filter(|&f| disk.symbols.contains_key(&f) && !keep.contains(disk.workspace.path(f)))
         .collect();
     for file in gone {
         disk.symbols.remove(&file);
