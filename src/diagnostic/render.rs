@@ -75,7 +75,6 @@ pub fn text(sources: &(impl Sources + ?Sized), diagnostic: &Diagnostic) -> Strin
     let Some(source) = sources.source(diagnostic.file) else {
         return String::new();
     };
-    let start = source.lines.line_col(diagnostic.span.start);
     // Related locations in a file that is not loaded cannot be shown.
     let related: Vec<_> = diagnostic
         .related
@@ -97,31 +96,19 @@ pub fn text(sources: &(impl Sources + ?Sized), diagnostic: &Diagnostic) -> Strin
         diagnostic.code.as_str(),
         diagnostic.message
     );
-    out.push_str(&format!(
-        "{pad}--> {}:{}:{}\n",
-        source.display_path(),
-        start.line + 1,
-        source.lines.char_col(&source.text, start)
-    ));
-    out.push_str(&format!("{pad} |\n"));
-    snippet(
-        &mut out,
-        source,
-        diagnostic.span,
-        '^',
-        diagnostic.label.as_deref(),
-        gutter,
-    );
+    let primary = Marked {
+        arrow: "-->",
+        mark: '^',
+        label: diagnostic.label.as_deref(),
+    };
+    located(&mut out, source, diagnostic.span, primary, gutter);
     for (source, related) in related {
-        let at = source.lines.line_col(related.at.span.start);
-        out.push_str(&format!(
-            "{pad}::: {}:{}:{}\n",
-            source.display_path(),
-            at.line + 1,
-            source.lines.char_col(&source.text, at)
-        ));
-        out.push_str(&format!("{pad} |\n"));
-        snippet(&mut out, source, related.at.span, '-', Some(&related.message), gutter);
+        let secondary = Marked {
+            arrow: ":::",
+            mark: '-',
+            label: Some(&related.message),
+        };
+        located(&mut out, source, related.at.span, secondary, gutter);
     }
     if let Some(help) = &diagnostic.help {
         out.push_str(&format!("{pad} = help: {help}\n"));
@@ -131,6 +118,29 @@ pub fn text(sources: &(impl Sources + ?Sized), diagnostic: &Diagnostic) -> Strin
     }
     out.push('\n');
     out
+}
+
+/// How a location is drawn: the primary one with `-->` and carets, a
+/// related one with `:::` and dashes.
+struct Marked<'a> {
+    arrow: &'a str,
+    mark: char,
+    label: Option<&'a str>,
+}
+
+/// `--> path:line:column`, then the source line with the span marked.
+fn located(out: &mut String, source: &SourceText, span: Span, how: Marked<'_>, gutter: usize) {
+    let pad = " ".repeat(gutter);
+    let at = source.lines.line_col(span.start);
+    out.push_str(&format!(
+        "{pad}{} {}:{}:{}\n",
+        how.arrow,
+        source.display_path(),
+        at.line + 1,
+        source.lines.char_col(&source.text, at)
+    ));
+    out.push_str(&format!("{pad} |\n"));
+    snippet(out, source, span, how.mark, how.label, gutter);
 }
 
 /// One source line and a marker under the span (to the end of that line
