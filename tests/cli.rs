@@ -1,7 +1,11 @@
 //! `dyno check` as a user runs it: the built binary, real files, exit codes.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Output};
+
+use common::scratch::Scratch;
 
 fn dyno(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dyno"))
@@ -17,15 +21,6 @@ fn stdout(output: &Output) -> String {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-/// A scratch file unique to this test process.
-fn scratch(name: &str, contents: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dyno-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
 }
 
 fn path_str(path: &Path) -> &str {
@@ -110,16 +105,6 @@ fn missing_file_is_a_one_line_usage_error() {
     assert_eq!(stderr(&output), "error: `no/such/schema.dyno` does not exist\n");
 }
 
-/// A scratch directory of its own, empty, for one test.
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir()
-        .join(format!("dyno-cli-{}", std::process::id()))
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn write(path: &Path, contents: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, contents).unwrap();
@@ -127,7 +112,8 @@ fn write(path: &Path, contents: &str) {
 
 #[test]
 fn a_directory_is_searched_for_schemas_in_sorted_order_respecting_gitignore() {
-    let dir = scratch_dir("tree");
+    let scratch = Scratch::new("cli-tree");
+    let dir = scratch.path();
     let billing = std::fs::read_to_string("examples/billing.dyno").unwrap();
     write(&dir.join("b.dyno"), &billing);
     write(&dir.join("a/deep/z.dyno"), &billing);
@@ -137,7 +123,7 @@ fn a_directory_is_searched_for_schemas_in_sorted_order_respecting_gitignore() {
     write(&dir.join("skip.dyno"), "entity {");
     write(&dir.join(".gitignore"), "ignored/\nskip.dyno\n");
     let shown = |rel: &str| format!("{}: ok", dir.join(rel).display());
-    let output = dyno(&["check", path_str(&dir), "examples/shop.dyno"]);
+    let output = dyno(&["check", path_str(dir), "examples/shop.dyno"]);
     assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
     let expected = [
         shown("a/c.dyno"),
@@ -150,9 +136,10 @@ fn a_directory_is_searched_for_schemas_in_sorted_order_respecting_gitignore() {
 
 #[test]
 fn a_directory_without_schemas_is_only_a_warning() {
-    let dir = scratch_dir("none");
+    let scratch = Scratch::new("cli-none");
+    let dir = scratch.path();
     write(&dir.join("notes.txt"), "not a schema");
-    let output = dyno(&["check", path_str(&dir)]);
+    let output = dyno(&["check", path_str(dir)]);
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(stdout(&output), "");
     assert_eq!(
@@ -170,7 +157,8 @@ fn the_examples_directory_checks_clean() {
 
 #[test]
 fn non_utf8_file_is_a_one_line_usage_error() {
-    let path = scratch("latin1.dyno", b"entity Caf\xe9 {}\n");
+    let scratch = Scratch::new("cli");
+    let path = scratch.file("latin1.dyno", b"entity Caf\xe9 {}\n");
     let output = dyno(&["check", path_str(&path)]);
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
@@ -183,7 +171,8 @@ fn non_utf8_file_is_a_one_line_usage_error() {
 
 #[test]
 fn empty_file_is_reported_but_not_an_error() {
-    let path = scratch("empty.dyno", b"");
+    let scratch = Scratch::new("cli");
+    let path = scratch.file("empty.dyno", b"");
     let output = dyno(&["check", path_str(&path)]);
     assert_eq!(output.status.code(), Some(0));
     assert!(stderr(&output).contains("is empty: nothing to check"));
@@ -250,7 +239,8 @@ fn github_format_prints_one_annotation_per_diagnostic() {
 
 #[test]
 fn github_format_escapes_properties_and_reports_unreadable_files() {
-    let path = scratch("odd,name:1.dyno", b"table T {");
+    let scratch = Scratch::new("cli");
+    let path = scratch.file("odd,name:1.dyno", b"table T {");
     let output = dyno(&["check", "--format", "github", path_str(&path), "no/such/schema.dyno"]);
     assert_eq!(output.status.code(), Some(2));
     let text = stdout(&output);

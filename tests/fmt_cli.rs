@@ -1,7 +1,11 @@
 //! `dyno fmt` as a user runs it: the built binary, scratch files, exit codes.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Output};
+
+use common::scratch::Scratch;
 
 const MESSY: &str = "entity   User{userId:id\npk=\"USER#{userId}\" // the key\n}\npattern getUser(userId)->User\n";
 const FORMATTED: &str = "entity User {\n  userId: id\n  pk = \"USER#{userId}\"             // the key\n}\n\npattern getUser(userId) -> User\n";
@@ -23,30 +27,6 @@ fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
 }
 
-/// A scratch directory of one test (so tests can run in parallel),
-/// removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("dyno-fmt-{}-{test}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn file(&self, name: &str, contents: &str) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, contents).unwrap();
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
 }
@@ -57,7 +37,7 @@ fn s(path: &Path) -> &str {
 
 #[test]
 fn check_passes_on_formatted_files_and_changes_nothing() {
-    let dir = Scratch::new("check_ok");
+    let dir = Scratch::new("fmt-check_ok");
     let path = dir.file("ok.dyno", FORMATTED);
     let output = dyno(&["fmt", "--check", s(&path)]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -67,7 +47,7 @@ fn check_passes_on_formatted_files_and_changes_nothing() {
 
 #[test]
 fn check_lists_unformatted_files_exits_1_and_changes_nothing() {
-    let dir = Scratch::new("check_messy");
+    let dir = Scratch::new("fmt-check_messy");
     let messy = dir.file("messy.dyno", MESSY);
     let ok = dir.file("ok.dyno", FORMATTED);
     let output = dyno(&["fmt", "--check", s(&ok), s(&messy)]);
@@ -79,7 +59,7 @@ fn check_lists_unformatted_files_exits_1_and_changes_nothing() {
 
 #[test]
 fn fmt_rewrites_in_place_and_then_check_passes() {
-    let dir = Scratch::new("rewrite");
+    let dir = Scratch::new("fmt-rewrite");
     let path = dir.file("messy.dyno", MESSY);
     let output = dyno(&["fmt", s(&path)]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -94,8 +74,8 @@ fn fmt_rewrites_in_place_and_then_check_passes() {
 
 #[test]
 fn crlf_files_stay_crlf() {
-    let dir = Scratch::new("crlf");
-    let path = dir.file("crlf.dyno", &MESSY.replace('\n', "\r\n"));
+    let dir = Scratch::new("fmt-crlf");
+    let path = dir.file("crlf.dyno", MESSY.replace('\n', "\r\n"));
     let output = dyno(&["fmt", s(&path)]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(read(&path), FORMATTED.replace('\n', "\r\n"));
@@ -103,7 +83,7 @@ fn crlf_files_stay_crlf() {
 
 #[test]
 fn a_file_with_syntax_errors_is_left_untouched_and_exits_1() {
-    let dir = Scratch::new("broken");
+    let dir = Scratch::new("fmt-broken");
     let broken = dir.file("broken.dyno", BROKEN);
     let messy = dir.file("messy.dyno", MESSY);
     for check in [false, true] {
@@ -125,7 +105,7 @@ fn a_file_with_syntax_errors_is_left_untouched_and_exits_1() {
 
 #[test]
 fn an_unreadable_file_exits_2_and_the_others_are_still_formatted() {
-    let dir = Scratch::new("missing");
+    let dir = Scratch::new("fmt-missing");
     let messy = dir.file("messy.dyno", MESSY);
     let missing = messy.with_file_name("nope.dyno");
     let output = dyno(&["fmt", s(&missing), s(&messy)]);
@@ -133,7 +113,7 @@ fn an_unreadable_file_exits_2_and_the_others_are_still_formatted() {
     assert!(stderr(&output).contains("does not exist"), "{}", stderr(&output));
     assert_eq!(read(&messy), FORMATTED);
 
-    let output = dyno(&["fmt", "--check", s(&dir.0)]);
+    let output = dyno(&["fmt", "--check", s(dir.path())]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("is a directory"), "{}", stderr(&output));
 }

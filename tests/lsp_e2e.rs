@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use common::lsp_client::{LspClient, TIMEOUT, file_uri, frame};
 use serde_json::{Value, json};
 
@@ -140,14 +138,6 @@ fn codes(diagnostics: &[Value]) -> Vec<String> {
         .iter()
         .map(|d| d["code"].as_str().unwrap_or("?").to_string())
         .collect()
-}
-
-/// A scratch directory unique to this process and test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dyno-lsp-e2e-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// A deterministic xorshift64 generator.
@@ -589,7 +579,8 @@ fn snippets_only_for_clients_that_take_them() {
 
 #[test]
 fn formatting_symbols_and_workspace_symbols() {
-    let workspace = scratch("workspace");
+    let scratch = common::scratch::Scratch::new("lsp-workspace");
+    let workspace = scratch.path().to_path_buf();
     let on_disk = workspace.join("inventory.dyno");
     std::fs::write(
         &on_disk,
@@ -708,7 +699,6 @@ fn formatting_symbols_and_workspace_symbols() {
     let gone = client.result("workspace/symbol", json!({ "query": "widget" }));
     assert_eq!(gone, json!([]));
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
-    let _ = std::fs::remove_dir_all(&workspace);
 }
 
 // ---------------------------------------------------------------------------

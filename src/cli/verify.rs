@@ -1,6 +1,6 @@
 //! `dyno verify FILE --endpoint URL`: runs every pattern's Query against a
 //! DynamoDB endpoint on sample items and reports per pattern. Needs the
-//! cargo feature `verify` (on by default); see docs/verify.md.
+//! cargo feature `verify` (off by default); see docs/verify.md.
 
 use std::path::PathBuf;
 
@@ -47,7 +47,7 @@ pub fn run(args: &VerifyArgs) -> i32 {
         args.format,
     );
     eprintln!(
-        "error: this dyno was built without the `verify` feature; rebuild with default features (`cargo install --path .`)"
+        "error: this dyno was built without `dyno verify`: install it with `cargo install --locked --path . --features verify` (docs/verify.md)"
     );
     super::EXIT_USAGE
 }

@@ -8,6 +8,7 @@ pub mod cursor;
 pub mod framing;
 pub mod lsp_client;
 pub mod markdown;
+pub mod scratch;
 
 use std::path::{Path, PathBuf};
 
