@@ -47,12 +47,14 @@ fn run_stage(stage: &str, dyno: &str, json: &str, source: &SourceText) {
         "check" => drop(std::hint::black_box(dyno::check::analyze(dyno))),
         "format" => drop(std::hint::black_box(dyno::ide::format::format(dyno))),
         "full" => {
-            let diagnostics = dyno::check::analyze(dyno).diagnostics().to_vec();
+            let analysis = dyno::check::analyze(dyno);
+            let diagnostics = analysis.diagnostics();
             let mut out = String::new();
-            for diagnostic in &diagnostics {
+            for diagnostic in diagnostics {
                 out.push_str(&dyno::diagnostic::render::text(source, diagnostic));
             }
-            out.push_str(&dyno::diagnostic::render::summary(source, &diagnostics));
+            let proved = dyno::check::describe::proved(&analysis.schema).to_string();
+            out.push_str(&dyno::diagnostic::render::summary(source, &proved, diagnostics));
             std::hint::black_box(out);
             drop(std::hint::black_box(dyno::ide::format::format(dyno)));
         }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use dyno::check::analyze;
+use dyno::check::{analyze, describe};
 use dyno::diagnostic::render;
 
 #[test]
@@ -15,7 +15,8 @@ fn check_fixtures() {
         for diagnostic in analysis.diagnostics() {
             out.push_str(&render::text(source, diagnostic));
         }
-        out.push_str(&render::summary(source, analysis.diagnostics()));
+        let proved = describe::proved(&analysis.schema).to_string();
+        out.push_str(&render::summary(source, &proved, analysis.diagnostics()));
         out
     });
 }

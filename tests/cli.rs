@@ -32,8 +32,40 @@ fn bundled_examples_check_clean() {
     for example in ["examples/billing.dyno", "examples/shop.dyno", "examples/teams.dyno"] {
         let output = dyno(&["check", example]);
         assert_eq!(output.status.code(), Some(0), "{example}: {}", stdout(&output));
-        assert_eq!(stdout(&output), format!("{example}: ok\n"));
+        let text = stdout(&output);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(lines[0].starts_with(&format!("{example}: ")), "{text}");
+        assert!(lines[0].ends_with("; 0 errors, 0 warnings"), "{text}");
+        assert_eq!(
+            lines[1],
+            format!("`dyno explain {example}` prints each Query and its cost")
+        );
     }
+}
+
+/// A clean check says what it proved: the patterns, that each is one
+/// Query, and which indexes they read.
+#[test]
+fn a_clean_check_says_what_it_proved() {
+    let output = dyno(&["check", "examples/billing.dyno"]);
+    assert_eq!(
+        stdout(&output).lines().next(),
+        Some("examples/billing.dyno: 11 patterns, each one Query (3 on gsi1); 0 errors, 0 warnings")
+    );
+    let scratch = Scratch::new("cli-proved");
+    let two = scratch.file(
+        "two.dyno",
+        "table Things {\n  key pk\n}\n\nentity A {\n  id: id\n  pk = \"A#{id}\"\n}\n\npattern getA(id) -> A\npattern allA() -> A[]\n",
+    );
+    let output = dyno(&["check", path_str(&two)]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    let summary = format!(
+        "{}: 2 patterns: 1 one Query each, 1 with no single Query; 1 error, 0 warnings",
+        two.display()
+    );
+    assert!(text.contains(&summary), "{text}");
 }
 
 #[test]
@@ -49,7 +81,7 @@ fn three_syntax_errors_are_each_reported_at_their_line_and_column() {
         assert!(text.contains(at), "missing {at} in:\n{text}");
     }
     assert!(
-        text.ends_with("tests/fixtures/syntax/three_errors.dyno: 3 errors, 0 warnings\n"),
+        text.contains("tests/fixtures/syntax/three_errors.dyno: 1 pattern, one Query; 3 errors, 0 warnings\n"),
         "{text}"
     );
 }
@@ -122,14 +154,25 @@ fn a_directory_is_searched_for_schemas_in_sorted_order_respecting_gitignore() {
     write(&dir.join("ignored/x.dyno"), "entity {");
     write(&dir.join("skip.dyno"), "entity {");
     write(&dir.join(".gitignore"), "ignored/\nskip.dyno\n");
-    let shown = |rel: &str| format!("{}: ok", dir.join(rel).display());
+    let proved = "11 patterns, each one Query (3 on gsi1); 0 errors, 0 warnings";
+    let shown = |rel: &str| format!("{}: {proved}", dir.join(rel).display());
     let output = dyno(&["check", path_str(dir), "examples/shop.dyno"]);
     assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
     let expected = [
         shown("a/c.dyno"),
         shown("a/deep/z.dyno"),
         shown("b.dyno"),
-        "examples/shop.dyno: ok".to_string(),
+        format!(
+            "examples/shop.dyno: {}",
+            stdout(&dyno(&["check", "examples/shop.dyno"]))
+                .lines()
+                .next()
+                .unwrap()
+                .split_once(": ")
+                .unwrap()
+                .1
+        ),
+        "`dyno explain FILE` prints each Query and its cost".to_string(),
     ];
     assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
 }
@@ -152,7 +195,7 @@ fn a_directory_without_schemas_is_only_a_warning() {
 fn the_examples_directory_checks_clean() {
     let output = dyno(&["check", "examples"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-    assert!(stdout(&output).contains("examples/billing.dyno: ok\n"));
+    assert!(stdout(&output).contains("examples/billing.dyno: 11 patterns, each one Query"));
 }
 
 #[test]
@@ -380,4 +423,25 @@ fn usage_errors_exit_with_two() {
         Some(2)
     );
     assert_eq!(dyno(&["--version"]).status.code(), Some(0));
+}
+
+/// `dyno sample FILE | head -c 10`: the reader goes away while dyno still
+/// prints (far more than a pipe buffer), and dyno stops like any Unix tool,
+/// without a panic.
+#[test]
+fn a_closed_pipe_ends_the_output_without_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dyno"))
+        .args(["sample", "examples/shop.dyno", "--per-entity", "3000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 10];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is closed here, with most of the output unwritten.
+    let output = child.wait_with_output().unwrap();
+    assert!(!output.status.success());
+    assert_eq!(stderr(&output), "", "no panic message");
 }

@@ -48,6 +48,76 @@ pub fn served(schema: &Schema, pattern: PatternId) -> Option<Served> {
     })
 }
 
+/// What the checker proved about a schema's patterns: how many there are,
+/// how many are each one Query, and on which indexes. `dyno check` says it
+/// on a file's summary line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proved {
+    pub patterns: usize,
+    pub one_query: usize,
+    /// The indexes the resolved Queries read (not the tables themselves),
+    /// `Table.index` when the schema has several tables, with their counts,
+    /// in the order first used.
+    pub on_indexes: Vec<(String, usize)>,
+}
+
+pub fn proved(schema: &Schema) -> Proved {
+    let model = &schema.model;
+    let mut on_indexes: Vec<(String, usize)> = Vec::new();
+    let mut one_query = 0;
+    for (id, _) in model.pattern_ids() {
+        let Some(resolution) = schema.resolution(id) else {
+            continue;
+        };
+        one_query += 1;
+        let access = resolution.key_schema(model);
+        if !access.is_index() {
+            continue;
+        }
+        let name = if model.tables.len() > 1 {
+            format!("{}.{}", model.table(resolution.table).name.text, access.name.text)
+        } else {
+            access.name.text.clone()
+        };
+        match on_indexes.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, count)) => *count += 1,
+            None => on_indexes.push((name, 1)),
+        }
+    }
+    Proved {
+        patterns: model.patterns.len(),
+        one_query,
+        on_indexes,
+    }
+}
+
+impl std::fmt::Display for Proved {
+    /// `11 patterns, each one Query (4 on gsi1)`; `3 patterns: 2 one Query
+    /// each, 1 with no single Query`; `no patterns`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let indexes = || {
+            let list: Vec<String> = self.on_indexes.iter().map(|(n, c)| format!("{c} on {n}")).collect();
+            if list.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", list.join(", "))
+            }
+        };
+        match (self.patterns, self.one_query) {
+            (0, _) => write!(f, "no patterns"),
+            (1, 1) => write!(f, "1 pattern, one Query{}", indexes()),
+            (1, _) => write!(f, "1 pattern, with no single Query"),
+            (n, q) if n == q => write!(f, "{n} patterns, each one Query{}", indexes()),
+            (n, q) => write!(
+                f,
+                "{n} patterns: {q} one Query each{}, {} with no single Query",
+                indexes(),
+                n - q
+            ),
+        }
+    }
+}
+
 /// [`served`] for every pattern, in model order.
 pub fn served_all(schema: &Schema) -> Vec<Option<Served>> {
     schema.model.pattern_ids().map(|(id, _)| served(schema, id)).collect()
@@ -65,6 +135,19 @@ mod tests {
 
     fn served_by_name(schema: &Schema, name: &str) -> Option<Served> {
         served(schema, schema.model.pattern_named(name)?)
+    }
+
+    #[test]
+    fn proved_counts_the_patterns_each_one_query_and_their_indexes() {
+        let clean = proved(&billing_and(""));
+        assert_eq!(clean.to_string(), "11 patterns, each one Query (3 on gsi1)");
+        let one_unresolved = proved(&billing_and("pattern byName(name) -> User"));
+        assert_eq!(
+            one_unresolved.to_string(),
+            "12 patterns: 11 one Query each (3 on gsi1), 1 with no single Query"
+        );
+        let none = proved(&Schema::clone(&analyze("table T {\n  key pk\n}\n").schema));
+        assert_eq!(none.to_string(), "no patterns");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::input::{self, SourceText};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
 use ropey::Rope;
 
+use crate::check::{Analysis, describe};
 use crate::db::Workspace;
 use crate::diagnostic::{Diagnostic, Severity, github, sarif};
 use crate::syntax::FileId;
@@ -87,9 +88,13 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
         }
     }
-    let checked: Vec<(FileId, Vec<Diagnostic>)> = workspace
+    let analyses: Vec<(FileId, Analysis)> = workspace
         .files()
-        .map(|file| (file, workspace.analysis(file, &[file]).diagnostics().to_vec()))
+        .map(|file| (file, workspace.analysis(file, &[file])))
+        .collect();
+    let checked: Vec<(FileId, Vec<Diagnostic>)> = analyses
+        .iter()
+        .map(|(file, analysis)| (*file, analysis.diagnostics().to_vec()))
         .collect();
 
     let deny_warnings = args.deny.contains(&Deny::Warnings);
@@ -99,11 +104,26 @@ pub fn run(args: &CheckArgs) -> i32 {
     match args.format {
         CheckFormat::Text => {
             let mut out = String::new();
-            for (file, diagnostics) in &checked {
+            let mut resolved = Vec::new();
+            for ((file, diagnostics), (_, analysis)) in checked.iter().zip(&analyses) {
                 for diagnostic in diagnostics {
                     out.push_str(&render::text(sources.as_slice(), diagnostic));
                 }
-                out.push_str(&render::summary(&sources[file.index()], diagnostics));
+                let proved = describe::proved(&analysis.schema);
+                if proved.one_query > 0 {
+                    resolved.push(sources[file.index()].display_path());
+                }
+                out.push_str(&render::summary(
+                    &sources[file.index()],
+                    &proved.to_string(),
+                    diagnostics,
+                ));
+            }
+            // Where to see what was proved: one file by name, several by `FILE`.
+            match resolved.as_slice() {
+                [] => {}
+                [one] => out.push_str(&format!("`dyno explain {one}` prints each Query and its cost\n")),
+                _ => out.push_str("`dyno explain FILE` prints each Query and its cost\n"),
             }
             print!("{out}");
         }

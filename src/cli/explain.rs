@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, render};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
 use crate::check::Analysis;
 use crate::check::cost::ReadCost;
 use crate::check::describe;
@@ -23,6 +23,14 @@ pub struct ExplainArgs {
     pattern: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Per pattern: the access path, the Query request as JSON, the read cost.
+    Text,
+    /// One JSON document: each pattern's index, request and cost (docs/cli.md).
+    Json,
 }
 
 pub fn run(args: &ExplainArgs) -> i32 {

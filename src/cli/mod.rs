@@ -10,7 +10,7 @@ use crate::diagnostic::render;
 mod sample;
 mod verify;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -35,21 +35,13 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Print sample items for every entity (BatchWriteItem requests, one per line).
     Sample(sample::SampleArgs),
-    /// Run every pattern's Query against a DynamoDB endpoint on sample items (docs/verify.md).
+    /// Run every pattern's Query against a DynamoDB endpoint on sample items (feature `verify`; docs/verify.md).
     Verify(verify::VerifyArgs),
     /// Export the tables: `cloudformation` (a template) or `workbench` (a NoSQL Workbench model).
     Export(export::ExportArgs),
     /// Print the syntax tree outline of a file (for debugging the parser).
     #[command(hide = true)]
     Syntax { file: std::path::PathBuf },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// rustc-style text with the source line and a caret.
-    Text,
-    /// One JSON document on stdout (fields documented in docs/cli.md).
-    Json,
 }
 
 pub const EXIT_OK: i32 = 0;
@@ -89,6 +81,9 @@ pub fn main() -> i32 {
             return if error.use_stderr() { EXIT_USAGE } else { EXIT_OK };
         }
     };
+    if !matches!(cli.command, Command::Lsp) {
+        end_quietly_on_a_closed_pipe();
+    }
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Explain(args) => explain::run(&args),
@@ -110,5 +105,25 @@ pub fn main() -> i32 {
                 EXIT_USAGE
             }
         },
+    }
+}
+
+/// `dyno explain FILE | head` should stop like any Unix tool when the reader
+/// goes away, not panic in `print!`: Rust ignores SIGPIPE, so its default
+/// action is restored for the commands that only print. (The language
+/// server keeps it ignored and sees the closed pipe as an error.)
+fn end_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    {
+        const SIGPIPE: i32 = 13;
+        const SIG_DFL: usize = 0;
+        unsafe extern "C" {
+            fn signal(signum: i32, handler: usize) -> usize;
+        }
+        // SAFETY: restores the default disposition of one signal before any
+        // thread is started; no handler of ours is involved.
+        unsafe {
+            signal(SIGPIPE, SIG_DFL);
+        }
     }
 }

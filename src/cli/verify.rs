@@ -4,9 +4,8 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
-use super::Format;
 use crate::check::sample::{DEFAULT_PER_ENTITY, DEFAULT_SEED};
 
 #[derive(Args)]
@@ -33,6 +32,14 @@ pub struct VerifyArgs {
     seed: u64,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// One line per pattern (pass, FAIL or skip), each failure with the items that break it.
+    Text,
+    /// One JSON document: the tables, every pattern's Query, result and failures (docs/verify.md).
+    Json,
 }
 
 #[cfg(not(feature = "verify"))]

@@ -162,15 +162,14 @@ fn snippet(out: &mut String, source: &SourceText, span: Span, mark: char, label:
     ));
 }
 
-pub fn summary(source: &SourceText, diagnostics: &[Diagnostic]) -> String {
+/// A file's last line: what was proved about it (`proved`, the checker's
+/// words) and how many errors and warnings it has.
+pub fn summary(source: &SourceText, proved: &str, diagnostics: &[Diagnostic]) -> String {
     let count = |severity| diagnostics.iter().filter(|d| d.severity == severity).count();
     let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
-    if errors == 0 && warnings == 0 {
-        return format!("{}: ok\n", source.display_path());
-    }
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     format!(
-        "{}: {}, {}\n",
+        "{}: {proved}; {}, {}\n",
         source.display_path(),
         plural(errors, "error"),
         plural(warnings, "warning")

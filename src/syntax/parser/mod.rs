@@ -135,8 +135,12 @@ fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
                     RichPattern::Any => "more input".to_string(),
                     _ => continue,
                 };
-                if !wanted.contains(&text) {
-                    wanted.push(text);
+                // A label may itself be a list (`table`, `entity` or
+                // `pattern`): its words join the one list of the message.
+                for text in text.split(", ").flat_map(|part| part.split(" or ")) {
+                    if !wanted.iter().any(|w| w == text) {
+                        wanted.push(text.to_string());
+                    }
                 }
             }
             let found = found.as_deref().map_or("end of file".to_string(), |t| t.describe());
