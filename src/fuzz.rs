@@ -1,7 +1,6 @@
-//! The bodies of the fuzz targets, shared by `fuzz/` (cargo-fuzz), the
-//! regression tests in `tests/fuzz_regressions.rs` and the stable-toolchain
-//! loop `examples/fuzz_loop.rs`. Each takes arbitrary bytes and panics on a
-//! finding.
+//! The bodies of the fuzz targets, shared by `fuzz/` (cargo-fuzz) and the
+//! regression tests in `tests/fuzz_regressions.rs`. Each takes arbitrary
+//! bytes and panics on a finding.
 //!
 //! - [`parse`]: any bytes lex and parse without panicking, and every
 //!   diagnostic span lies inside the text, on character boundaries.

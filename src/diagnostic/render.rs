@@ -143,23 +143,62 @@ fn located(out: &mut String, source: &SourceText, span: Span, how: Marked<'_>, g
     snippet(out, source, span, how.mark, how.label, gutter);
 }
 
+/// Lines longer than this (in characters) are shown as a window around the
+/// span: a minified schema with thousands of errors on one line would
+/// otherwise print the whole line once per error.
+const LONGEST_LINE: usize = 200;
+/// The characters shown on each side of the span in such a window.
+const CONTEXT: usize = 60;
+
 /// One source line and a marker under the span (to the end of that line
 /// when the span runs on).
 fn snippet(out: &mut String, source: &SourceText, span: Span, mark: char, label: Option<&str>, gutter: usize) {
     let at = source.lines.line_col(span.start);
     let line = source.lines.line_text(&source.text, at.line);
-    let before = &line[..at.col.min(line.len())];
-    let end_col = (at.col + span.len()).min(line.len()).max(at.col.min(line.len()));
-    let marked = &line[at.col.min(line.len())..end_col];
+    let start = at.col.min(line.len());
+    let end = (at.col + span.len()).min(line.len()).max(start);
+    let (shown, before, marked) = window(line, start, end);
     let width = |s: &str| s.chars().map(|c| if c == '\t' { TAB.len() } else { 1 }).sum::<usize>();
-    let markers = mark.to_string().repeat(width(marked).max(1));
+    let markers = mark.to_string().repeat(width(&marked).max(1));
     let label = label.map(|l| format!(" {l}")).unwrap_or_default();
-    out.push_str(&format!("{:>gutter$} | {}\n", at.line + 1, line.replace('\t', TAB)));
+    out.push_str(&format!("{:>gutter$} | {}\n", at.line + 1, shown.replace('\t', TAB)));
     out.push_str(&format!(
         "{:gutter$} | {}{markers}{label}\n",
         "",
-        " ".repeat(width(before))
+        " ".repeat(width(&before))
     ));
+}
+
+/// The part of `line` shown for the span `start..end` (byte offsets on
+/// character boundaries): the whole line when it is short, else the span
+/// (at most [`LONGEST_LINE`] − 2 × [`CONTEXT`] characters of it) with
+/// [`CONTEXT`] characters on each side and `...` where the line was cut.
+/// Returns the shown text, the shown text before the span, and the marked part.
+fn window(line: &str, start: usize, end: usize) -> (String, String, String) {
+    if line.chars().count() <= LONGEST_LINE {
+        return (
+            line.to_string(),
+            line[..start].to_string(),
+            line[start..end].to_string(),
+        );
+    }
+    let back = |from: usize, n: usize| match n {
+        0 => from,
+        n => line[..from].char_indices().rev().nth(n - 1).map_or(0, |(i, _)| i),
+    };
+    let forward = |from: usize, n: usize| line[from..].char_indices().nth(n).map_or(line.len(), |(i, _)| from + i);
+    let from = back(start, CONTEXT);
+    let marked_end = forward(start, LONGEST_LINE - 2 * CONTEXT).min(end);
+    let to = forward(marked_end, CONTEXT);
+    let (cut_before, cut_after) = (
+        if from > 0 { "..." } else { "" },
+        if to < line.len() { "..." } else { "" },
+    );
+    (
+        format!("{cut_before}{}{cut_after}", &line[from..to]),
+        format!("{cut_before}{}", &line[from..start]),
+        line[start..marked_end].to_string(),
+    )
 }
 
 /// A file's last line: what was proved about it (`proved`, the checker's
@@ -227,4 +266,36 @@ pub fn json(sources: &[SourceText], checked: &[(FileId, Vec<Diagnostic>)], unrea
         "unreadable": unreadable.iter().map(|u| json!({ "path": u.path, "message": u.message })).collect::<Vec<_>>(),
         "summary": { "errors": count(Severity::Error), "warnings": count(Severity::Warning), "hints": count(Severity::Hint) },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_line_is_shown_whole() {
+        let line = "  pk = \"A#{id\"";
+        let (shown, before, marked) = window(line, 9, 12);
+        assert_eq!(
+            (shown.as_str(), before.as_str(), marked.as_str()),
+            (line, "  pk = \"A", "#{i")
+        );
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_the_span_on_character_boundaries() {
+        let line = format!("{}X{}", "é".repeat(500), "日".repeat(500));
+        let start = "é".repeat(500).len();
+        let (shown, before, marked) = window(&line, start, start + 1);
+        assert_eq!(marked, "X");
+        assert_eq!(before, format!("...{}", "é".repeat(CONTEXT)));
+        assert_eq!(shown, format!("...{}X{}...", "é".repeat(CONTEXT), "日".repeat(CONTEXT)));
+        // At the start of the line nothing is cut before the span.
+        let (shown, before, _) = window(&line, 0, 2);
+        assert_eq!(before, "");
+        assert!(shown.starts_with("éé") && shown.ends_with("..."));
+        // A span longer than the window is marked only in part.
+        let (_, _, marked) = window(&line, 0, line.len());
+        assert_eq!(marked.chars().count(), LONGEST_LINE - 2 * CONTEXT);
+    }
 }

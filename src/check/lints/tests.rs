@@ -268,10 +268,14 @@ fn date_like_names() {
 
 #[test]
 fn key_length_limits() {
+    // Long literals around an `int(pad 8)`: 1016 + 1 + 8 = 1025 bytes for
+    // Big's sort key, 1024 for Fine's, 2040 + 1 + 8 = 2049 for Wide's
+    // partition key.
+    let (c1016, c1015, w2040) = ("C".repeat(1016), "C".repeat(1015), "W".repeat(2040));
     let text = format!(
-        "{HEAD}entity Big {{ t: id  code: int(pad 1020)  pk = \"T#{{t}}\"  sk = \"CODE#{{code}}\" }}
-entity Fine {{ t: id  code: int(pad 1019)  pk = \"F#{{t}}\"  sk = \"CODE#{{code}}\" }}
-entity Wide {{ code: int(pad 2047)  pk = \"W#{{code}}\"  sk = \"X\" }}
+        "{HEAD}entity Big {{ t: id  code: int(pad 8)  pk = \"T#{{t}}\"  sk = \"{c1016}#{{code}}\" }}
+entity Fine {{ t: id  code: int(pad 8)  pk = \"F#{{t}}\"  sk = \"{c1015}#{{code}}\" }}
+entity Wide {{ code: int(pad 8)  pk = \"{w2040}#{{code}}\"  sk = \"X\" }}
 entity Open {{ t: id  s: string  pk = \"O#{{t}}\"  sk = \"{{s}}\" }}
 pattern big(t) -> Big[]
 pattern fine(t) -> Fine[]
@@ -281,7 +285,8 @@ pattern open(t) -> Open[]
     );
     let found = lints(&text);
     let spans: Vec<&str> = found.iter().map(|d| at(&text, d)).collect();
-    assert_eq!(spans, ["\"CODE#{code}\"", "\"W#{code}\""], "{found:#?}");
+    let (big, wide) = (format!("\"{c1016}#{{code}}\""), format!("\"{w2040}#{{code}}\""));
+    assert_eq!(spans, [big.as_str(), wide.as_str()], "{found:#?}");
     assert!(found.iter().all(|d| d.code == Code::KeyTooLong));
     assert!(found[0].message.contains("1025 bytes"), "{}", found[0].message);
     assert!(found[1].message.contains("2049 bytes"), "{}", found[1].message);
