@@ -72,6 +72,7 @@ codes! {
     UnclosedDelimiter = "E011", Error, "unclosed delimiter";
     InvalidNumber = "E012", Error, "invalid number or size";
     UnknownKeyType = "E013", Error, "unknown key attribute type";
+    InvalidQuotedName = "E014", Error, "invalid quoted name";
     UnknownHoleAttribute = "E101", Error, "unknown attribute in a key template";
     NotAKeyAttribute = "E102", Error, "template assigned to something that is not a key";
     DuplicateName = "E103", Error, "duplicate name";

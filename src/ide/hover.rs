@@ -10,7 +10,7 @@ use super::locate::{self, Symbol};
 use crate::check::cost;
 use crate::check::model::{AccessId, AccessKind, EntityId, Model, PatternId, Projection, TableId};
 use crate::check::sample::example_item;
-use crate::syntax::Span;
+use crate::syntax::{Span, names};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HoverResult {
@@ -194,7 +194,7 @@ fn attribute(model: &Model, entity_id: EntityId, attr: usize) -> String {
     let mut out = format!(
         "**attribute** `{}.{}`: `{}{optional}`",
         entity.name.text,
-        attribute.name.text,
+        names::written(&attribute.name.text),
         attribute.ty.name()
     );
     if let crate::check::model::AttrType::Enum(values) = &attribute.ty {
@@ -205,7 +205,7 @@ fn attribute(model: &Model, entity_id: EntityId, attr: usize) -> String {
         .iter()
         .flat_map(|i| &i.keys)
         .filter(|k| k.template.holes().any(|(_, a)| a == Some(attr)))
-        .map(|k| format!("`{} = \"{}\"`", k.attr, k.template.lang_display()))
+        .map(|k| format!("`{} = \"{}\"`", names::written(&k.attr), k.template.lang_display()))
         .collect();
     if uses.is_empty() {
         out.push_str("\n\nNot part of any key.");
@@ -228,7 +228,12 @@ fn tag(file: &File, table: TableId, text: &str) -> String {
             continue;
         }
         if let Some((entity, key)) = key_line_at(model, occurrence.span.start) {
-            let line = format!("`{}`: `{} = \"{}\"`", model.entity(entity).name.text, key.0, key.1);
+            let line = format!(
+                "`{}`: `{} = \"{}\"`",
+                model.entity(entity).name.text,
+                names::written(&key.0),
+                key.1
+            );
             if !users.contains(&line) {
                 users.push(line);
             }

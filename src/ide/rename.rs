@@ -5,11 +5,7 @@
 use super::File;
 use super::locate::{self, Occurrence, Symbol};
 use crate::check::model::PatternId;
-use crate::syntax::template::is_identifier;
-use crate::syntax::{FileSpan, Span};
-
-/// Words the lexer reserves: no name can be one of them.
-const KEYWORDS: &[&str] = &["table", "entity", "pattern"];
+use crate::syntax::{FileSpan, Span, names};
 
 /// The span that would be renamed, or `None` where nothing can be.
 pub fn prepare(file: &File, offset: usize) -> Option<Span> {
@@ -33,23 +29,42 @@ pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(FileSpa
                 ));
             }
         }
-        _ if !is_identifier(new_name) => return Err(format!("`{new_name}` is not a valid name")),
-        _ if KEYWORDS.contains(&new_name) => return Err(format!("`{new_name}` is a keyword")),
+        _ if new_name.is_empty() => return Err("a name cannot be empty".to_string()),
         _ => {}
     }
     let symbols = linked(occurrences, &target.symbol);
     for symbol in &symbols {
-        if let Some(clash) = occurrences
-            .iter()
-            .find(|o| file.text.get(o.span.range()) == Some(new_name) && clashes(file, symbol, &o.symbol))
-        {
+        if let Some(clash) = occurrences.iter().find(|o| {
+            file.text.get(o.span.range()).map(names::read).as_deref() == Some(new_name)
+                && clashes(file, symbol, &o.symbol)
+        }) {
             return Err(format!("`{new_name}` is already {}", noun(symbol, &clash.symbol)));
         }
     }
-    let mut edits: Vec<(FileSpan, String)> = occurrences
+    let spans = occurrences
         .iter()
         .filter(|o| symbols.contains(&o.symbol))
-        .map(|o| (file.analysis.file.at(o.span), new_name.to_string()))
+        .map(|o| o.span);
+    // A tag is literal text inside a string; every other name is written
+    // bare when it is an identifier and quoted otherwise, which only some
+    // places allow.
+    let replacement = match target.symbol {
+        Symbol::Tag { .. } => new_name.to_string(),
+        _ if names::is_bare(new_name) => new_name.to_string(),
+        _ => {
+            let quotable = names::quotable_spans(&file.analysis.parse.file);
+            if spans.clone().any(|span| !quotable.contains(&span)) {
+                return Err(format!(
+                    "`{new_name}` is not an identifier: only a table, index, key or attribute name can be \
+                     quoted, and this name is also an entity or pattern name, a pattern's value or a \
+                     template hole"
+                ));
+            }
+            names::written(new_name).into_owned()
+        }
+    };
+    let mut edits: Vec<(FileSpan, String)> = spans
+        .map(|span| (file.analysis.file.at(span), replacement.clone()))
         .collect();
     // A name standing for several of the symbols is edited once.
     edits.dedup_by_key(|(span, _)| *span);

@@ -142,6 +142,8 @@ pub fn tokens(file: &File) -> Vec<SemanticToken> {
                 .collect()
         };
         match lexed_token {
+            // A quoted name is the name's token, not a string.
+            Token::Str(_) | Token::UnterminatedStr(_) if covered.iter().any(|t| t.span == span) => out.extend(covered),
             Token::Str(raw) | Token::UnterminatedStr(raw) => {
                 string_pieces(raw, span, &covered, &delimiters, &mut out);
                 out.extend(covered);

@@ -4,6 +4,7 @@
 pub mod ast;
 pub mod lexer;
 pub mod line_index;
+pub mod names;
 pub mod outline;
 mod parser;
 pub mod print;

@@ -43,8 +43,10 @@
 //! absent, and the printer prints what is there (a pattern without returns
 //! prints no `->`, a query without conditions prints `where` alone), which
 //! may not parse again. A tree built by hand reads back as itself only when
-//! it is one the parser could have built: names are identifiers other than
-//! `table`, `entity` and `pattern`; strings hold no line break; size hints
+//! it is one the parser could have built: entity, pattern and value names
+//! are identifiers other than `table`, `entity` and `pattern` (the names of
+//! tables, indexes, keys and attributes are quoted when they are not: see
+//! `syntax::names`, but not empty); strings hold no line break; size hints
 //! are finite and not negative; a fixed value is not the word `true` or
 //! `false` (those are booleans); a known value's comparison is not `=`
 //! (that is a fixed value); a pattern returns an entity and a pinned query
@@ -56,6 +58,7 @@ use super::ast::{
     KnownKind, Literal, Modifier, Operand, Pattern, Projection, Query, Returned, Segment, SizeHint, SizeUnit,
     SourceFile, StringLit, Table, TypeArg, TypeRef,
 };
+use super::names::written;
 
 /// The widest line, as `ide::format::MAX_WIDTH` (the syntax layer cannot
 /// name the formatter; the property tests keep the two in step).
@@ -92,7 +95,7 @@ fn print_table(table: &Table, lines: &mut Vec<String>) {
     for delimiter in &table.delimiters {
         members.push(format!("{INDENT}delimiter {}", string(&delimiter.value)));
     }
-    body(format!("table {}", table.name.text), members, lines);
+    body(format!("table {}", written(&table.name.text)), members, lines);
 }
 
 fn key_decl(key: &KeyDecl) -> String {
@@ -105,7 +108,11 @@ fn key_decl(key: &KeyDecl) -> String {
 
 fn index_decl(index: &IndexDecl) -> String {
     let local = if index.local { "local " } else { "" };
-    let mut out = format!("{local}index {} ({}", index.name.text, key_attr(&index.partition));
+    let mut out = format!(
+        "{local}index {} ({}",
+        written(&index.name.text),
+        key_attr(&index.partition)
+    );
     if let Some(sort) = &index.sort {
         out += &format!(", {}", key_attr(sort));
     }
@@ -115,7 +122,7 @@ fn index_decl(index: &IndexDecl) -> String {
         Projection::All(_) => out.push_str(" all"),
         Projection::KeysOnly(_) => out.push_str(" keys_only"),
         Projection::Include(_, names) => {
-            let names: Vec<&str> = names.iter().map(|n| n.text.as_str()).collect();
+            let names: Vec<_> = names.iter().map(|n| written(&n.text)).collect();
             out += &format!(" include({})", names.join(", "));
         }
     }
@@ -124,14 +131,14 @@ fn index_decl(index: &IndexDecl) -> String {
 
 fn key_attr(attr: &KeyAttr) -> String {
     match attr.ty {
-        None => attr.name.text.clone(),
+        None => written(&attr.name.text).into_owned(),
         Some((ty, _)) => {
             let ty = match ty {
                 KeyType::String => "string",
                 KeyType::Number => "number",
                 KeyType::Binary => "binary",
             };
-            format!("{}: {ty}", attr.name.text)
+            format!("{}: {ty}", written(&attr.name.text))
         }
     }
 }
@@ -140,7 +147,7 @@ fn print_entity(entity: &Entity, lines: &mut Vec<String>) {
     doc_lines(&entity.docs, "", lines);
     let mut header = format!("entity {}", entity.name.text);
     if let Some(table) = &entity.table {
-        header += &format!(" in {}", table.text);
+        header += &format!(" in {}", written(&table.text));
     }
     if let Some(size) = &entity.size {
         header += &format!(" {}", size_hint(size));
@@ -161,7 +168,11 @@ fn print_entity(entity: &Entity, lines: &mut Vec<String>) {
 
 fn attribute_line(attribute: &Attribute) -> String {
     let optional = if attribute.optional { "?" } else { "" };
-    format!("{}: {}{optional}", attribute.name.text, type_ref(&attribute.ty))
+    format!(
+        "{}: {}{optional}",
+        written(&attribute.name.text),
+        type_ref(&attribute.ty)
+    )
 }
 
 fn type_ref(ty: &TypeRef) -> String {
@@ -184,12 +195,16 @@ fn type_ref(ty: &TypeRef) -> String {
 /// Key templates on consecutive lines, aligned on `=` as the formatter
 /// aligns them.
 fn key_template_lines(keys: &[KeyTemplate], indent: &str) -> Vec<String> {
-    let widest = keys.iter().map(|k| width(&k.key.text)).max().unwrap_or(0);
+    let widest = keys.iter().map(|k| width(&written(&k.key.text))).max().unwrap_or(0);
     let mut out = Vec::new();
     for key in keys {
         doc_lines(&key.docs, indent, &mut out);
-        let padding = " ".repeat(widest - width(&key.key.text));
-        out.push(format!("{indent}{}{padding} = {}", key.key.text, string(&key.template)));
+        let padding = " ".repeat(widest - width(&written(&key.key.text)));
+        out.push(format!(
+            "{indent}{}{padding} = {}",
+            written(&key.key.text),
+            string(&key.template)
+        ));
     }
     out
 }
@@ -202,7 +217,7 @@ fn shape_lines(shape: &ItemShape) -> Vec<String> {
         let keys: Vec<String> = shape
             .keys
             .iter()
-            .map(|k| format!("{} = {}", k.key.text, string(&k.template)))
+            .map(|k| format!("{} = {}", written(&k.key.text), string(&k.template)))
             .collect();
         let line = if keys.is_empty() {
             format!("{INDENT}item {{}}")
@@ -259,9 +274,9 @@ fn print_pattern(pattern: &Pattern, lines: &mut Vec<String>) {
 }
 
 fn known(known: &Known) -> String {
-    let attr = &known.attr.text;
+    let attr = written(&known.attr.text);
     match &known.kind {
-        KnownKind::Equal => attr.clone(),
+        KnownKind::Equal => attr.into_owned(),
         KnownKind::Fixed(value) => format!("{attr} = {}", literal(value)),
         KnownKind::Compare(op, bound) => format!("{attr} {} {}", op.as_str(), bound.text),
         KnownKind::Between(low, high) => format!("{attr} between {} and {}", low.text, high.text),
@@ -291,7 +306,7 @@ fn modifier_text(modifier: &Modifier) -> String {
     match modifier {
         Modifier::OrderBy { attr, descending, .. } => {
             let direction = if *descending { " desc" } else { "" };
-            format!("by {}{direction}", attr.text)
+            format!("by {}{direction}", written(&attr.text))
         }
         Modifier::Consistent(_) => "consistent".to_string(),
         Modifier::Limit { count, .. } => format!("limit {count}"),
@@ -300,16 +315,16 @@ fn modifier_text(modifier: &Modifier) -> String {
 
 /// `query Table.index where` and each condition.
 fn query_parts(query: &Query) -> (String, Vec<String>) {
-    let mut target = format!("query {}", query.table.text);
+    let mut target = format!("query {}", written(&query.table.text));
     if let Some(index) = &query.index {
-        target += &format!(".{}", index.text);
+        target += &format!(".{}", written(&index.text));
     }
     target.push_str(" where");
     let conditions = query
         .conditions
         .iter()
         .map(|c| {
-            let key = &c.key.text;
+            let key = written(&c.key.text);
             match &c.kind {
                 ConditionKind::Compare(op, value) => format!("{key} {} {}", op.as_str(), operand(value)),
                 ConditionKind::Between(low, high) => {

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use crate::check::model::{AttrType, EntityId, Model, Part, Pattern};
 use crate::check::resolve::Resolution;
 use crate::diagnostic::{Code, Diagnostic, Fix};
-use crate::syntax::FileSpan;
 use crate::syntax::ast::{KeyType, KnownKind};
+use crate::syntax::{FileSpan, names};
 
 /// Why a hole's text does not sort like its value, and the type to use.
 enum Unsorted {
@@ -86,13 +86,15 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
         let entity = model.entity(finding.entity);
         let attribute = &entity.attributes[finding.attr];
         let name = &attribute.name.text;
+        // How a declaration of it is written: quoted when not an identifier.
+        let declared = names::written(name);
         let (message, help) = match finding.why {
             Unsorted::Int => (
                 format!(
                     "`{name}` is an `int` without `pad` in a sort key: keys compare as text, so `15` sorts before `2`"
                 ),
                 format!(
-                    "declare `{name}: int(pad N)` with N digits enough for the largest value (e.g. `int(pad 10)`), \
+                    "declare `{declared}: int(pad N)` with N digits enough for the largest value (e.g. `int(pad 10)`), \
                      so that text order is numeric order"
                 ),
             ),
@@ -101,7 +103,7 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
                     "`{name}` looks like a date or time but is a `string` in a sort key: only ISO-8601 text sorts by \
                      time, and a `string` can hold any spelling"
                 ),
-                format!("declare `{name}: {ty}`, which is ISO-8601 and sorts by time"),
+                format!("declare `{declared}: {ty}`, which is ISO-8601 and sorts by time"),
             ),
         };
         // The fix rewrites the type; a size hint in it (`int(~8)`) is kept by
@@ -112,7 +114,7 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
         };
         let fix = attribute.size_hint.is_none().then(|| {
             Fix::replace(
-                format!("declare `{name}: {fixed_type}`"),
+                format!("declare `{declared}: {fixed_type}`"),
                 entity.at(attribute.ty_span),
                 fixed_type,
             )

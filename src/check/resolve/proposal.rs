@@ -12,7 +12,7 @@ use crate::check::model::{AccessKind, AttrType, KeySchema, Part, Pattern, Templa
 use crate::check::suggest::escape;
 use crate::diagnostic::{Fix, Severity};
 use crate::syntax::ast::KnownKind;
-use crate::syntax::{self, FileSpan, Span};
+use crate::syntax::{self, FileSpan, Span, names};
 
 /// Above this size a fix is not tried out (each try is a whole analysis);
 /// below it, at most `TRIES` fixes per analysed text. Files this small have
@@ -91,7 +91,7 @@ fn pad_the_number(cx: &Context, pattern: &Pattern) -> Option<Fix> {
         .filter_map(|e| Some((e, e.attribute(sorted)?)))
         .find(|(_, a)| a.ty == AttrType::Int { pad: None } && a.size_hint.is_none())?;
     Some(Fix::replace(
-        format!("declare `{sorted}: int(pad 10)`"),
+        format!("declare `{}: int(pad 10)`", names::written(sorted)),
         entity.at(attribute.ty_span),
         "int(pad 10)",
     ))

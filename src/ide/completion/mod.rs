@@ -10,8 +10,8 @@
 
 use super::File;
 use crate::check::model::{EntityId, Model, TableId};
-use crate::syntax::Span;
 use crate::syntax::lexer::Token;
+use crate::syntax::{Span, names};
 
 mod limit;
 mod lists;
@@ -129,7 +129,12 @@ pub fn completions(file: &File, offset: usize) -> Vec<Completion> {
     let mut out = match string {
         Some(span) => {
             let index = cx.sig.iter().position(|(_, s)| *s == span).unwrap_or(0);
-            cx.in_string(index, span)
+            let inside = cx.in_string(index, span);
+            if inside.is_empty() {
+                cx.quoted_name(index, span)
+            } else {
+                inside
+            }
         }
         None => {
             // The word being typed is replaced; the context is what precedes it.
@@ -149,7 +154,20 @@ pub fn completions(file: &File, offset: usize) -> Vec<Completion> {
     // One item per label, first wins.
     let mut seen = std::collections::HashSet::new();
     out.retain(|c| seen.insert(c.label.clone()));
+    for completion in &mut out {
+        if completion.insert_text.is_none() && is_dynamo_name(completion.kind) && !names::is_bare(&completion.label) {
+            completion.insert_text = Some(names::written(&completion.label).into_owned());
+        }
+    }
     out
+}
+
+/// The kinds of completion that name a DynamoDB thing, which may be quoted.
+fn is_dynamo_name(kind: CompletionKind) -> bool {
+    matches!(
+        kind,
+        CompletionKind::Attribute | CompletionKind::Key | CompletionKind::Index | CompletionKind::Table
+    )
 }
 
 /// What the cursor is in, once the item around it is known.
@@ -191,6 +209,15 @@ impl<'a> Cx<'a> {
 
     fn word(&self, index: usize) -> Option<&'a str> {
         self.token(index).and_then(ident)
+    }
+
+    /// The name a token writes: an identifier, or a quoted name's text.
+    fn name_at(&self, index: usize) -> Option<std::borrow::Cow<'a, str>> {
+        match self.token(index)? {
+            Token::Ident(text) => Some(text.into()),
+            Token::Str(raw) | Token::UnterminatedStr(raw) => Some(names::read(raw)),
+            _ => None,
+        }
     }
 
     fn is_word(&self, index: usize, word: &str) -> bool {
@@ -636,7 +663,7 @@ impl<'a> Cx<'a> {
         if index == before {
             return QueryPlace::ExpectTable;
         }
-        let Some(table) = self.word(index).and_then(|t| self.model.table_named(t)) else {
+        let Some(table) = self.name_at(index).and_then(|t| self.model.table_named(&t)) else {
             return QueryPlace::Dead;
         };
         index += 1;
@@ -646,13 +673,13 @@ impl<'a> Cx<'a> {
             if index == before {
                 return QueryPlace::ExpectIndex(table);
             }
-            let name = self.word(index);
+            let name = self.name_at(index);
             access = self
                 .model
                 .table(table)
                 .access
                 .iter()
-                .position(|a| a.is_index() && Some(a.name.text.as_str()) == name);
+                .position(|a| a.is_index() && Some(a.name.text.as_str()) == name.as_deref());
             index += 1;
         }
         if index == before {
@@ -713,6 +740,25 @@ impl<'a> Cx<'a> {
     }
 
     // ---------- strings ----------
+
+    /// A string where a name stands (`by "Sta`, `key "GSI1-`): the names the
+    /// place takes, each replacing the whole string, quoted when it must be.
+    /// After `=`, a comparison or `delimiter` a string is a value, not a name.
+    fn quoted_name(&self, index: usize, span: Span) -> Vec<Completion> {
+        let previous = index.checked_sub(1).and_then(|i| self.token(i));
+        if previous.is_some_and(|t| t == Token::Eq || is_compare(t) || t == Token::Ident("delimiter")) {
+            return Vec::new();
+        }
+        let typed = names::read(&self.text[span.start..self.offset]);
+        self.at(index)
+            .into_iter()
+            .filter(|c| is_dynamo_name(c.kind) && c.label.starts_with(typed.as_ref()))
+            .map(|c| {
+                let written = names::written(&c.label).into_owned();
+                c.insert(written).replacing(span)
+            })
+            .collect()
+    }
 
     fn in_string(&self, index: usize, span: Span) -> Vec<Completion> {
         let Some(place) = StringPlace::read(self.text, span, self.offset) else {

@@ -4,8 +4,8 @@
 
 use super::{Completion, is_compare};
 use crate::check::model::TableId;
-use crate::syntax::Span;
 use crate::syntax::lexer::Token;
+use crate::syntax::{Span, names};
 
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Phase {
@@ -71,8 +71,10 @@ impl Cond {
         match (self, token) {
             (Cond::Start, Token::Ident("begins_with")) => Cond::BwOpen,
             (Cond::Start, Token::Ident(key)) => Cond::AfterKey(key.to_string()),
+            (Cond::Start, Token::Str(key)) => Cond::AfterKey(names::read(key).into_owned()),
             (Cond::BwOpen, Token::LParen) => Cond::BwKey,
             (Cond::BwKey, Token::Ident(key)) => Cond::BwComma(key.to_string()),
+            (Cond::BwKey, Token::Str(key)) => Cond::BwComma(names::read(key).into_owned()),
             (Cond::BwComma(key), Token::Comma) => Cond::Operand {
                 key,
                 bw: true,
@@ -184,7 +186,8 @@ impl StringPlace {
 pub(super) fn hole_names(names: Vec<Completion>, typed: &str, replace: Span) -> Vec<Completion> {
     names
         .into_iter()
-        .filter(|c| c.label.starts_with(typed))
+        // A hole names an attribute with an identifier name.
+        .filter(|c| c.label.starts_with(typed) && crate::syntax::template::is_identifier(&c.label))
         .map(|c| {
             let insert = format!("{}}}", c.label);
             c.insert(insert).replacing(replace)

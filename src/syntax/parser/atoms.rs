@@ -7,9 +7,9 @@ use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
 use crate::diagnostic::Code;
-use crate::syntax::ast::{Name, SizeHint, SizeUnit, StringLit};
+use crate::syntax::ast::{Name, Segment, SizeHint, SizeUnit, StringLit};
 use crate::syntax::lexer::Token;
-use crate::syntax::{Span, template};
+use crate::syntax::{Span, names, template};
 
 pub type Extra<E> = extra::Err<E>;
 
@@ -66,6 +66,31 @@ pub fn name<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
     select! { Token::Ident(text) => text }
         .map_with(|text, e| Name::new(text, span(e.span())))
         .labelled("a name")
+}
+
+/// The name of a DynamoDB thing (table, index, key, attribute): an
+/// identifier or a quoted name (`"GSI1-PK"`). The name's text is the quoted
+/// content with its escapes decoded; its span covers the quotes. An
+/// unterminated quoted name is accepted (the lexer has reported it) so that
+/// the rest of the line still parses.
+pub fn dynamo_name<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, Name, Extra<E>> + Clone {
+    let quoted = select! { Token::Str(raw) => raw, Token::UnterminatedStr(raw) => raw }.validate(|raw, e, emitter| {
+        let at = span(e.span());
+        let segments = template::split(raw, at.start, &mut Vec::new());
+        if let Some(hole) = segments.iter().find(|s| matches!(s, Segment::Hole { .. })) {
+            let hole = hole.span();
+            emitter.emit(coded(
+                Code::InvalidQuotedName,
+                (hole.start..hole.end).into(),
+                "a name has no holes: write \\{ and \\} for literal braces",
+            ));
+        } else if segments.is_empty() {
+            emitter.emit(coded(Code::InvalidQuotedName, e.span(), "a name cannot be empty"));
+        }
+        Name::new(names::read(raw), at)
+    });
+    name().or(quoted).labelled("a name")
 }
 
 /// A contextual keyword: an identifier with this exact text.

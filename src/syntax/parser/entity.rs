@@ -3,7 +3,7 @@
 use chumsky::prelude::*;
 
 use super::atoms::{
-    Extra, Fail, Tokens, braced, coded, count, kw, name, paren_list, size_hint, skip_member, span, string,
+    Extra, Fail, Tokens, braced, coded, count, dynamo_name, kw, name, paren_list, size_hint, skip_member, span, string,
 };
 use crate::diagnostic::Code;
 use crate::syntax::ast::{Attribute, Entity, ItemShape, KeyTemplate, TypeArg, TypeRef};
@@ -51,7 +51,7 @@ fn type_ref<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
 /// `pk = "USER#{userId}"`
 pub fn key_template<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
 -> impl Parser<'t, I, KeyTemplate, Extra<E>> + Clone {
-    name()
+    dynamo_name()
         .then_ignore(just(Token::Eq))
         .then(string())
         .map_with(|(key, template), e| KeyTemplate {
@@ -64,7 +64,7 @@ pub fn key_template<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
 
 pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Entity, Extra<E>> + Clone
 {
-    let attribute = name()
+    let attribute = dynamo_name()
         .then_ignore(just(Token::Colon))
         .then(type_ref())
         .then(just(Token::Question).or_not())
@@ -78,7 +78,7 @@ pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl
             })
         });
 
-    let key_start = name().then(just(Token::Eq)).ignored();
+    let key_start = dynamo_name().then(just(Token::Eq)).ignored();
     let shape_key = key_template()
         .map(Some)
         .recover_with(via_parser(skip_member(key_start)));
@@ -93,7 +93,7 @@ pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl
 
     let member_start = choice((
         kw("item").then(just(Token::LBrace)).ignored(),
-        name().then(one_of([Token::Colon, Token::Eq])).ignored(),
+        dynamo_name().then(one_of([Token::Colon, Token::Eq])).ignored(),
     ));
     let member = choice((item_shape, attribute, key_template().map(Member::Key)))
         .map(Some)
@@ -101,7 +101,7 @@ pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl
 
     just(Token::Entity)
         .ignore_then(name())
-        .then(kw("in").ignore_then(name()).or_not())
+        .then(kw("in").ignore_then(dynamo_name()).or_not())
         .then(size_hint().or_not())
         .then(braced(member.repeated().collect::<Vec<_>>(), "entity"))
         .map_with(|(((name, table), size), members), e| {

@@ -3,7 +3,9 @@
 
 use chumsky::prelude::*;
 
-use super::atoms::{Extra, Fail, Tokens, coded, count, kw, name, number_text, paren_list, size_hint, span, string};
+use super::atoms::{
+    Extra, Fail, Tokens, coded, count, dynamo_name, kw, name, number_text, paren_list, size_hint, span, string,
+};
 use crate::diagnostic::Code;
 use crate::syntax::ast::{
     CompareOp, Condition, ConditionKind, Known, KnownKind, Literal, Modifier, Operand, Pattern, Query, Returned,
@@ -45,7 +47,7 @@ fn known<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Pars
             .map(|(low, high)| KnownKind::Between(low, high)),
         kw("begins_with").ignore_then(name()).map(KnownKind::BeginsWith),
     ));
-    name().then(kind.or_not()).map_with(|(attr, kind), e| Known {
+    dynamo_name().then(kind.or_not()).map_with(|(attr, kind), e| Known {
         span: span(e.span()),
         attr,
         kind: kind.unwrap_or(KnownKind::Equal),
@@ -71,7 +73,7 @@ fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
     let direction = choice((kw("asc").to(false), kw("desc").to(true)));
     choice((
         kw("by")
-            .ignore_then(name())
+            .ignore_then(dynamo_name())
             .then(direction.or_not())
             .map_with(|(attr, descending), e| Modifier::OrderBy {
                 span: span(e.span()),
@@ -98,19 +100,19 @@ fn query<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Pars
 
     let begins_with = kw("begins_with")
         .ignore_then(
-            name()
+            dynamo_name()
                 .then_ignore(just(Token::Comma))
                 .then(operand.clone())
                 .delimited_by(just(Token::LParen), just(Token::RParen)),
         )
         .map(|(key, prefix)| (key, ConditionKind::BeginsWith(prefix)));
-    let between = name()
+    let between = dynamo_name()
         .then_ignore(kw("between"))
         .then(operand.clone())
         .then_ignore(kw("and"))
         .then(operand.clone())
         .map(|((key, low), high)| (key, ConditionKind::Between(low, high)));
-    let compare = name()
+    let compare = dynamo_name()
         .then(just(Token::Eq).to(CompareOp::Eq).or(compare_op()))
         .then(operand)
         .map(|((key, op), value)| (key, ConditionKind::Compare(op, value)));
@@ -123,8 +125,8 @@ fn query<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Pars
         .labelled("a key condition");
 
     kw("query")
-        .ignore_then(name())
-        .then(just(Token::Dot).ignore_then(name()).or_not())
+        .ignore_then(dynamo_name())
+        .then(just(Token::Dot).ignore_then(dynamo_name()).or_not())
         .then_ignore(kw("where"))
         .then(condition.separated_by(kw("and")).at_least(1).collect::<Vec<_>>())
         .map_with(|((table, index), conditions), e| Query {

@@ -2,7 +2,7 @@
 
 use chumsky::prelude::*;
 
-use super::atoms::{Extra, Fail, Tokens, braced, coded, kw, name, paren_list, skip_member, span, string};
+use super::atoms::{Extra, Fail, Tokens, braced, coded, dynamo_name, kw, name, paren_list, skip_member, span, string};
 use crate::diagnostic::Code;
 use crate::syntax::ast::{DelimiterDecl, IndexDecl, KeyAttr, KeyDecl, KeyType, Projection, Table};
 use crate::syntax::lexer::Token;
@@ -16,7 +16,7 @@ enum Member {
 /// `pk` or `pk: number`
 fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, KeyAttr, Extra<E>> + Clone
 {
-    name()
+    dynamo_name()
         .then(just(Token::Colon).ignore_then(name()).or_not())
         .validate(|(name, ty), _, emitter| {
             let ty = ty.map(|word| match KeyType::from_word(&word.text) {
@@ -40,7 +40,7 @@ fn projection<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
         kw("all").map(Projection::All),
         kw("keys_only").map(Projection::KeysOnly),
         kw("include")
-            .then(paren_list(name()))
+            .then(paren_list(dynamo_name()))
             .map_with(|(_, names), e| Projection::Include(span(e.span()), names)),
     ))
 }
@@ -63,7 +63,7 @@ pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl 
     let index_decl = kw("local")
         .or_not()
         .then_ignore(kw("index"))
-        .then(name())
+        .then(dynamo_name())
         .then(index_keys)
         .then(projection().or_not())
         .map_with(|(((local, name), (partition, sort)), projection), e| {
@@ -93,7 +93,7 @@ pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl 
         .recover_with(via_parser(skip_member(member_start)));
 
     just(Token::Table)
-        .ignore_then(name())
+        .ignore_then(dynamo_name())
         .then(braced(member.repeated().collect::<Vec<_>>(), "table"))
         .map_with(|(name, members), e| {
             let mut table = Table {

@@ -1,0 +1,139 @@
+//! Names of DynamoDB things (tables, indexes, keys, attributes) as written:
+//! an identifier (`pk`) or, for any other name DynamoDB allows, a quoted
+//! name (`"GSI1-PK"`, `"State#Date"`). A quoted name is the same name as
+//! the identifier with its text: `"pk"` is `pk`.
+
+use std::borrow::Cow;
+
+use super::Span;
+use super::ast::{Item, Modifier, Name, Projection, Segment, SourceFile};
+use super::template::{self, is_identifier};
+
+/// The words the lexer reserves: they are never identifiers.
+pub const HARD_KEYWORDS: &[&str] = &["table", "entity", "pattern"];
+
+/// Whether `text` can be written as a bare name.
+pub fn is_bare(text: &str) -> bool {
+    is_identifier(text) && !HARD_KEYWORDS.contains(&text)
+}
+
+/// `text` as a name is written: bare when it is an identifier, quoted (with
+/// `"`, `\`, `{` and `}` escaped, as in any string) otherwise.
+pub fn written(text: &str) -> Cow<'_, str> {
+    if is_bare(text) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        if matches!(c, '"' | '\\' | '{' | '}') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    Cow::Owned(out)
+}
+
+/// The name a source slice stands for: a quoted name's text with its escapes
+/// decoded (its closing quote may be missing), any other slice as it is.
+pub fn read(source: &str) -> Cow<'_, str> {
+    if !source.starts_with('"') {
+        return Cow::Borrowed(source);
+    }
+    let mut text = String::new();
+    for segment in template::split(source, 0, &mut Vec::new()) {
+        match segment {
+            Segment::Literal { text: literal, .. } => text.push_str(&literal),
+            // Not a name (the parser reports it); read it as written.
+            Segment::Hole { name, .. } => {
+                text.push('{');
+                text.push_str(&name.text);
+                text.push('}');
+            }
+        }
+    }
+    Cow::Owned(text)
+}
+
+/// The spans of every name written where a quoted name may stand: what a
+/// rename may turn into a quoted name. Entity and pattern names, a
+/// pattern's range bounds and query parameters, and template holes are
+/// identifiers only.
+pub fn quotable_spans(file: &SourceFile) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut push = |name: &Name| out.push(name.span);
+    for item in &file.items {
+        match item {
+            Item::Table(table) => {
+                push(&table.name);
+                for key in &table.keys {
+                    push(&key.partition.name);
+                    if let Some(sort) = &key.sort {
+                        push(&sort.name);
+                    }
+                }
+                for index in &table.indexes {
+                    push(&index.name);
+                    push(&index.partition.name);
+                    if let Some(sort) = &index.sort {
+                        push(&sort.name);
+                    }
+                    if let Projection::Include(_, names) = &index.projection {
+                        names.iter().for_each(&mut push);
+                    }
+                }
+            }
+            Item::Entity(entity) => {
+                if let Some(table) = &entity.table {
+                    push(table);
+                }
+                entity.attributes.iter().for_each(|a| push(&a.name));
+                entity
+                    .keys
+                    .iter()
+                    .chain(entity.items.iter().flat_map(|i| &i.keys))
+                    .for_each(|k| push(&k.key));
+            }
+            Item::Pattern(pattern) => {
+                // A known's bounds name values of the caller, not attributes.
+                pattern.known.iter().for_each(|k| push(&k.attr));
+                for modifier in &pattern.modifiers {
+                    if let Modifier::OrderBy { attr, .. } = modifier {
+                        push(attr);
+                    }
+                }
+                if let Some(query) = &pattern.query {
+                    push(&query.table);
+                    if let Some(index) = &query.index {
+                        push(index);
+                    }
+                    query.conditions.iter().for_each(|c| push(&c.key));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_quotes_exactly_the_names_that_are_not_identifiers() {
+        assert_eq!(written("pk"), "pk");
+        assert_eq!(written("GSI1-PK"), "\"GSI1-PK\"");
+        assert_eq!(written("table"), "\"table\"");
+        assert_eq!(written("a\"b{c}\\"), r#""a\"b\{c\}\\""#);
+        assert_eq!(written(""), "\"\"");
+    }
+
+    #[test]
+    fn read_decodes_what_written_encodes() {
+        for text in ["pk", "GSI1-PK", "State#Date", "a\"b{c}\\", "entity"] {
+            assert_eq!(read(&written(text)), text);
+        }
+        assert_eq!(read("\"open"), "open");
+    }
+}
