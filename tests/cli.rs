@@ -445,3 +445,46 @@ fn a_closed_pipe_ends_the_output_without_a_panic() {
     assert!(!output.status.success());
     assert_eq!(stderr(&output), "", "no panic message");
 }
+
+/// A quoted key name reaches the request as the name it spells, always
+/// behind an `ExpressionAttributeNames` placeholder (`GSI1-PK` and
+/// `State#Date` cannot stand in an expression), and every placeholder is one
+/// DynamoDB accepts: `#` and then letters, digits or `_`.
+#[test]
+fn explain_requests_name_quoted_keys_by_their_real_names() {
+    let output = dyno(&[
+        "explain",
+        "tests/fixtures/check/quoted_names.dyno",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("one JSON document");
+    let patterns = json["patterns"].as_array().unwrap();
+    let request = |name: &str| &patterns.iter().find(|p| p["pattern"] == name).unwrap()["request"];
+
+    let since = request("ordersSince");
+    assert_eq!(since["TableName"], "orders-prod.v2");
+    assert_eq!(since["IndexName"], "by-state");
+    assert_eq!(since["KeyConditionExpression"], "#pk = :pk AND #sk >= :sk");
+    assert_eq!(
+        since["ExpressionAttributeNames"],
+        serde_json::json!({ "#pk": "GSI1-PK", "#sk": "State#Date" })
+    );
+    let pinned = request("ordersPinned");
+    assert_eq!(pinned["IndexName"], "GSI-1");
+    assert_eq!(pinned["ExpressionAttributeNames"]["#sk"], "GSI1-SK");
+
+    for pattern in patterns {
+        let names = pattern["request"]["ExpressionAttributeNames"].as_object().unwrap();
+        for placeholder in names.keys() {
+            let rest = placeholder.strip_prefix('#').unwrap_or_else(|| panic!("{placeholder}"));
+            assert!(
+                !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+                "`{placeholder}` is not a valid expression attribute name"
+            );
+            let expression = pattern["request"]["KeyConditionExpression"].as_str().unwrap();
+            assert!(expression.contains(placeholder.as_str()), "{expression}");
+        }
+    }
+}

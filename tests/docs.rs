@@ -144,6 +144,7 @@ code_tests! {
     e011_unclosed_delimiter => UnclosedDelimiter,
     e012_invalid_number => InvalidNumber,
     e013_unknown_key_type => UnknownKeyType,
+    e014_invalid_quoted_name => InvalidQuotedName,
     e101_unknown_hole_attribute => UnknownHoleAttribute,
     e102_not_a_key_attribute => NotAKeyAttribute,
     e103_duplicate_name => DuplicateName,

@@ -238,3 +238,68 @@ fn exports_of_a_file_with_syntax_errors_fail() {
         assert!(stdout(&output).is_empty());
     }
 }
+
+/// Quoted names (`"GSI1-PK"`, table `"orders-prod.v2"`) reach DynamoDB as
+/// the names they spell.
+const QUOTED: &str = "tests/fixtures/check/quoted_names.dyno";
+
+#[test]
+fn cloudformation_uses_the_real_names_of_quoted_names() {
+    let output = dyno(&["export", "cloudformation", QUOTED, "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    let resources = json["Resources"].as_object().unwrap();
+    assert_eq!(resources.len(), 1);
+    let (logical_id, table) = resources.iter().next().unwrap();
+    // A logical id is alphanumeric whatever the table is called.
+    assert!(logical_id.chars().all(|c| c.is_ascii_alphanumeric()), "{logical_id}");
+    let p = &table["Properties"];
+    assert_eq!(p["TableName"], "orders-prod.v2");
+    let defined: Vec<&str> = p["AttributeDefinitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["AttributeName"].as_str().unwrap())
+        .collect();
+    assert_eq!(defined, ["PK", "SK", "GSI1-PK", "GSI1-SK", "State#Date"]);
+    let key_names = |schema: &Json| -> Vec<String> {
+        schema
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k["AttributeName"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(key_names(&p["KeySchema"]), ["PK", "SK"]);
+    let indexes = p["GlobalSecondaryIndexes"].as_array().unwrap();
+    assert_eq!(indexes[0]["IndexName"], "GSI-1");
+    assert_eq!(key_names(&indexes[0]["KeySchema"]), ["GSI1-PK", "GSI1-SK"]);
+    assert_eq!(indexes[1]["IndexName"], "by-state");
+    assert_eq!(key_names(&indexes[1]["KeySchema"]), ["GSI1-PK", "State#Date"]);
+}
+
+#[test]
+fn workbench_and_sample_use_the_real_names_of_quoted_names() {
+    let output = dyno(&["export", "workbench", QUOTED]);
+    assert_eq!(output.status.code(), Some(0));
+    let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    let table = &json["DataModel"][0];
+    assert_eq!(table["TableName"], "orders-prod.v2");
+    assert_eq!(table["KeyAttributes"]["PartitionKey"]["AttributeName"], "PK");
+    assert_eq!(table["GlobalSecondaryIndexes"][0]["IndexName"], "GSI-1");
+
+    let output = dyno(&["sample", QUOTED, "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["tables"][0]["table"], "orders-prod.v2");
+    let order = json["tables"][0]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["entity"] == "Order")
+        .unwrap();
+    let item = &order["item"];
+    assert!(item["GSI1-PK"].as_str().unwrap().starts_with("CUSTOMER#"), "{item}");
+    assert!(item["GSI1-SK"].as_str().unwrap().starts_with("ORDER#"), "{item}");
+    assert!(item["State#Date"].is_string() && item["Order.Total"].is_number(), "{item}");
+}

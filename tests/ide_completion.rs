@@ -928,3 +928,42 @@ fn unknown_contexts_do_not_panic() {
         }
     }
 }
+
+// ---------- quoted names ----------
+
+const QUOTED: &str = include_str!("fixtures/check/quoted_names.dyno");
+
+/// The quoted-names design with `$0` right after `cursor_after`, a prefix
+/// of the first occurrence of `at`.
+fn quoted_at(at: &str, cursor_after: &str) -> String {
+    assert!(at.starts_with(cursor_after), "`{cursor_after}` is not a prefix of `{at}`");
+    let index = QUOTED.find(at).unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
+    let cut = index + cursor_after.len();
+    format!("{}$0{}", &QUOTED[..cut], &QUOTED[cut..])
+}
+
+#[test]
+fn quoted_names_are_offered_quoted() {
+    // After `by`: the attributes, quoted where they must be.
+    check(
+        &quoted_at("by \"State#Date\" desc", "by ").replace("$0\"State#Date\" desc", "$0"),
+        expect![[r#"
+            Attribute orderId — id
+            Attribute customerId — id
+            Attribute State#Date — date => "State#Date"
+            Attribute Order.Total — decimal => "Order.Total"
+        "#]],
+    );
+    // Inside a quoted name: the names, each replacing the whole string.
+    check(&quoted_at("by \"State#Date\" desc", "by \"St"), expect![[r#"
+        Attribute State#Date — date => "State#Date" @ «"State#Date"»
+    "#]]);
+    // A condition key after a quoted one: its operands are read for the
+    // right key.
+    check(
+        &quoted_at("begins_with(\"GSI1-SK\", \"ORDER#\")", "begins_with(\"GSI1-SK\", \"O"),
+        expect![[r#"
+            Prefix ORDER# — GSI1-SK prefix of Order @ «O»
+        "#]],
+    );
+}

@@ -491,3 +491,64 @@ fn broken_file_still_finds_what_parses() {
         "#]],
     );
 }
+
+// ---------- quoted names ----------
+
+const QUOTED: &str = include_str!("fixtures/check/quoted_names.dyno");
+
+/// The quoted-names design with `$0` right after `cursor_after`, a prefix
+/// of the first occurrence of `at`.
+fn quoted_at(at: &str, cursor_after: &str) -> String {
+    assert!(at.starts_with(cursor_after), "`{cursor_after}` is not a prefix of `{at}`");
+    let index = QUOTED.find(at).unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
+    let cut = index + cursor_after.len();
+    format!("{}$0{}", &QUOTED[..cut], &QUOTED[cut..])
+}
+
+#[test]
+fn quoted_key_everywhere_it_is_written() {
+    check(&quoted_at("\"GSI1-PK\", \"GSI1-SK\")", "\"G"), expect![[r#"
+        // A design as real tables name things: a table called `orders-prod.v2`,
+        // index keys `GSI1-PK`/`GSI1-SK`, an attribute `State#Date`. Quoted names
+        // check like identifiers; `"PK"` here is the same key as `PK`.
+        table "orders-prod.v2" {
+          key PK, "SK"
+          index "GSI-1" («"GSI1-PK"», "GSI1-SK")
+          index "by-state" («"GSI1-PK"», "State#Date")
+        }
+
+        entity Customer in "orders-prod.v2" {
+          customerId: id
+          name: string
+          "PK" = "CUSTOMER#{customerId}"
+          SK   = "PROFILE"
+        }
+
+        entity Order in "orders-prod.v2" {
+          orderId: id
+          customerId: id
+          "State#Date": date
+          "Order.Total": decimal
+          "PK"      = "ORDER#{orderId}"
+          "SK"      = "ORDER"
+          «"GSI1-PK"» = "CUSTOMER#{customerId}"
+          "GSI1-SK" = "ORDER#{orderId}"
+        }
+
+        /// A customer's profile.
+        pattern getCustomer(customerId) -> Customer
+
+        /// One order.
+        pattern getOrder(orderId) -> Order
+
+        /// A customer's orders, the latest state first.
+        pattern ordersByState(customerId) -> Order[] by "State#Date" desc
+
+        /// A customer's orders in one state range.
+        pattern ordersSince(customerId, "State#Date" >= since) -> Order[]
+
+        /// The same orders, with the Query written out.
+        pattern ordersPinned(customerId) -> Order[] =
+          query "orders-prod.v2"."GSI-1" where «"GSI1-PK"» = "CUSTOMER#{customerId}" and begins_with("GSI1-SK", "ORDER#")
+    "#]]);
+}

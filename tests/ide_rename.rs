@@ -362,11 +362,38 @@ fn names_already_taken_are_refused() {
     "#]],
     );
     check(
+        &at("entity Us$0er"),
+        "table",
+        expect![[r#"
+            error: `table` is a keyword, and an entity name must be an identifier (only the names of tables, indexes, keys and attributes can be quoted)
+        "#]],
+    );
+    // A table may be called `table`: quoted, it is an ordinary name.
+    check(
         &at("A$0pp"),
         "table",
         expect![[r#"
-        error: `table` is a keyword
-    "#]],
+            1 edits
+            table "table" {
+              key pk, sk
+              index gsi1 (gsi1pk, gsi1sk)
+              index gsi2 (gsi2pk, gsi2sk)
+            }
+            entity User {
+              userId: id
+              email: string
+              pk = "USER#{userId}"
+              sk = "PROFILE"
+            }
+            entity Event {
+              userId: id
+              at: datetime
+              pk = "USER#{userId}"
+              sk = "EVENT#{at}"
+            }
+            pattern getUser(userId) -> User
+            pattern eventsSince(userId, at >= from) -> Event[]
+        "#]],
     );
     // The same name in another scope is fine: `Event` has no `email`.
     check(
@@ -589,29 +616,29 @@ fn invalid_names_are_refused() {
         user,
         "",
         expect![[r#"
-        error: `` is not a valid name
-    "#]],
+            error: a name cannot be empty
+        "#]],
     );
     check(
         user,
         "two words",
         expect![[r#"
-        error: `two words` is not a valid name
-    "#]],
+            error: `two words` is not an identifier, and an entity name must be an identifier (only the names of tables, indexes, keys and attributes can be quoted)
+        "#]],
     );
     check(
         user,
         "9lives",
         expect![[r#"
-        error: `9lives` is not a valid name
-    "#]],
+            error: `9lives` is not an identifier, and an entity name must be an identifier (only the names of tables, indexes, keys and attributes can be quoted)
+        "#]],
     );
     check(
         user,
         "a-b",
         expect![[r#"
-        error: `a-b` is not a valid name
-    "#]],
+            error: `a-b` is not an identifier, and an entity name must be an identifier (only the names of tables, indexes, keys and attributes can be quoted)
+        "#]],
     );
     let tag = r##"
         table App {
@@ -778,4 +805,121 @@ fn broken_file_still_renames_what_parses() {
             pattern getUser(userId) -> Person
         "#]],
     );
+}
+
+// ---------- quoted names ----------
+
+const QUOTED: &str = include_str!("fixtures/check/quoted_names.dyno");
+
+/// The quoted-names design with `$0` right after `cursor_after`, a prefix
+/// of the first occurrence of `at`.
+fn quoted_at(at: &str, cursor_after: &str) -> String {
+    assert!(at.starts_with(cursor_after), "`{cursor_after}` is not a prefix of `{at}`");
+    let index = QUOTED.find(at).unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
+    let cut = index + cursor_after.len();
+    format!("{}$0{}", &QUOTED[..cut], &QUOTED[cut..])
+}
+
+#[test]
+fn quoted_names() {
+    // The whole quoted token is the name.
+    check_prepare(&quoted_at("\"GSI1-SK\" = \"ORDER", "\"GS"), expect![[r#"
+        25:3 "GSI1-SK"
+    "#]]);
+    // Any new name that is not an identifier is written quoted...
+    check(&quoted_at("\"GSI1-SK\" = \"ORDER", "\"GS"), "GSI1-SK.v2", expect![[r#"
+        3 edits
+        // A design as real tables name things: a table called `orders-prod.v2`,
+        // index keys `GSI1-PK`/`GSI1-SK`, an attribute `State#Date`. Quoted names
+        // check like identifiers; `"PK"` here is the same key as `PK`.
+        table "orders-prod.v2" {
+          key PK, "SK"
+          index "GSI-1" ("GSI1-PK", "GSI1-SK.v2")
+          index "by-state" ("GSI1-PK", "State#Date")
+        }
+
+        entity Customer in "orders-prod.v2" {
+          customerId: id
+          name: string
+          "PK" = "CUSTOMER#{customerId}"
+          SK   = "PROFILE"
+        }
+
+        entity Order in "orders-prod.v2" {
+          orderId: id
+          customerId: id
+          "State#Date": date
+          "Order.Total": decimal
+          "PK"      = "ORDER#{orderId}"
+          "SK"      = "ORDER"
+          "GSI1-PK" = "CUSTOMER#{customerId}"
+          "GSI1-SK.v2" = "ORDER#{orderId}"
+        }
+
+        /// A customer's profile.
+        pattern getCustomer(customerId) -> Customer
+
+        /// One order.
+        pattern getOrder(orderId) -> Order
+
+        /// A customer's orders, the latest state first.
+        pattern ordersByState(customerId) -> Order[] by "State#Date" desc
+
+        /// A customer's orders in one state range.
+        pattern ordersSince(customerId, "State#Date" >= since) -> Order[]
+
+        /// The same orders, with the Query written out.
+        pattern ordersPinned(customerId) -> Order[] =
+          query "orders-prod.v2"."GSI-1" where "GSI1-PK" = "CUSTOMER#{customerId}" and begins_with("GSI1-SK.v2", "ORDER#")
+    "#]]);
+    // ...and one that is, bare.
+    check(&quoted_at("\"Order.Total\": decimal", "\"Or"), "total", expect![[r#"
+        1 edits
+        // A design as real tables name things: a table called `orders-prod.v2`,
+        // index keys `GSI1-PK`/`GSI1-SK`, an attribute `State#Date`. Quoted names
+        // check like identifiers; `"PK"` here is the same key as `PK`.
+        table "orders-prod.v2" {
+          key PK, "SK"
+          index "GSI-1" ("GSI1-PK", "GSI1-SK")
+          index "by-state" ("GSI1-PK", "State#Date")
+        }
+
+        entity Customer in "orders-prod.v2" {
+          customerId: id
+          name: string
+          "PK" = "CUSTOMER#{customerId}"
+          SK   = "PROFILE"
+        }
+
+        entity Order in "orders-prod.v2" {
+          orderId: id
+          customerId: id
+          "State#Date": date
+          total: decimal
+          "PK"      = "ORDER#{orderId}"
+          "SK"      = "ORDER"
+          "GSI1-PK" = "CUSTOMER#{customerId}"
+          "GSI1-SK" = "ORDER#{orderId}"
+        }
+
+        /// A customer's profile.
+        pattern getCustomer(customerId) -> Customer
+
+        /// One order.
+        pattern getOrder(orderId) -> Order
+
+        /// A customer's orders, the latest state first.
+        pattern ordersByState(customerId) -> Order[] by "State#Date" desc
+
+        /// A customer's orders in one state range.
+        pattern ordersSince(customerId, "State#Date" >= since) -> Order[]
+
+        /// The same orders, with the Query written out.
+        pattern ordersPinned(customerId) -> Order[] =
+          query "orders-prod.v2"."GSI-1" where "GSI1-PK" = "CUSTOMER#{customerId}" and begins_with("GSI1-SK", "ORDER#")
+    "#]]);
+    // A hole names identifiers only.
+    check(&quoted_at("orderId: id", "or"), "order-id", expect![[r#"
+        error: `order-id` is not an identifier, and a name in a template hole must be an identifier (only the names of tables, indexes, keys and attributes can be quoted)
+    "#]]);
 }

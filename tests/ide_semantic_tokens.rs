@@ -378,3 +378,49 @@ fn broken_file_still_colours_what_parses() {
         "#]],
     );
 }
+
+#[test]
+fn quoted_names_are_names_not_strings() {
+    check(
+        r##"
+        table "orders-prod.v2" {
+          key "PK", "State#Date"
+        }
+        entity OrderState in "orders-prod.v2" {
+          orderId: id
+          "State#Date": date
+          "PK" = "ORDER#{orderId}"
+        }
+        pattern history(orderId) -> OrderState[] by "State#Date"
+        "##,
+        expect![[r#"
+            1:1 Keyword table
+            1:7 Table+decl "orders-prod.v2"
+            2:3 Keyword key
+            2:7 Key+decl "PK"
+            2:13 Key+decl "State#Date"
+            4:1 Keyword entity
+            4:8 Entity+decl OrderState
+            4:19 Keyword in
+            4:22 Table "orders-prod.v2"
+            5:3 Attribute+decl orderId
+            5:12 Type id
+            6:3 Attribute+decl "State#Date"
+            6:17 Type date
+            7:3 Key "PK"
+            7:10 String "
+            7:11 TypeTag ORDER
+            7:16 Delimiter #
+            7:17 Delimiter {
+            7:18 Attribute orderId
+            7:25 Delimiter }
+            7:26 String "
+            9:1 Keyword pattern
+            9:9 Pattern+decl history
+            9:17 Attribute orderId
+            9:29 Entity OrderState
+            9:42 Keyword by
+            9:45 Attribute "State#Date"
+        "#]],
+    );
+}

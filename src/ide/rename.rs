@@ -5,7 +5,7 @@
 use super::File;
 use super::locate::{self, Occurrence, Symbol};
 use crate::check::model::PatternId;
-use crate::syntax::{FileSpan, Span, names};
+use crate::syntax::{FileSpan, Span, names, template};
 
 /// The span that would be renamed, or `None` where nothing can be.
 pub fn prepare(file: &File, offset: usize) -> Option<Span> {
@@ -41,10 +41,8 @@ pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(FileSpa
             return Err(format!("`{new_name}` is already {}", noun(symbol, &clash.symbol)));
         }
     }
-    let spans = occurrences
-        .iter()
-        .filter(|o| symbols.contains(&o.symbol))
-        .map(|o| o.span);
+    let renamed = occurrences.iter().filter(|o| symbols.contains(&o.symbol));
+    let spans = renamed.clone().map(|o| o.span);
     // A tag is literal text inside a string; every other name is written
     // bare when it is an identifier and quoted otherwise, which only some
     // places allow.
@@ -53,11 +51,21 @@ pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(FileSpa
         _ if names::is_bare(new_name) => new_name.to_string(),
         _ => {
             let quotable = names::quotable_spans(&file.analysis.parse.file);
-            if spans.clone().any(|span| !quotable.contains(&span)) {
+            if let Some(bare) = renamed.clone().find(|o| !quotable.contains(&o.span)) {
+                let place = match bare.symbol {
+                    Symbol::Entity(_) => "an entity name",
+                    Symbol::Pattern(_) => "a pattern name",
+                    Symbol::Value { .. } => "a value of a pattern",
+                    _ => "a name in a template hole",
+                };
+                let is = if template::is_identifier(new_name) {
+                    "a keyword"
+                } else {
+                    "not an identifier"
+                };
                 return Err(format!(
-                    "`{new_name}` is not an identifier: only a table, index, key or attribute name can be \
-                     quoted, and this name is also an entity or pattern name, a pattern's value or a \
-                     template hole"
+                    "`{new_name}` is {is}, and {place} must be an identifier (only the names of tables, \
+                     indexes, keys and attributes can be quoted)"
                 ));
             }
             names::written(new_name).into_owned()
