@@ -452,12 +452,7 @@ fn a_closed_pipe_ends_the_output_without_a_panic() {
 /// DynamoDB accepts: `#` and then letters, digits or `_`.
 #[test]
 fn explain_requests_name_quoted_keys_by_their_real_names() {
-    let output = dyno(&[
-        "explain",
-        "tests/fixtures/check/quoted_names.dyno",
-        "--format",
-        "json",
-    ]);
+    let output = dyno(&["explain", "tests/fixtures/check/quoted_names.dyno", "--format", "json"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("one JSON document");
     let patterns = json["patterns"].as_array().unwrap();

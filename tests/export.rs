@@ -246,7 +246,12 @@ const QUOTED: &str = "tests/fixtures/check/quoted_names.dyno";
 #[test]
 fn cloudformation_uses_the_real_names_of_quoted_names() {
     let output = dyno(&["export", "cloudformation", QUOTED, "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
     let resources = json["Resources"].as_object().unwrap();
     assert_eq!(resources.len(), 1);
@@ -301,5 +306,8 @@ fn workbench_and_sample_use_the_real_names_of_quoted_names() {
     let item = &order["item"];
     assert!(item["GSI1-PK"].as_str().unwrap().starts_with("CUSTOMER#"), "{item}");
     assert!(item["GSI1-SK"].as_str().unwrap().starts_with("ORDER#"), "{item}");
-    assert!(item["State#Date"].is_string() && item["Order.Total"].is_number(), "{item}");
+    assert!(
+        item["State#Date"].is_string() && item["Order.Total"].is_number(),
+        "{item}"
+    );
 }

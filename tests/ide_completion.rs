@@ -936,8 +936,13 @@ const QUOTED: &str = include_str!("fixtures/check/quoted_names.dyno");
 /// The quoted-names design with `$0` right after `cursor_after`, a prefix
 /// of the first occurrence of `at`.
 fn quoted_at(at: &str, cursor_after: &str) -> String {
-    assert!(at.starts_with(cursor_after), "`{cursor_after}` is not a prefix of `{at}`");
-    let index = QUOTED.find(at).unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
+    assert!(
+        at.starts_with(cursor_after),
+        "`{cursor_after}` is not a prefix of `{at}`"
+    );
+    let index = QUOTED
+        .find(at)
+        .unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
     let cut = index + cursor_after.len();
     format!("{}$0{}", &QUOTED[..cut], &QUOTED[cut..])
 }
@@ -955,9 +960,12 @@ fn quoted_names_are_offered_quoted() {
         "#]],
     );
     // Inside a quoted name: the names, each replacing the whole string.
-    check(&quoted_at("by \"State#Date\" desc", "by \"St"), expect![[r#"
+    check(
+        &quoted_at("by \"State#Date\" desc", "by \"St"),
+        expect![[r#"
         Attribute State#Date — date => "State#Date" @ «"State#Date"»
-    "#]]);
+    "#]],
+    );
     // A condition key after a quoted one: its operands are read for the
     // right key.
     check(

@@ -406,8 +406,13 @@ const QUOTED: &str = include_str!("fixtures/check/quoted_names.dyno");
 /// The quoted-names design with `$0` right after `cursor_after`, a prefix
 /// of the first occurrence of `at`.
 fn quoted_at(at: &str, cursor_after: &str) -> String {
-    assert!(at.starts_with(cursor_after), "`{cursor_after}` is not a prefix of `{at}`");
-    let index = QUOTED.find(at).unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
+    assert!(
+        at.starts_with(cursor_after),
+        "`{cursor_after}` is not a prefix of `{at}`"
+    );
+    let index = QUOTED
+        .find(at)
+        .unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
     let cut = index + cursor_after.len();
     format!("{}$0{}", &QUOTED[..cut], &QUOTED[cut..])
 }
@@ -416,14 +421,23 @@ fn quoted_at(at: &str, cursor_after: &str) -> String {
 fn quoted_names_lead_to_their_declarations() {
     // `by "State#Date"` to the attribute; a pinned query's quoted table,
     // index and key to the table's lines.
-    check(&quoted_at("by \"State#Date\"", "by \"St"), expect![[r#"
+    check(
+        &quoted_at("by \"State#Date\"", "by \"St"),
+        expect![[r#"
         20:3 "State#Date": date
-    "#]]);
-    check(&quoted_at("query \"orders-prod.v2\".\"GSI-1\"", "query \"orders-prod.v2\".\"G"), expect![[r#"
+    "#]],
+    );
+    check(
+        &quoted_at("query \"orders-prod.v2\".\"GSI-1\"", "query \"orders-prod.v2\".\"G"),
+        expect![[r#"
         6:3 index "GSI-1" ("GSI1-PK", "GSI1-SK")
-    "#]]);
-    check(&quoted_at("where \"GSI1-PK\"", "where \"GSI1"), expect![[r#"
+    "#]],
+    );
+    check(
+        &quoted_at("where \"GSI1-PK\"", "where \"GSI1"),
+        expect![[r#"
         6:3 index "GSI-1" ("GSI1-PK", "GSI1-SK")
         24:3 "GSI1-PK" = "CUSTOMER#{customerId}"
-    "#]]);
+    "#]],
+    );
 }

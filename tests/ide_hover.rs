@@ -869,24 +869,35 @@ const QUOTED: &str = include_str!("fixtures/check/quoted_names.dyno");
 /// The quoted-names design with `$0` right after `cursor_after`, a prefix
 /// of the first occurrence of `at`.
 fn quoted_at(at: &str, cursor_after: &str) -> String {
-    assert!(at.starts_with(cursor_after), "`{cursor_after}` is not a prefix of `{at}`");
-    let index = QUOTED.find(at).unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
+    assert!(
+        at.starts_with(cursor_after),
+        "`{cursor_after}` is not a prefix of `{at}`"
+    );
+    let index = QUOTED
+        .find(at)
+        .unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
     let cut = index + cursor_after.len();
     format!("{}$0{}", &QUOTED[..cut], &QUOTED[cut..])
 }
 
 #[test]
 fn quoted_attribute_and_key() {
-    check(&quoted_at("\"State#Date\": date", "\"Sta"), expect![[r#"
+    check(
+        &quoted_at("\"State#Date\": date", "\"Sta"),
+        expect![[r#"
         20:3 "State#Date"
         ---
         **attribute** `Order."State#Date"`: `date`
 
         In keys: `"State#Date" = "{State#Date}"`
-    "#]]);
-    check(&quoted_at("\"GSI1-PK\" = \"CUSTOMER", "\"GSI"), expect![[r#"
+    "#]],
+    );
+    check(
+        &quoted_at("\"GSI1-PK\" = \"CUSTOMER", "\"GSI"),
+        expect![[r#"
         24:3 "GSI1-PK"
         ---
         **key** `GSI1-PK`: string partition key of index `GSI-1`
-    "#]]);
+    "#]],
+    );
 }

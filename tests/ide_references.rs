@@ -499,15 +499,22 @@ const QUOTED: &str = include_str!("fixtures/check/quoted_names.dyno");
 /// The quoted-names design with `$0` right after `cursor_after`, a prefix
 /// of the first occurrence of `at`.
 fn quoted_at(at: &str, cursor_after: &str) -> String {
-    assert!(at.starts_with(cursor_after), "`{cursor_after}` is not a prefix of `{at}`");
-    let index = QUOTED.find(at).unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
+    assert!(
+        at.starts_with(cursor_after),
+        "`{cursor_after}` is not a prefix of `{at}`"
+    );
+    let index = QUOTED
+        .find(at)
+        .unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
     let cut = index + cursor_after.len();
     format!("{}$0{}", &QUOTED[..cut], &QUOTED[cut..])
 }
 
 #[test]
 fn quoted_key_everywhere_it_is_written() {
-    check(&quoted_at("\"GSI1-PK\", \"GSI1-SK\")", "\"G"), expect![[r#"
+    check(
+        &quoted_at("\"GSI1-PK\", \"GSI1-SK\")", "\"G"),
+        expect![[r#"
         // A design as real tables name things: a table called `orders-prod.v2`,
         // index keys `GSI1-PK`/`GSI1-SK`, an attribute `State#Date`. Quoted names
         // check like identifiers; `"PK"` here is the same key as `PK`.
@@ -550,5 +557,6 @@ fn quoted_key_everywhere_it_is_written() {
         /// The same orders, with the Query written out.
         pattern ordersPinned(customerId) -> Order[] =
           query "orders-prod.v2"."GSI-1" where «"GSI1-PK"» = "CUSTOMER#{customerId}" and begins_with("GSI1-SK", "ORDER#")
-    "#]]);
+    "#]],
+    );
 }

@@ -814,8 +814,13 @@ const QUOTED: &str = include_str!("fixtures/check/quoted_names.dyno");
 /// The quoted-names design with `$0` right after `cursor_after`, a prefix
 /// of the first occurrence of `at`.
 fn quoted_at(at: &str, cursor_after: &str) -> String {
-    assert!(at.starts_with(cursor_after), "`{cursor_after}` is not a prefix of `{at}`");
-    let index = QUOTED.find(at).unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
+    assert!(
+        at.starts_with(cursor_after),
+        "`{cursor_after}` is not a prefix of `{at}`"
+    );
+    let index = QUOTED
+        .find(at)
+        .unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
     let cut = index + cursor_after.len();
     format!("{}$0{}", &QUOTED[..cut], &QUOTED[cut..])
 }
@@ -823,11 +828,17 @@ fn quoted_at(at: &str, cursor_after: &str) -> String {
 #[test]
 fn quoted_names() {
     // The whole quoted token is the name.
-    check_prepare(&quoted_at("\"GSI1-SK\" = \"ORDER", "\"GS"), expect![[r#"
+    check_prepare(
+        &quoted_at("\"GSI1-SK\" = \"ORDER", "\"GS"),
+        expect![[r#"
         25:3 "GSI1-SK"
-    "#]]);
+    "#]],
+    );
     // Any new name that is not an identifier is written quoted...
-    check(&quoted_at("\"GSI1-SK\" = \"ORDER", "\"GS"), "GSI1-SK.v2", expect![[r#"
+    check(
+        &quoted_at("\"GSI1-SK\" = \"ORDER", "\"GS"),
+        "GSI1-SK.v2",
+        expect![[r#"
         3 edits
         // A design as real tables name things: a table called `orders-prod.v2`,
         // index keys `GSI1-PK`/`GSI1-SK`, an attribute `State#Date`. Quoted names
@@ -871,9 +882,13 @@ fn quoted_names() {
         /// The same orders, with the Query written out.
         pattern ordersPinned(customerId) -> Order[] =
           query "orders-prod.v2"."GSI-1" where "GSI1-PK" = "CUSTOMER#{customerId}" and begins_with("GSI1-SK.v2", "ORDER#")
-    "#]]);
+    "#]],
+    );
     // ...and one that is, bare.
-    check(&quoted_at("\"Order.Total\": decimal", "\"Or"), "total", expect![[r#"
+    check(
+        &quoted_at("\"Order.Total\": decimal", "\"Or"),
+        "total",
+        expect![[r#"
         1 edits
         // A design as real tables name things: a table called `orders-prod.v2`,
         // index keys `GSI1-PK`/`GSI1-SK`, an attribute `State#Date`. Quoted names
@@ -917,9 +932,14 @@ fn quoted_names() {
         /// The same orders, with the Query written out.
         pattern ordersPinned(customerId) -> Order[] =
           query "orders-prod.v2"."GSI-1" where "GSI1-PK" = "CUSTOMER#{customerId}" and begins_with("GSI1-SK", "ORDER#")
-    "#]]);
+    "#]],
+    );
     // A hole names identifiers only.
-    check(&quoted_at("orderId: id", "or"), "order-id", expect![[r#"
+    check(
+        &quoted_at("orderId: id", "or"),
+        "order-id",
+        expect![[r#"
         error: `order-id` is not an identifier, and a name in a template hole must be an identifier (only the names of tables, indexes, keys and attributes can be quoted)
-    "#]]);
+    "#]],
+    );
 }

@@ -21,6 +21,27 @@ fn attr_name() -> impl Strategy<Value = Name> {
     name(NAMES)
 }
 
+/// Names DynamoDB allows that are not identifiers: written quoted.
+const QUOTED_NAMES: &[&str] = &[
+    "GSI1-PK",
+    "State#Date",
+    "orders-prod.v2",
+    "a b",
+    "table",
+    "q\"{}\\",
+    "-",
+];
+
+/// The name of a table, index, key or attribute: an identifier or a quoted
+/// name.
+fn dynamo_name() -> impl Strategy<Value = Name> {
+    prop_oneof![3 => name(NAMES), 1 => name(QUOTED_NAMES)]
+}
+
+fn table_name() -> impl Strategy<Value = Name> {
+    prop_oneof![3 => name(ENTITIES), 1 => name(QUOTED_NAMES)]
+}
+
 fn docs() -> impl Strategy<Value = Option<Docs>> {
     prop::option::of(
         prop::sample::select(&["doc", "two\nlines", "", "  indented", "/slash", "ünï 🎉"][..]).prop_map(|text| Docs {
@@ -79,7 +100,7 @@ fn size_hint() -> impl Strategy<Value = SizeHint> {
 
 fn key_attr() -> impl Strategy<Value = KeyAttr> {
     let ty = prop::sample::select(&[KeyType::String, KeyType::Number, KeyType::Binary][..]);
-    (attr_name(), prop::option::of(ty)).prop_map(|(name, ty)| KeyAttr {
+    (dynamo_name(), prop::option::of(ty)).prop_map(|(name, ty)| KeyAttr {
         name,
         ty: ty.map(|ty| (ty, Span::default())),
     })
@@ -95,12 +116,12 @@ fn table() -> impl Strategy<Value = Item> {
         Just(Projection::Default),
         Just(Projection::All(Span::default())),
         Just(Projection::KeysOnly(Span::default())),
-        prop::collection::vec(attr_name(), 0..3).prop_map(|names| Projection::Include(Span::default(), names)),
+        prop::collection::vec(dynamo_name(), 0..3).prop_map(|names| Projection::Include(Span::default(), names)),
     ];
     let index = (
         docs(),
         any::<bool>(),
-        attr_name(),
+        dynamo_name(),
         key_attr(),
         prop::option::of(key_attr()),
         projection,
@@ -120,7 +141,7 @@ fn table() -> impl Strategy<Value = Item> {
     });
     (
         docs(),
-        name(ENTITIES),
+        table_name(),
         prop::collection::vec(key, 0..3),
         prop::collection::vec(index, 0..3),
         prop::collection::vec(delimiter, 0..2),
@@ -138,7 +159,7 @@ fn table() -> impl Strategy<Value = Item> {
 }
 
 fn key_template() -> impl Strategy<Value = KeyTemplate> {
-    (docs(), attr_name(), string_lit()).prop_map(|(docs, key, template)| KeyTemplate {
+    (docs(), dynamo_name(), string_lit()).prop_map(|(docs, key, template)| KeyTemplate {
         span: Span::default(),
         docs,
         key,
@@ -165,7 +186,7 @@ fn entity() -> impl Strategy<Value = Item> {
             name,
             args,
         });
-    let attribute = (docs(), attr_name(), ty, any::<bool>()).prop_map(|(docs, name, ty, optional)| Attribute {
+    let attribute = (docs(), dynamo_name(), ty, any::<bool>()).prop_map(|(docs, name, ty, optional)| Attribute {
         span: Span::default(),
         docs,
         name,
@@ -179,7 +200,7 @@ fn entity() -> impl Strategy<Value = Item> {
     (
         docs(),
         name(ENTITIES),
-        prop::option::of(name(ENTITIES)),
+        prop::option::of(table_name()),
         prop::option::of(size_hint()),
         prop::collection::vec(attribute, 0..4),
         prop::collection::vec(key_template(), 0..4),
@@ -218,7 +239,7 @@ fn pattern() -> impl Strategy<Value = Item> {
         (attr_name(), attr_name()).prop_map(|(low, high)| KnownKind::Between(low, high)),
         attr_name().prop_map(KnownKind::BeginsWith),
     ];
-    let known = (attr_name(), kind).prop_map(|(attr, kind)| Known {
+    let known = (dynamo_name(), kind).prop_map(|(attr, kind)| Known {
         span: Span::default(),
         attr,
         kind,
@@ -231,7 +252,7 @@ fn pattern() -> impl Strategy<Value = Item> {
             count,
         });
     let modifier = prop_oneof![
-        (attr_name(), any::<bool>()).prop_map(|(attr, descending)| Modifier::OrderBy {
+        (dynamo_name(), any::<bool>()).prop_map(|(attr, descending)| Modifier::OrderBy {
             span: Span::default(),
             attr,
             descending
@@ -261,14 +282,14 @@ fn pattern() -> impl Strategy<Value = Item> {
         (operand.clone(), operand.clone()).prop_map(|(low, high)| ConditionKind::Between(low, high)),
         operand.prop_map(ConditionKind::BeginsWith),
     ];
-    let condition = (attr_name(), condition_kind).prop_map(|(key, kind)| Condition {
+    let condition = (dynamo_name(), condition_kind).prop_map(|(key, kind)| Condition {
         span: Span::default(),
         key,
         kind,
     });
     let query = (
-        name(ENTITIES),
-        prop::option::of(attr_name()),
+        table_name(),
+        prop::option::of(dynamo_name()),
         prop::collection::vec(condition, 1..4),
     )
         .prop_map(|(table, index, conditions)| Query {

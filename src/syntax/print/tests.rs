@@ -170,3 +170,30 @@ fn a_hand_built_tree_the_parser_could_not_build_still_prints() {
     };
     assert_eq!(print(&file), "pattern p() = query T where\n");
 }
+
+/// A name that is not an identifier is printed quoted, one that is bare
+/// (`"SK"` reads as `SK`), and the text reads back as the same tree.
+#[test]
+fn names_are_quoted_exactly_when_they_are_not_identifiers() {
+    let text = r##"table "orders-prod.v2" {
+  key "PK", "SK"
+  index "GSI-1" ("GSI1-PK", "State#Date") include("a\"b")
+}
+
+entity Order in "orders-prod.v2" {
+  "State#Date": date
+  "table": string
+
+  "PK" = "ORDER"
+}
+
+pattern recent("State#Date" >= since) -> Order[] by "State#Date" =
+  query "orders-prod.v2"."GSI-1" where "GSI1-PK" = "ALL" and begins_with("State#Date", "2")
+"##;
+    let printed = reprint(text);
+    let expected = text.replace("\"PK\"", "PK").replace("\"SK\"", "SK");
+    assert_eq!(printed, expected);
+    let again = parse(&printed);
+    assert!(again.diagnostics.is_empty(), "{:?}", again.diagnostics);
+    assert_eq!(print(&again.file), printed);
+}
