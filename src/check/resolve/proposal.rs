@@ -298,17 +298,20 @@ impl Proposal {
         }
     }
 
+    // Names are written quoted when they are not identifiers (a reused
+    // `"GSI-1"` with keys `"GSI1-PK"`, `"GSI1-SK"`).
     fn declaration(&self) -> String {
+        let (index, pk) = (names::written(&self.index), names::written(&self.pk_attr));
         match &self.sk_attr {
-            Some(sk) => format!("index {} ({}, {sk})", self.index, self.pk_attr),
-            None => format!("index {} ({})", self.index, self.pk_attr),
+            Some(sk) => format!("index {index} ({pk}, {})", names::written(sk)),
+            None => format!("index {index} ({pk})"),
         }
     }
 
     fn key_lines(&self) -> Vec<String> {
-        let mut lines = vec![format!("{} = \"{}\"", self.pk_attr, self.pk)];
+        let mut lines = vec![format!("{} = \"{}\"", names::written(&self.pk_attr), self.pk)];
         if let Some(sk) = &self.sk_attr {
-            lines.push(format!("{sk} = \"{}\"", self.sk));
+            lines.push(format!("{} = \"{}\"", names::written(sk), self.sk));
         }
         lines
     }
