@@ -168,6 +168,16 @@ const NOT_KEPT_BY_THE_TREE: &[(&str, &str, &str)] = &[
     ),
     ("tests/fixtures/format/trailing_commas.dyno", ",)", "a trailing comma"),
     (
+        "tests/fixtures/format/quoted_names.dyno",
+        "key \"pk\"",
+        "a quoted name that is an identifier (`\"pk\"`) is printed bare",
+    ),
+    (
+        "tests/fixtures/check/quoted_names.dyno",
+        "\"PK\" = ",
+        "a quoted name that is an identifier (`\"PK\"`) is printed bare",
+    ),
+    (
         "tests/fixtures/format/item_shapes.dyno",
         "sk = \"B#{teamId}\"\n\n",
         "a blank line between key templates, which aligns each run on its own",

@@ -393,14 +393,16 @@ impl<'a, 'src> Plan<'a, 'src> {
 
     /// Pads the key names of a run of key templates so their `=` line up.
     fn align(&mut self, run: &[&KeyTemplate]) {
-        let widest = run.iter().map(|k| width(&k.key.text)).max().unwrap_or(0);
+        // The name as written: a quoted name is as wide as its token.
+        let written = |key: &KeyTemplate| width(self.text.get(key.key.span.range()).unwrap_or(&key.key.text));
+        let widest = run.iter().map(|k| written(k)).max().unwrap_or(0);
         for key in run {
             let eq = self.at(key.key.span.start) + 1;
             if self.significant.get(eq).is_some_and(|(t, _)| *t == Token::Eq) {
                 self.set(
                     eq,
                     Place::Inline {
-                        space: 1 + widest - width(&key.key.text),
+                        space: 1 + widest - written(key),
                     },
                 );
             }
