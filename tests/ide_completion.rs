@@ -966,6 +966,28 @@ fn quoted_names_are_offered_quoted() {
         Attribute State#Date — date => "State#Date" @ «"State#Date"»
     "#]],
     );
+    // A quoted table and index name, and the keys of a quoted index.
+    check(
+        &quoted_at("in \"orders-prod.v2\" {\n  orderId", "in \"ord"),
+        expect![[r#"
+        Table orders-prod.v2 — table (PK, SK) => "orders-prod.v2" @ «"orders-prod.v2"»
+    "#]],
+    );
+    check(
+        &quoted_at("query \"orders-prod.v2\".\"GSI-1\"", "query \"orders-prod.v2\"."),
+        expect![[r#"
+        Index GSI-1 — global index (GSI1-PK, GSI1-SK) => "GSI-1"
+        Index by-state — global index (GSI1-PK, State#Date) => "by-state"
+    "#]],
+    );
+    check(
+        &quoted_at("where \"GSI1-PK\" =", "where "),
+        expect![[r#"
+        Key GSI1-PK — partition key => "GSI1-PK"
+        Key GSI1-SK — sort key => "GSI1-SK"
+        Keyword begins_with — a sort-key prefix: `begins_with(sk, "USER#")`
+    "#]],
+    );
     // A condition key after a quoted one: its operands are read for the
     // right key.
     check(
