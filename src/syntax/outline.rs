@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::ast::*;
+use super::names::written;
 
 pub fn outline(file: &SourceFile) -> String {
     let mut out = String::new();
@@ -27,8 +28,8 @@ fn docs(out: &mut String, indent: &str, docs: &Option<Docs>) {
 
 fn key_attr(k: &KeyAttr) -> String {
     match k.ty {
-        Some((ty, _)) => format!("{}: {ty:?}", k.name.text),
-        None => k.name.text.clone(),
+        Some((ty, _)) => format!("{}: {ty:?}", written(&k.name.text)),
+        None => written(&k.name.text).into_owned(),
     }
 }
 
@@ -41,7 +42,7 @@ fn keys(partition: &KeyAttr, sort: &Option<KeyAttr>) -> String {
 
 fn table(out: &mut String, t: &Table) {
     docs(out, "", &t.docs);
-    let _ = writeln!(out, "table {} @{}..{}", t.name.text, t.span.start, t.span.end);
+    let _ = writeln!(out, "table {} @{}..{}", written(&t.name.text), t.span.start, t.span.end);
     for k in &t.keys {
         let _ = writeln!(out, "  key {}", keys(&k.partition, &k.sort));
     }
@@ -54,7 +55,7 @@ fn table(out: &mut String, t: &Table) {
             Projection::Include(_, names) => {
                 format!(
                     " include({})",
-                    names.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join(", ")
+                    names.iter().map(|n| written(&n.text)).collect::<Vec<_>>().join(", ")
                 )
             }
         };
@@ -62,7 +63,7 @@ fn table(out: &mut String, t: &Table) {
         let _ = writeln!(
             out,
             "  {local}index {} ({}){projection}",
-            i.name.text,
+            written(&i.name.text),
             keys(&i.partition, &i.sort)
         );
     }
@@ -110,12 +111,12 @@ fn template(k: &KeyTemplate) -> String {
             Segment::Hole { name, span } => format!("{{{}}}@{}", name.text, span.start),
         })
         .collect();
-    format!("{} = {}", k.key.text, segments.join(" "))
+    format!("{} = {}", written(&k.key.text), segments.join(" "))
 }
 
 fn entity(out: &mut String, e: &Entity) {
     docs(out, "", &e.docs);
-    let table = e.table.as_ref().map(|t| format!(" in {}", t.text)).unwrap_or_default();
+    let table = e.table.as_ref().map(|t| format!(" in {}", written(&t.text))).unwrap_or_default();
     let _ = writeln!(
         out,
         "entity {}{table}{} @{}..{}",
@@ -127,7 +128,7 @@ fn entity(out: &mut String, e: &Entity) {
     for a in &e.attributes {
         docs(out, "  ", &a.docs);
         let optional = if a.optional { "?" } else { "" };
-        let _ = writeln!(out, "  {}: {}{optional}", a.name.text, type_ref(&a.ty));
+        let _ = writeln!(out, "  {}: {}{optional}", written(&a.name.text), type_ref(&a.ty));
     }
     for k in &e.keys {
         let _ = writeln!(out, "  {}", template(k));
@@ -163,9 +164,9 @@ fn pattern(out: &mut String, p: &Pattern) {
         .known
         .iter()
         .map(|k| {
-            let attr = &k.attr.text;
+            let attr = written(&k.attr.text);
             match &k.kind {
-                KnownKind::Equal => attr.clone(),
+                KnownKind::Equal => attr.into_owned(),
                 KnownKind::Fixed(l) => format!("{attr} = {}", literal(l)),
                 KnownKind::Compare(op, b) => format!("{attr} {} {}", op.as_str(), b.text),
                 KnownKind::Between(a, b) => format!("{attr} between {} and {}", a.text, b.text),
@@ -188,7 +189,7 @@ fn pattern(out: &mut String, p: &Pattern) {
     for m in &p.modifiers {
         let _ = match m {
             Modifier::OrderBy { attr, descending, .. } => {
-                write!(out, " by {}{}", attr.text, if *descending { " desc" } else { "" })
+                write!(out, " by {}{}", written(&attr.text), if *descending { " desc" } else { "" })
             }
             Modifier::Consistent(_) => write!(out, " consistent"),
             Modifier::Limit { count, .. } => write!(out, " limit {count}"),
@@ -196,26 +197,26 @@ fn pattern(out: &mut String, p: &Pattern) {
     }
     let _ = writeln!(out, " @{}..{}", p.span.start, p.span.end);
     if let Some(q) = &p.query {
-        let index = q.index.as_ref().map(|i| format!(".{}", i.text)).unwrap_or_default();
+        let index = q.index.as_ref().map(|i| format!(".{}", written(&i.text))).unwrap_or_default();
         let conditions: Vec<String> = q
             .conditions
             .iter()
             .map(|c| match &c.kind {
                 ConditionKind::Compare(op, v) => {
-                    format!("{} {} {}", c.key.text, op.as_str(), operand(v))
+                    format!("{} {} {}", written(&c.key.text), op.as_str(), operand(v))
                 }
                 ConditionKind::Between(a, b) => {
-                    format!("{} between {} and {}", c.key.text, operand(a), operand(b))
+                    format!("{} between {} and {}", written(&c.key.text), operand(a), operand(b))
                 }
                 ConditionKind::BeginsWith(v) => {
-                    format!("begins_with({}, {})", c.key.text, operand(v))
+                    format!("begins_with({}, {})", written(&c.key.text), operand(v))
                 }
             })
             .collect();
         let _ = writeln!(
             out,
             "  = query {}{index} where {}",
-            q.table.text,
+            written(&q.table.text),
             conditions.join(" and ")
         );
     }
