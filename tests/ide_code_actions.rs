@@ -1072,3 +1072,62 @@ fn every_fix_in_the_docs_and_fixtures_fixes() {
     "#]]
     .assert_debug_eq(&codes);
 }
+
+#[test]
+fn a_typo_in_a_quoted_name_is_fixed_with_a_quoted_name() {
+    check(
+        r#"
+        table "orders-prod.v2" {
+          key PK, "State#Date"
+        }
+        entity OrderState in "orders-prod.v$03" {
+          orderId: id
+          "State#Date": date
+          PK = "ORDER#{orderId}"
+        }
+        pattern history(orderId) -> OrderState[] by "State#Dat"
+        "#,
+        expect![[r#"
+            E110 change to `orders-prod.v2` (preferred)
+            --- fixed
+            table "orders-prod.v2" {
+              key PK, "State#Date"
+            }
+            entity OrderState in "orders-prod.v2" {
+              orderId: id
+              "State#Date": date
+              PK = "ORDER#{orderId}"
+            }
+            pattern history(orderId) -> OrderState[] by "State#Dat"
+            --- then: E201 no single Query serves `history`: it would need a Scan or several Queries
+            E112 order `State#Dat` is not an attribute of the returned entities; did you mean `State#Date`?
+        "#]],
+    );
+    check(
+        r#"
+        table "orders-prod.v2" {
+          key PK, "State#Date"
+        }
+        entity OrderState in "orders-prod.v2" {
+          orderId: id
+          "State#Date": date
+          PK = "ORDER#{orderId}"
+        }
+        pattern history(orderId) -> OrderState[] by "State#Da$0t"
+        "#,
+        expect![[r#"
+            E112 change to `State#Date` (preferred)
+            --- fixed
+            table "orders-prod.v2" {
+              key PK, "State#Date"
+            }
+            entity OrderState in "orders-prod.v2" {
+              orderId: id
+              "State#Date": date
+              PK = "ORDER#{orderId}"
+            }
+            pattern history(orderId) -> OrderState[] by "State#Date"
+            --- then: no diagnostics
+        "#]],
+    );
+}

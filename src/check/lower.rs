@@ -9,6 +9,7 @@ use super::model::*;
 use super::suggest::did_you_mean_fix;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::ast::{self, KeyType, Name, Segment, TypeArg};
+use crate::syntax::template::is_identifier;
 use crate::syntax::{FileId, FileSpan, Span};
 
 /// Local secondary indexes per table: a hard limit.
@@ -730,7 +731,12 @@ fn lower_template(
                 let shape = match attr.map(|i| &entity.attributes[i]) {
                     None => {
                         if !name.text.is_empty() {
-                            let names = entity.attributes.iter().map(|a| a.name.text.as_str());
+                            // A hole names an attribute with an identifier name.
+                            let names = entity
+                                .attributes
+                                .iter()
+                                .map(|a| a.name.text.as_str())
+                                .filter(|n| is_identifier(n));
                             let (hint, fix) = did_you_mean_fix(&name.text, file.at(name.span), names);
                             diagnostics.push(
                                 Diagnostic::new(
@@ -913,7 +919,9 @@ fn check_query_names(
     let values = value_names(&pattern.known);
     let mut check_value = |name: &Name| {
         if !values.contains(&name.text.as_str()) {
-            let (hint, fix) = did_you_mean_fix(&name.text, file.at(name.span), values.iter().copied());
+            // A value is referred to by an identifier.
+            let names = values.iter().copied().filter(|n| is_identifier(n));
+            let (hint, fix) = did_you_mean_fix(&name.text, file.at(name.span), names);
             diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownValue,

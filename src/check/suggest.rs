@@ -1,7 +1,7 @@
 //! "Did you mean ...?" by edit distance.
 
 use crate::diagnostic::Fix;
-use crate::syntax::FileSpan;
+use crate::syntax::{FileSpan, names};
 
 /// The closest candidate within a distance that scales with the word, or
 /// `None` when nothing is close enough to be a likely typo. Hand-written:
@@ -19,7 +19,9 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// The did-you-mean suffix for a message about the name at `span`, and the
-/// fix that writes the suggestion over it: both or neither.
+/// fix that writes the suggestion over it: both or neither. The fix writes
+/// a name that is not an identifier quoted; where only identifiers stand
+/// (a hole, a value), the caller offers identifiers only.
 pub fn did_you_mean_fix<'a>(
     word: &str,
     at: FileSpan,
@@ -28,7 +30,7 @@ pub fn did_you_mean_fix<'a>(
     match closest(word, candidates) {
         Some(c) => (
             format!("; did you mean `{c}`?"),
-            Some(Fix::replace(format!("change to `{c}`"), at, c)),
+            Some(Fix::replace(format!("change to `{c}`"), at, names::written(c))),
         ),
         None => (String::new(), None),
     }

@@ -116,7 +116,11 @@ fn template(k: &KeyTemplate) -> String {
 
 fn entity(out: &mut String, e: &Entity) {
     docs(out, "", &e.docs);
-    let table = e.table.as_ref().map(|t| format!(" in {}", written(&t.text))).unwrap_or_default();
+    let table = e
+        .table
+        .as_ref()
+        .map(|t| format!(" in {}", written(&t.text)))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
         "entity {}{table}{} @{}..{}",
@@ -189,7 +193,12 @@ fn pattern(out: &mut String, p: &Pattern) {
     for m in &p.modifiers {
         let _ = match m {
             Modifier::OrderBy { attr, descending, .. } => {
-                write!(out, " by {}{}", written(&attr.text), if *descending { " desc" } else { "" })
+                write!(
+                    out,
+                    " by {}{}",
+                    written(&attr.text),
+                    if *descending { " desc" } else { "" }
+                )
             }
             Modifier::Consistent(_) => write!(out, " consistent"),
             Modifier::Limit { count, .. } => write!(out, " limit {count}"),
@@ -197,7 +206,11 @@ fn pattern(out: &mut String, p: &Pattern) {
     }
     let _ = writeln!(out, " @{}..{}", p.span.start, p.span.end);
     if let Some(q) = &p.query {
-        let index = q.index.as_ref().map(|i| format!(".{}", written(&i.text))).unwrap_or_default();
+        let index = q
+            .index
+            .as_ref()
+            .map(|i| format!(".{}", written(&i.text)))
+            .unwrap_or_default();
         let conditions: Vec<String> = q
             .conditions
             .iter()

@@ -14,7 +14,7 @@ use crate::check::suggest::{closest, escape};
 use crate::check::value::{Value, ValuePart};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::syntax::ast::{self, CompareOp, ConditionKind, KeyType, Operand, Segment};
-use crate::syntax::{FileId, FileSpan, Span};
+use crate::syntax::{FileId, FileSpan, Span, names};
 
 pub fn verify(
     cx: &Context,
@@ -697,7 +697,7 @@ fn narrow_fix(
         Some(_) => None,
         None => {
             let end = query.conditions.iter().map(|c| c.span.end).max()?;
-            let condition = format!(" and begins_with({}, \"{}\")", sk.name, escape(common));
+            let condition = format!(" and begins_with({}, \"{}\")", names::written(&sk.name), escape(common));
             Some(Fix::new(title, vec![(file.at(Span::empty(end)), condition)]))
         }
     }
