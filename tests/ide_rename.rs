@@ -934,6 +934,56 @@ fn quoted_names() {
           query "orders-prod.v2"."GSI-1" where "GSI1-PK" = "CUSTOMER#{customerId}" and begins_with("GSI1-SK", "ORDER#")
     "#]],
     );
+    // The new name as the editor offers it, quotes kept: the name it spells.
+    check(
+        &quoted_at("\"Order.Total\": decimal", "\"Or"),
+        "\"Order-Total\"",
+        expect![[r#"
+        1 edits
+        // A design as real tables name things: a table called `orders-prod.v2`,
+        // index keys `GSI1-PK`/`GSI1-SK`, an attribute `State#Date`. Quoted names
+        // check like identifiers; `"PK"` here is the same key as `PK`.
+        table "orders-prod.v2" {
+          key PK, "SK"
+          index "GSI-1" ("GSI1-PK", "GSI1-SK")
+          index "by-state" ("GSI1-PK", "State#Date")
+        }
+
+        entity Customer in "orders-prod.v2" {
+          customerId: id
+          name: string
+          "PK" = "CUSTOMER#{customerId}"
+          SK   = "PROFILE"
+        }
+
+        entity Order in "orders-prod.v2" {
+          orderId: id
+          customerId: id
+          "State#Date": date
+          "Order-Total": decimal
+          "PK"      = "ORDER#{orderId}"
+          "SK"      = "ORDER"
+          "GSI1-PK" = "CUSTOMER#{customerId}"
+          "GSI1-SK" = "ORDER#{orderId}"
+        }
+
+        /// A customer's profile.
+        pattern getCustomer(customerId) -> Customer
+
+        /// One order.
+        pattern getOrder(orderId) -> Order
+
+        /// A customer's orders, the latest state first.
+        pattern ordersByState(customerId) -> Order[] by "State#Date" desc
+
+        /// A customer's orders in one state range.
+        pattern ordersSince(customerId, "State#Date" >= since) -> Order[]
+
+        /// The same orders, with the Query written out.
+        pattern ordersPinned(customerId) -> Order[] =
+          query "orders-prod.v2"."GSI-1" where "GSI1-PK" = "CUSTOMER#{customerId}" and begins_with("GSI1-SK", "ORDER#")
+    "#]],
+    );
     // A table: its declaration, each entity's `in` and the pinned query.
     check(
         &quoted_at("table \"orders-prod.v2\"", "table \"ord"),

@@ -16,6 +16,13 @@ pub fn prepare(file: &File, offset: usize) -> Option<Span> {
 pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(FileSpan, String)>, String> {
     let occurrences = file.occurrences();
     let target = locate::at(occurrences, offset).ok_or("there is nothing to rename here")?;
+    // The editor offers a quoted name with its quotes, and the user may keep
+    // them: a new name written quoted is the name it spells.
+    let quoted = !matches!(target.symbol, Symbol::Tag { .. })
+        && new_name.len() >= 2
+        && new_name.starts_with('"')
+        && new_name.ends_with('"');
+    let new_name = &*if quoted { names::read(new_name) } else { new_name.into() };
     match &target.symbol {
         Symbol::Tag { table, .. } => {
             let delimiter = file.analysis.schema.model.table(*table).delimiter.as_str();
