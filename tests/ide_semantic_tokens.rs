@@ -392,6 +392,7 @@ fn quoted_names_are_names_not_strings() {
           "PK" = "ORDER#{orderId}"
         }
         pattern history(orderId) -> OrderState[] by "State#Date"
+        pattern typo(orderId) -> OrderState[] by "State#Dat"
         "##,
         expect![[r#"
             1:1 Keyword table
@@ -421,6 +422,11 @@ fn quoted_names_are_names_not_strings() {
             9:29 Entity OrderState
             9:42 Keyword by
             9:45 Attribute "State#Date"
+            10:1 Keyword pattern
+            10:9 Pattern+decl typo
+            10:14 Attribute orderId
+            10:26 Entity OrderState
+            10:39 Keyword by
         "#]],
     );
 }

@@ -5,10 +5,10 @@
 
 use super::File;
 use super::locate::Symbol;
-use crate::syntax::Span;
 use crate::syntax::ast::{self, Item, Segment};
 use crate::syntax::lexer::{Token, lex};
 use crate::syntax::template;
+use crate::syntax::{Span, names};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -124,6 +124,8 @@ pub fn tokens(file: &File) -> Vec<SemanticToken> {
     }
     specific.sort_by_key(|t| t.span.start);
 
+    let mut quoted_names = names::quotable_spans(&file.analysis.parse.file);
+    quoted_names.sort_by_key(|s| s.start);
     let mut out = Vec::new();
     let (lexed, _) = lex(&file.text);
     let delimiters = delimiters(&file.analysis.parse.file);
@@ -142,8 +144,11 @@ pub fn tokens(file: &File) -> Vec<SemanticToken> {
                 .collect()
         };
         match lexed_token {
-            // A quoted name is the name's token, not a string.
+            // A quoted name is the name's token, not a string; one the
+            // analysis does not know gets no meaning, like a bare name.
             Token::Str(_) | Token::UnterminatedStr(_) if covered.iter().any(|t| t.span == span) => out.extend(covered),
+            Token::Str(_) | Token::UnterminatedStr(_)
+                if quoted_names.binary_search_by_key(&span.start, |s| s.start).is_ok() => {}
             Token::Str(raw) | Token::UnterminatedStr(raw) => {
                 string_pieces(raw, span, &covered, &delimiters, &mut out);
                 out.extend(covered);
