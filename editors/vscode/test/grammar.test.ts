@@ -70,6 +70,10 @@ class Failures {
 const has = (scopes: string[], prefix: string) => scopes.some((s) => s === prefix || s.startsWith(`${prefix}.`));
 const show = (scopes: string[]) => scopes.slice(1).join(' ') || '(no scope)';
 
+/** The scopes a quoted name takes instead of a string's. */
+const NAME_SCOPES = ['entity.name.type', 'variable.other.property', 'variable.parameter'];
+const isName = (scopes: string[]) => NAME_SCOPES.some((prefix) => has(scopes, prefix));
+
 /** Checks that hold for every file, broken or not. */
 function checkStructure(lines: Line[], f: Failures): void {
   for (const line of lines) {
@@ -103,6 +107,15 @@ function checkStructure(lines: Line[], f: Failures): void {
     // Strings: quoted, with holes, escapes and the delimiter.
     for (const s of strings) {
       const begin = scopesAt(line, s.start);
+      // A quoted name (`"GSI1-PK"`) is a string to the lexer and a name to
+      // the grammar, from its opening quote to its closing one.
+      if (isName(begin) && !has(begin, 'string.quoted.double')) {
+        if (s.closed) {
+          const end = scopesAt(line, s.end - 1);
+          f.check(isName(end), line, s.end - 1, `expected the quoted name to end here, got ${show(end)}`);
+        }
+        continue;
+      }
       f.check(
         has(begin, 'string.quoted.double') && has(begin, 'punctuation.definition.string.begin'),
         line,
