@@ -88,6 +88,33 @@ fn every_bundled_example_passes_against_the_endpoint() {
     }
 }
 
+/// Names only quotes can write (`orders-prod.v2`, `GSI-1`, `GSI1-PK`,
+/// `State#Date`) reach DynamoDB as they are: the table is created under its
+/// real name and every Query, pinned or not, passes.
+#[test]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+fn quoted_names_are_created_and_queried_under_their_real_names() {
+    let endpoint = endpoint();
+    let file = "tests/fixtures/check/quoted_names.dyno";
+    let (code, json, text) = verify_json(file, &endpoint, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(json["tables"][0]["table"], "orders-prod.v2");
+    assert!(json["tables"][0]["name"].as_str().unwrap().ends_with("-orders-prod.v2"));
+    assert_eq!(json["tables"][0]["global_indexes"], 2);
+    let patterns = json["patterns"].as_array().unwrap();
+    assert_eq!(patterns.len(), 5);
+    for p in patterns {
+        assert_eq!(p["status"], "pass", "{p:#}");
+        assert!(p["returned"].as_u64().unwrap() > 0, "{p:#}");
+    }
+    let since = &patterns.iter().find(|p| p["pattern"] == "ordersSince").unwrap()["request"];
+    assert_eq!(since["IndexName"], "by-state");
+    assert_eq!(
+        since["ExpressionAttributeNames"],
+        serde_json::json!({ "#pk": "GSI1-PK", "#sk": "State#Date" })
+    );
+}
+
 #[test]
 #[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
 fn billing_prints_every_pattern_passing() {
