@@ -161,6 +161,7 @@ code_tests! {
     e114_unkeyable_hole => UnkeyableHole,
     e115_number_key_template => NumberKeyTemplate,
     e116_invalid_name => InvalidName,
+    e117_ttl_not_a_number => TtlNotANumber,
     w101_too_many_global_indexes => TooManyGlobalIndexes,
     e201_no_single_query => NoSingleQuery,
     e202_extra_entities => ExtraEntities,
@@ -178,6 +179,7 @@ code_tests! {
     w301_type_tag_prefix => TypeTagPrefix,
     w302_mixed_delimiter => MixedDelimiter,
     w303_unsorted_sort_value => UnsortedSortValue,
+    h201_expired_items_read => ExpiredItemsRead,
     h301_unused_entity => UnusedEntity,
     h302_unused_index => UnusedIndex,
 }

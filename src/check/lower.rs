@@ -163,7 +163,25 @@ fn lower_table(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnosti
         span: table.span,
         access,
         delimiter: lower_delimiter(file, table, diagnostics),
+        ttl: lower_ttl(file, table, diagnostics),
     }
+}
+
+/// The table's one `ttl` attribute: DynamoDB enables Time to Live on one
+/// attribute per table.
+fn lower_ttl(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnostic>) -> Option<Name> {
+    let (first, rest) = table.ttls.split_first()?;
+    for extra in rest {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::InvalidTable,
+                file.at(extra.span),
+                "a table has one `ttl` attribute: DynamoDB's Time to Live reads one attribute per table",
+            )
+            .with_related(file.at(first.span), "the ttl attribute is declared here"),
+        );
+    }
+    Some(first.attribute.clone())
 }
 
 /// The table's own key schema: its one `key` line.

@@ -149,6 +149,9 @@ pub struct Table {
     /// Base table first, then each index, in declaration order.
     pub access: Vec<KeySchema>,
     pub delimiter: String,
+    /// `ttl expiresAt`: the attribute DynamoDB's Time to Live reads, as the
+    /// name written (the attribute's name in DynamoDB) and its span.
+    pub ttl: Option<Name>,
 }
 
 impl Table {

@@ -89,6 +89,7 @@ codes! {
     UnkeyableHole = "E114", Error, "attribute type that cannot be part of a key";
     NumberKeyTemplate = "E115", Error, "template for a number key";
     InvalidName = "E116", Error, "table or index name DynamoDB rejects";
+    TtlNotANumber = "E117", Error, "TTL attribute that is not a number";
     TooManyGlobalIndexes = "W101", Warning, "more global indexes than the default quota";
     NoSingleQuery = "E201", Error, "no single Query serves the pattern";
     ExtraEntities = "E202", Error, "key condition also matches undeclared entities";
@@ -106,6 +107,7 @@ codes! {
     TypeTagPrefix = "W301", Warning, "type tag that is a prefix of another";
     MixedDelimiter = "W302", Warning, "delimiter other than the table's";
     UnsortedSortValue = "W303", Warning, "sort key value that does not sort by value";
+    ExpiredItemsRead = "H201", Hint, "pattern that can return expired items";
     UnusedEntity = "H301", Hint, "entity no pattern returns";
     UnusedIndex = "H302", Hint, "index no pattern uses";
 }

@@ -292,7 +292,8 @@ impl<'a, 'src> Plan<'a, 'src> {
             .iter()
             .map(|k| k.span.start)
             .chain(table.indexes.iter().map(|i| i.span.start))
-            .chain(table.delimiters.iter().map(|d| d.span.start));
+            .chain(table.delimiters.iter().map(|d| d.span.start))
+            .chain(table.ttls.iter().map(|t| t.span.start));
         for start in starts {
             let index = self.at(start);
             self.set(index, line(1));

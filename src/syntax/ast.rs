@@ -75,6 +75,8 @@ pub struct Table {
     pub keys: Vec<KeyDecl>,
     pub indexes: Vec<IndexDecl>,
     pub delimiters: Vec<DelimiterDecl>,
+    /// `ttl expiresAt`: more than one is reported by the checker.
+    pub ttls: Vec<TtlDecl>,
 }
 
 /// `key pk, sk`
@@ -130,6 +132,13 @@ pub enum Projection {
     All(Span),
     KeysOnly(Span),
     Include(Span, Vec<Name>),
+}
+
+/// `ttl expiresAt`: the attribute DynamoDB's Time to Live reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TtlDecl {
+    pub span: Span,
+    pub attribute: Name,
 }
 
 /// `delimiter "#"`

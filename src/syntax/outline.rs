@@ -70,6 +70,9 @@ fn table(out: &mut String, t: &Table) {
     for d in &t.delimiters {
         let _ = writeln!(out, "  delimiter {:?}", d.value.display());
     }
+    for ttl in &t.ttls {
+        let _ = writeln!(out, "  ttl {}", written(&ttl.attribute.text));
+    }
 }
 
 fn size(hint: &Option<SizeHint>) -> String {

@@ -22,7 +22,8 @@
 //!   an entity's key templates are one run, aligned on `=` together (the
 //!   formatter aligns each run the author set apart with a blank line on
 //!   its own).
-//! - Member order: a table's `key`, then its indexes, then its delimiters;
+//! - Member order: a table's `key`, then its indexes, then its delimiters,
+//!   then its `ttl`;
 //!   an entity's attributes, then its key templates, then its `item` shapes
 //!   (the tree keeps each kind in its own list).
 //! - Spellings with one meaning: `by x asc` is printed `by x`, `int()` is
@@ -94,6 +95,9 @@ fn print_table(table: &Table, lines: &mut Vec<String>) {
     }
     for delimiter in &table.delimiters {
         members.push(format!("{INDENT}delimiter {}", string(&delimiter.value)));
+    }
+    for ttl in &table.ttls {
+        members.push(format!("{INDENT}ttl {}", written(&ttl.attribute.text)));
     }
     body(format!("table {}", written(&table.name.text)), members, lines);
 }

@@ -139,14 +139,19 @@ fn table() -> impl Strategy<Value = Item> {
         span: Span::default(),
         value,
     });
+    let ttl = dynamo_name().prop_map(|attribute| TtlDecl {
+        span: Span::default(),
+        attribute,
+    });
     (
         docs(),
         table_name(),
         prop::collection::vec(key, 0..3),
         prop::collection::vec(index, 0..3),
         prop::collection::vec(delimiter, 0..2),
+        prop::collection::vec(ttl, 0..2),
     )
-        .prop_map(|(docs, name, keys, indexes, delimiters)| {
+        .prop_map(|(docs, name, keys, indexes, delimiters, ttls)| {
             Item::Table(Table {
                 span: Span::default(),
                 docs,
@@ -154,6 +159,7 @@ fn table() -> impl Strategy<Value = Item> {
                 keys,
                 indexes,
                 delimiters,
+                ttls,
             })
         })
 }

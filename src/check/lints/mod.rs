@@ -9,6 +9,8 @@
 //! | W302 | warning | a template literal with a delimiter other than the table's |
 //! | W303 | warning | an unpadded `int` or a date typed `string` that a pattern orders or ranges by |
 //! | E302 | error   | a key value that can exceed DynamoDB's length limit |
+//! | E117 | error   | a table's ttl attribute that is not a number (or is a key) |
+//! | H201 | hint    | a pattern that can return expired items |
 //! | H301 | hint    | an entity no pattern returns |
 //! | H302 | hint    | an index no pattern uses |
 //!
@@ -23,6 +25,7 @@ mod limits;
 mod order;
 mod overwrite;
 mod tags;
+mod ttl;
 mod unused;
 
 #[cfg(test)]
@@ -53,6 +56,8 @@ pub fn model_lints(model: &Model, registry: &Registry) -> ModelFindings {
     overwrite::overwrites(model, registry, &mut before_order);
     let mut after_order = Vec::new();
     limits::key_lengths(model, &mut after_order);
+    ttl::ttl_types(model, &mut after_order);
+    ttl::expired_reads(model, &mut after_order);
     unused::unused_entities(model, &mut after_order);
     ModelFindings {
         before_order,

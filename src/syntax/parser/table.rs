@@ -1,16 +1,17 @@
-//! `table Name { key ...  [local] index ...  delimiter "..." }`
+//! `table Name { key ...  [local] index ...  delimiter "..."  ttl attr }`
 
 use chumsky::prelude::*;
 
 use super::atoms::{Extra, Fail, Tokens, braced, coded, dynamo_name, kw, name, paren_list, skip_member, span, string};
 use crate::diagnostic::Code;
-use crate::syntax::ast::{DelimiterDecl, IndexDecl, KeyAttr, KeyDecl, KeyType, Projection, Table};
+use crate::syntax::ast::{DelimiterDecl, IndexDecl, KeyAttr, KeyDecl, KeyType, Projection, Table, TtlDecl};
 use crate::syntax::lexer::Token;
 
 enum Member {
     Key(KeyDecl),
     Index(IndexDecl),
     Delimiter(DelimiterDecl),
+    Ttl(TtlDecl),
 }
 
 /// `pk` or `pk: number`
@@ -85,10 +86,17 @@ pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl 
         })
     });
 
+    let ttl_decl = kw("ttl").ignore_then(dynamo_name()).map_with(|attribute, e| {
+        Member::Ttl(TtlDecl {
+            span: span(e.span()),
+            attribute,
+        })
+    });
+
     let member_start = select! {
-        Token::Ident("key" | "index" | "local" | "delimiter") => (),
+        Token::Ident("key" | "index" | "local" | "delimiter" | "ttl") => (),
     };
-    let member = choice((key_decl, index_decl, delimiter_decl))
+    let member = choice((key_decl, index_decl, delimiter_decl, ttl_decl))
         .map(Some)
         .recover_with(via_parser(skip_member(member_start)));
 
@@ -103,12 +111,14 @@ pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl 
                 keys: Vec::new(),
                 indexes: Vec::new(),
                 delimiters: Vec::new(),
+                ttls: Vec::new(),
             };
             for member in members.into_iter().flatten() {
                 match member {
                     Member::Key(k) => table.keys.push(k),
                     Member::Index(i) => table.indexes.push(i),
                     Member::Delimiter(d) => table.delimiters.push(d),
+                    Member::Ttl(t) => table.ttls.push(t),
                 }
             }
             table

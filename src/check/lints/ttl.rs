@@ -1,0 +1,104 @@
+//! E117 / H201: Time to Live. DynamoDB deletes an item once the number of
+//! epoch seconds in the table's TTL attribute is in the past, and ignores
+//! the attribute on an item where it is not a Number; it deletes in the
+//! background, so expired items are still read until then (docs/language.md,
+//! "Time to Live").
+
+use crate::check::model::{AttrType, Model};
+use crate::diagnostic::{Code, Diagnostic, Fix};
+
+/// E117: every entity of a table with `ttl` that declares the attribute
+/// declares it as a number; and the attribute is not a key attribute.
+pub fn ttl_types(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
+    for table in &model.tables {
+        let Some(ttl) = &table.ttl else { continue };
+        if table.is_key_attribute(&ttl.text) {
+            // A key is built from a template (a string, or a number that a
+            // whole template writes): an item that expires through its key
+            // is one whose identity is a date, which is never what is meant.
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::TtlNotANumber,
+                    table.at(ttl.span),
+                    format!(
+                        "the ttl attribute `{}` is a key attribute of `{}`",
+                        ttl.text, table.name.text
+                    ),
+                )
+                .with_help("keep the expiry in an attribute of its own, declared `int` (epoch seconds)"),
+            );
+        }
+    }
+    for entity in &model.entities {
+        let Some(table) = entity.table.map(|t| model.table(t)) else {
+            continue;
+        };
+        let Some(ttl) = &table.ttl else { continue };
+        if table.is_key_attribute(&ttl.text) {
+            continue;
+        }
+        let Some(attribute) = entity.attribute(&ttl.text) else {
+            continue;
+        };
+        if matches!(attribute.ty, AttrType::Int { .. } | AttrType::Decimal) {
+            continue;
+        }
+        let written = attribute.ty.name();
+        let mut diagnostic = Diagnostic::new(
+            Code::TtlNotANumber,
+            entity.at(attribute.ty_span),
+            format!(
+                "`{}.{}` is the ttl attribute of `{}`, but `{written}` is not stored as a Number: \
+                 DynamoDB ignores it and the item never expires",
+                entity.name.text, attribute.name.text, table.name.text
+            ),
+        )
+        .with_related(table.at(ttl.span), "the ttl attribute is declared here")
+        .with_help("declare it `int` and store the expiry time in epoch seconds");
+        // A time written as text has an obvious number: its epoch seconds.
+        if matches!(attribute.ty, AttrType::Date | AttrType::DateTime) {
+            diagnostic = diagnostic.with_fix(Fix::replace(
+                "change to `int` (epoch seconds)",
+                entity.at(attribute.ty_span),
+                "int",
+            ));
+        }
+        diagnostics.push(diagnostic);
+    }
+}
+
+/// H201: a pattern that returns an entity declaring its table's ttl
+/// attribute can return items that have expired but are not deleted yet.
+pub fn expired_reads(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
+    for pattern in &model.patterns {
+        let expiring: Vec<_> = pattern
+            .returns
+            .iter()
+            .filter_map(|r| {
+                let entity = model.entity(r.entity?);
+                let ttl = model.table(entity.table?).ttl.as_ref()?;
+                entity.attribute(&ttl.text).map(|_| (r, entity, ttl))
+            })
+            .collect();
+        let Some((first, _, ttl)) = expiring.first() else {
+            continue;
+        };
+        let names: Vec<_> = expiring.iter().map(|(_, e, _)| format!("`{}`", e.name.text)).collect();
+        diagnostics.push(
+            Diagnostic::new(
+                Code::ExpiredItemsRead,
+                pattern.at(first.name.span),
+                format!(
+                    "{} can expire (`{}`): DynamoDB deletes expired items in the background, \
+                     typically within a few days, and until then this pattern still returns them",
+                    names.join(", "),
+                    ttl.text
+                ),
+            )
+            .with_help(format!(
+                "in the application, skip items whose `{}` is at or before the current time (epoch seconds)",
+                ttl.text
+            )),
+        );
+    }
+}
