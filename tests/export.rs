@@ -50,11 +50,13 @@ fn the_cloudformation_export_of_every_example_passes_cfn_lint() {
     // One cfn-lint run over every template: it takes seconds to start.
     let scratch = common::scratch::Scratch::new("export-cfn");
     let mut paths = Vec::new();
-    for example in EXAMPLES {
+    // The examples, and a table with Time to Live (an example would carry
+    // its expired-items hint, and the examples have no diagnostics).
+    for example in EXAMPLES.into_iter().chain([TTL]) {
         for format in ["yaml", "json"] {
             let output = dyno(&["export", "cloudformation", example, "--format", format]);
             assert_eq!(output.status.code(), Some(0), "{example}");
-            let stem = example.trim_start_matches("examples/").trim_end_matches(".dyno");
+            let stem = std::path::Path::new(example).file_stem().unwrap().to_str().unwrap();
             paths.push(scratch.file(&format!("{stem}.{format}"), stdout(&output)));
         }
     }
@@ -242,6 +244,7 @@ fn exports_of_a_file_with_syntax_errors_fail() {
 /// Quoted names (`"GSI1-PK"`, table `"orders-prod.v2"`) reach DynamoDB as
 /// the names they spell.
 const QUOTED: &str = "tests/fixtures/check/quoted_names.dyno";
+const TTL: &str = "tests/fixtures/check/ttl_not_a_number_fixed.dyno";
 
 #[test]
 fn cloudformation_uses_the_real_names_of_quoted_names() {
@@ -310,4 +313,29 @@ fn workbench_and_sample_use_the_real_names_of_quoted_names() {
         item["State#Date"].is_string() && item["Order.Total"].is_number(),
         "{item}"
     );
+}
+
+#[test]
+fn cloudformation_enables_time_to_live_on_the_ttl_attribute() {
+    let output = dyno(&["export", "cloudformation", TTL, "--format", "json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    let table = json["Resources"].as_object().unwrap().values().next().unwrap();
+    let spec = &table["Properties"]["TimeToLiveSpecification"];
+    assert_eq!(spec["AttributeName"], "expiresAt", "{table:#}");
+    assert_eq!(spec["Enabled"], true);
+    // The TTL attribute is not a key: CloudFormation defines key attributes only.
+    let defined = table["Properties"]["AttributeDefinitions"].as_array().unwrap();
+    assert!(defined.iter().all(|d| d["AttributeName"] != "expiresAt"), "{defined:?}");
+    // A table without `ttl` gets no specification.
+    let output = dyno(&["export", "cloudformation", QUOTED, "--format", "json"]);
+    let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    for table in json["Resources"].as_object().unwrap().values() {
+        assert!(table["Properties"].get("TimeToLiveSpecification").is_none());
+    }
 }

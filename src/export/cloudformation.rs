@@ -81,6 +81,14 @@ pub fn template(analysis: &Analysis, file: &str) -> Json {
         if !lsis.is_empty() {
             properties.insert("LocalSecondaryIndexes".into(), Json::Array(lsis));
         }
+        // AWS::DynamoDB::Table TimeToLiveSpecification: `AttributeName` and
+        // `Enabled`, both required when enabling it.
+        if let Some(ttl) = &table.ttl {
+            properties.insert(
+                "TimeToLiveSpecification".into(),
+                json!({ "AttributeName": ttl.text, "Enabled": true }),
+            );
+        }
         let mut resource = Map::new();
         resource.insert("Type".into(), json!("AWS::DynamoDB::Table"));
         if indexed && let Some(previous) = &previous_indexed {
