@@ -339,3 +339,26 @@ fn cloudformation_enables_time_to_live_on_the_ttl_attribute() {
         assert!(table["Properties"].get("TimeToLiveSpecification").is_none());
     }
 }
+
+#[test]
+fn sample_expiry_times_are_epoch_seconds_in_the_future() {
+    let output = dyno(&["sample", TTL, "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    let items = json["tables"][0]["items"].as_array().unwrap();
+    // Whatever day the samples are made: 2100-01-01 in epoch seconds.
+    let year_2100 = 4_102_444_800u64;
+    let sessions: Vec<&Json> = items.iter().filter(|i| i["entity"] == "Session").collect();
+    assert!(!sessions.is_empty());
+    for session in sessions {
+        let expires = session["item"]["expiresAt"].as_u64().unwrap();
+        assert!(expires >= year_2100, "{session}");
+    }
+    // An entity without the attribute gets none.
+    assert!(
+        items
+            .iter()
+            .filter(|i| i["entity"] == "User")
+            .all(|u| u["item"].get("expiresAt").is_none())
+    );
+}

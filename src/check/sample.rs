@@ -316,6 +316,7 @@ impl Generator<'_> {
             .table
             .map_or("#", |t| self.model.table(t).delimiter.as_str())
             .to_string();
+        let ttl = entity.table.and_then(|t| self.model.table(t).ttl.as_ref());
         let mut values = Vec::new();
         for (index, attribute) in entity.attributes.iter().enumerate() {
             let name = &attribute.name.text;
@@ -357,7 +358,10 @@ impl Generator<'_> {
                     )
                 }
             };
-            let value = nth_value(self.seed, &stream, &attribute.ty, name, k, &delimiter);
+            let mut value = nth_value(self.seed, &stream, &attribute.ty, name, k, &delimiter);
+            if ttl.is_some_and(|ttl| ttl.text == *name) {
+                value = future_expiry(&attribute.ty, k).unwrap_or(value);
+            }
             values.push((name.clone(), value));
         }
         Record {
@@ -458,6 +462,29 @@ fn fill_template(template: &Template, mut hole: impl FnMut(&str, Option<usize>) 
         }
     }
     Some(text)
+}
+
+/// 2100-01-01T00:00:00Z in epoch seconds: sample expiry times after it do
+/// not depend on the day the samples are made, and are not in the past.
+const FUTURE_EPOCH_SECONDS: u64 = 4_102_444_800;
+
+/// The `k`-th value of a table's ttl attribute: epoch seconds in the future,
+/// an hour apart, so that sample items do not look expired (DynamoDB would
+/// delete them). `None` for a type that cannot hold it (E117 reports it) or
+/// an `int(pad N)` too narrow for it.
+fn future_expiry(ty: &AttrType, k: usize) -> Option<AttrValue> {
+    let n = FUTURE_EPOCH_SECONDS + k as u64 * 3600;
+    let text = match ty {
+        AttrType::Int { pad: None } | AttrType::Decimal => n.to_string(),
+        AttrType::Int { pad: Some(width) } if n.to_string().len() <= *width as usize => {
+            format!("{n:0>width$}", width = *width as usize)
+        }
+        _ => return None,
+    };
+    Some(AttrValue {
+        text,
+        stored: json!({ "N": n.to_string() }),
+    })
 }
 
 /// The `k`-th value of a stream of values of one type. Early positions hold
