@@ -350,3 +350,20 @@ fn without_the_feature_verify_says_how_to_get_it() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("--features verify"), "{stderr}");
 }
+
+#[test]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+fn a_table_with_ttl_is_created_with_time_to_live_and_its_samples_are_read_back() {
+    let endpoint = endpoint();
+    let file = "tests/fixtures/check/ttl_not_a_number_fixed.dyno";
+    // UpdateTimeToLive runs after CreateTable: an endpoint that rejected it
+    // would fail verify before any pattern runs.
+    let (code, json, text) = verify_json(file, &endpoint, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    let patterns = json["patterns"].as_array().unwrap();
+    assert_eq!(patterns.len(), 2);
+    for p in patterns {
+        assert_eq!(p["status"], "pass", "{p:#}");
+        assert!(p["returned"].as_u64().unwrap() > 0, "{p:#}");
+    }
+}

@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement,
     KeyType as SdkKeyType, LocalSecondaryIndex, Projection as SdkProjection, ProjectionType, PutRequest,
-    ScalarAttributeType, TableStatus, WriteRequest,
+    ScalarAttributeType, TableStatus, TimeToLiveSpecification, WriteRequest,
 };
 use aws_smithy_http_client::tls;
 use serde_json::{Map, Value as Json};
@@ -194,7 +194,31 @@ pub async fn create_table(client: &Client, table: &Table, name: &str) -> Result<
         .send()
         .await
         .map_err(|e| sdk_error(&format!("creating table `{name}`"), e))?;
-    wait_active(client, name).await
+    wait_active(client, name).await?;
+    if let Some(ttl) = &table.ttl {
+        enable_ttl(client, name, &ttl.text).await?;
+    }
+    Ok(())
+}
+
+/// UpdateTimeToLive on an active table: what the CloudFormation export's
+/// `TimeToLiveSpecification` does, so the endpoint sees the table as
+/// deployed. The samples' expiry times are far in the future, so no item
+/// expires while verify reads it.
+async fn enable_ttl(client: &Client, name: &str, attribute: &str) -> Result<(), String> {
+    let specification = TimeToLiveSpecification::builder()
+        .attribute_name(attribute)
+        .enabled(true)
+        .build()
+        .map_err(|e| e.to_string())?;
+    client
+        .update_time_to_live()
+        .table_name(name)
+        .time_to_live_specification(specification)
+        .send()
+        .await
+        .map_err(|e| sdk_error(&format!("enabling time to live on table `{name}`"), e))?;
+    Ok(())
 }
 
 async fn wait_active(client: &Client, name: &str) -> Result<(), String> {
