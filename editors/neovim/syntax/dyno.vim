@@ -36,7 +36,7 @@ syntax match dynoOperator "->\|<=\|>=\|[<>=?~]"
 syntax match dynoNumber "\<\d\+\%(\.\d\+\)\=\%(B\|KB\|MB\)\=\>"
 
 " ------------------------------------------------------ contextual words
-execute 'syntax match dynoKeyword "\<\%(key\|delimiter\|item\|by\|limit\|pad\|all\|keys_only\|include\)' . s:kw . '"'
+execute 'syntax match dynoKeyword "\<\%(key\|delimiter\|ttl\|item\|by\|limit\|pad\|all\|keys_only\|include\)' . s:kw . '"'
 execute 'syntax match dynoKeyword "\<index' . s:kw . '" nextgroup=dynoIndexName skipwhite skipnl'
 execute 'syntax match dynoKeyword "\<in' . s:kw . '" nextgroup=dynoTypeName skipwhite skipnl'
 execute 'syntax match dynoModifier "\<\%(local\|asc\|desc\|consistent\)' . s:kw . '"'
