@@ -212,6 +212,18 @@ fn attribute(model: &Model, entity_id: EntityId, attr: usize) -> String {
     } else {
         let _ = write!(out, "\n\nIn keys: {}", uses.join(", "));
     }
+    let ttl_table = entity
+        .table
+        .map(|t| model.table(t))
+        .filter(|t| t.ttl.as_ref().is_some_and(|ttl| ttl.text == attribute.name.text));
+    if let Some(table) = ttl_table {
+        let _ = write!(
+            out,
+            "\n\nThe Time to Live attribute of `{}`: a Number of epoch seconds, after which DynamoDB \
+             deletes the item in the background (typically within a few days; reads return it until then).",
+            table.name.text
+        );
+    }
     out
 }
 

@@ -104,6 +104,19 @@ impl Walk<'_> {
             }
             self.key_declarations(id, std::iter::once(&index.partition).chain(&index.sort));
         }
+        // `ttl expiresAt` names the attribute of each entity of the table
+        // that declares it: one occurrence per entity, as a known value.
+        for ttl in &table.ttls {
+            for (entity, model_entity) in self.model.entities.iter().enumerate() {
+                if model_entity.table != Some(id) {
+                    continue;
+                }
+                if let Some(attr) = model_entity.attribute_id(&ttl.attribute.text) {
+                    let entity = EntityId::new(entity);
+                    self.push(ttl.attribute.span, Symbol::Attribute { entity, attr }, false);
+                }
+            }
+        }
     }
 
     /// Key attributes named in a table's `key` or `index` line.

@@ -53,6 +53,7 @@ pub(super) fn table_members() -> Vec<Completion> {
             .detail("a local secondary index (LSI)")
             .insert("local index "),
         Completion::new("delimiter", CompletionKind::Keyword).detail("the key separator (default \"#\")"),
+        Completion::new("ttl", CompletionKind::Keyword).detail("the Time to Live attribute (epoch seconds)"),
     ]
 }
 

@@ -312,6 +312,11 @@ impl<'a> Cx<'a> {
                     Token::Ident(word) => match word {
                         "key" | "index" | "delimiter" | "include" => Vec::new(),
                         "local" => vec![Completion::new("index", CompletionKind::Keyword)],
+                        // `ttl ` names an attribute of the table's entities.
+                        "ttl" if !self.is_word(prev - 1, "key") => {
+                            let entities: Vec<EntityId> = table.map_or_else(Vec::new, |t| self.entities_in(t));
+                            attributes(self.model, &entities, false)
+                        }
                         _ if self.token(prev - 1).is_some_and(|t| t == Token::Colon) => table_members(),
                         // `index gsi1 ` (the key list comes next).
                         _ if self.is_word(prev - 1, "index") => Vec::new(),
