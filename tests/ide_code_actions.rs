@@ -1063,6 +1063,7 @@ fn every_fix_in_the_docs_and_fixtures_fixes() {
             "E101",
             "E106",
             "E108",
+            "E117",
             "E201",
             "E202",
             "E203",

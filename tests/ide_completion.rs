@@ -128,6 +128,7 @@ fn table_body_member_keywords() {
             Keyword index — a global secondary index (GSI)
             Keyword local index — a local secondary index (LSI) => local index 
             Keyword delimiter — the key separator (default "#")
+            Keyword ttl — the Time to Live attribute (epoch seconds)
         "##]],
     );
 }
@@ -144,6 +145,7 @@ fn table_body_while_typing_an_unclosed_table() {
             Keyword index — a global secondary index (GSI)
             Keyword local index — a local secondary index (LSI) => local index 
             Keyword delimiter — the key separator (default "#")
+            Keyword ttl — the Time to Live attribute (epoch seconds)
         "##]],
     );
 }
@@ -165,6 +167,7 @@ fn projections_after_an_index_key_list() {
             Keyword index — a global secondary index (GSI)
             Keyword local index — a local secondary index (LSI) => local index 
             Keyword delimiter — the key separator (default "#")
+            Keyword ttl — the Time to Live attribute (epoch seconds)
         "##]],
     );
 }
