@@ -9,7 +9,9 @@ mod common;
 
 use common::cursor;
 use dyno::ide::semantic_tokens::{Kind, tokens};
-use dyno::ide::{File, completion::completions, goto::definition, hover::hover, references::references};
+use dyno::ide::{
+    File, completion::completions, goto::definition, hover::hover, references::references, rename::rename,
+};
 use expect_test::{Expect, expect};
 
 const SCHEMA: &str = r#"
@@ -135,4 +137,39 @@ fn the_ttl_attribute_is_coloured_as_an_attribute() {
     let ttl = file.text.find("expiresAt").unwrap();
     let token = tokens(&file).into_iter().find(|t| t.span.start == ttl);
     assert_eq!(token.map(|t| t.kind), Some(Kind::Attribute), "{:?}", file.text);
+}
+
+#[test]
+fn renaming_an_entitys_ttl_attribute_renames_the_ttl_line_and_every_entitys() {
+    let (text, _) = cursor::cursor(SCHEMA);
+    let file = File::new(text);
+    let at = file.text.find("expiresAt: int").unwrap() + 1;
+    // Quoted: the ttl line takes a DynamoDB name, as the attributes do.
+    let edits = rename(&file, at, "expires-at").unwrap();
+    let spans: Vec<_> = edits.iter().map(|(at, _)| at.span).collect();
+    assert!(edits.iter().all(|(_, text)| text == "\"expires-at\""), "{edits:?}");
+    expect![[r#"
+        table App {
+          key pk, sk
+          ttl «expiresAt»
+        }
+
+        entity Session {
+          sessionId: id
+          «expiresAt»: int
+          pk = "SESSION#{sessionId}"
+          sk = "META"
+        }
+
+        entity Token {
+          tokenId: id
+          «expiresAt»: int
+          label: string
+          pk = "TOKEN#{tokenId}"
+          sk = "META"
+        }
+
+        pattern session(sessionId) -> Session
+        pattern token(tokenId) -> Token
+    "#]].assert_eq(&cursor::mark(&file.text, &spans));
 }

@@ -83,6 +83,7 @@ pub fn quotable_spans(file: &SourceFile) -> Vec<Span> {
                         names.iter().for_each(&mut push);
                     }
                 }
+                table.ttls.iter().for_each(|t| push(&t.attribute));
             }
             Item::Entity(entity) => {
                 if let Some(table) = &entity.table {
