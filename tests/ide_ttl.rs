@@ -131,12 +131,15 @@ fn the_ttl_attribute_goes_to_an_entitys_attribute_and_is_a_reference_of_each() {
 }
 
 #[test]
-fn the_ttl_attribute_is_coloured_as_an_attribute() {
+fn ttl_is_coloured_as_a_keyword_and_its_attribute_as_an_attribute() {
     let (text, _) = cursor::cursor(SCHEMA);
     let file = File::new(text);
     let ttl = file.text.find("expiresAt").unwrap();
     let token = tokens(&file).into_iter().find(|t| t.span.start == ttl);
     assert_eq!(token.map(|t| t.kind), Some(Kind::Attribute), "{:?}", file.text);
+    let keyword = file.text.find("ttl").unwrap();
+    let token = tokens(&file).into_iter().find(|t| t.span.start == keyword);
+    assert_eq!(token.map(|t| t.kind), Some(Kind::Keyword));
 }
 
 #[test]

@@ -60,6 +60,7 @@ const CONTEXTUAL_KEYWORDS: &[&str] = &[
     "index",
     "local",
     "delimiter",
+    "ttl",
     "item",
     "in",
     "by",
