@@ -174,5 +174,18 @@ fn renaming_an_entitys_ttl_attribute_renames_the_ttl_line_and_every_entitys() {
 
         pattern session(sessionId) -> Session
         pattern token(tokenId) -> Token
-    "#]].assert_eq(&cursor::mark(&file.text, &spans));
+    "#]]
+    .assert_eq(&cursor::mark(&file.text, &spans));
+}
+
+#[test]
+fn hover_on_the_ttl_keyword_explains_time_to_live() {
+    check_hover(
+        &with_ttl_line("  t$0tl expiresAt"),
+        expect![[r#"
+        ttl
+        ---
+        **ttl** `expiresAt`: DynamoDB's Time to Live. An item whose `expiresAt` holds a Number of epoch seconds in the past has expired and is deleted in the background, typically within a few days; until then reads still return it. Items without a Number there never expire.
+    "#]],
+    );
 }

@@ -10,7 +10,7 @@ use super::locate::{self, Symbol};
 use crate::check::cost;
 use crate::check::model::{AccessId, AccessKind, EntityId, Model, PatternId, Projection, TableId};
 use crate::check::sample::example_item;
-use crate::syntax::{Span, names};
+use crate::syntax::{Span, ast, names};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HoverResult {
@@ -19,6 +19,9 @@ pub struct HoverResult {
 }
 
 pub fn hover(file: &File, offset: usize) -> Option<HoverResult> {
+    if let Some(result) = ttl_keyword(file, offset) {
+        return Some(result);
+    }
     let occurrence = locate::at(file.occurrences(), offset)?;
     let model = &file.analysis.schema.model;
     let markdown = match &occurrence.symbol {
@@ -34,6 +37,27 @@ pub fn hover(file: &File, offset: usize) -> Option<HoverResult> {
     Some(HoverResult {
         span: occurrence.span,
         markdown,
+    })
+}
+
+/// The `ttl` keyword of a table: what Time to Live does with the attribute
+/// (the one keyword with a hover: its meaning is DynamoDB's, not obvious).
+fn ttl_keyword(file: &File, offset: usize) -> Option<HoverResult> {
+    let ttl = file.analysis.parse.file.items.iter().find_map(|item| match item {
+        ast::Item::Table(table) => table.ttls.iter().find(|t| {
+            let keyword = Span::new(t.span.start, t.span.start + "ttl".len());
+            keyword.contains(offset) || keyword.touches(offset)
+        }),
+        _ => None,
+    })?;
+    let name = names::written(&ttl.attribute.text);
+    Some(HoverResult {
+        span: Span::new(ttl.span.start, ttl.span.start + "ttl".len()),
+        markdown: format!(
+            "**ttl** `{name}`: DynamoDB's Time to Live. An item whose `{name}` holds a Number of \
+             epoch seconds in the past has expired and is deleted in the background, typically within \
+             a few days; until then reads still return it. Items without a Number there never expire."
+        ),
     })
 }
 
