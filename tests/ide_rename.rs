@@ -809,20 +809,8 @@ fn broken_file_still_renames_what_parses() {
 
 // ---------- quoted names ----------
 
-const QUOTED: &str = include_str!("fixtures/check/quoted_names.dyno");
-
-/// The quoted-names design with `$0` right after `cursor_after`, a prefix
-/// of the first occurrence of `at`.
 fn quoted_at(at: &str, cursor_after: &str) -> String {
-    assert!(
-        at.starts_with(cursor_after),
-        "`{cursor_after}` is not a prefix of `{at}`"
-    );
-    let index = QUOTED
-        .find(at)
-        .unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
-    let cut = index + cursor_after.len();
-    format!("{}$0{}", &QUOTED[..cut], &QUOTED[cut..])
+    cursor::in_quoted_names(at, cursor_after)
 }
 
 #[test]

@@ -166,3 +166,21 @@ pub fn apply_fix(text: &str, edits: &[(dyno::syntax::FileSpan, String)]) -> Stri
     let local: Vec<(Span, String)> = edits.iter().map(|(at, new)| (at.span, new.clone())).collect();
     apply(text, &local)
 }
+
+/// The schema every quoted-name editor test reads (quoted table, index, key
+/// and attribute names).
+pub const QUOTED_NAMES: &str = include_str!("../fixtures/check/quoted_names.dyno");
+
+/// [`QUOTED_NAMES`] with the cursor right after `cursor_after`, a prefix of
+/// the first occurrence of `at`.
+pub fn in_quoted_names(at: &str, cursor_after: &str) -> String {
+    assert!(
+        at.starts_with(cursor_after),
+        "`{cursor_after}` is not a prefix of `{at}`"
+    );
+    let index = QUOTED_NAMES
+        .find(at)
+        .unwrap_or_else(|| panic!("`{at}` not in quoted_names.dyno"));
+    let cut = index + cursor_after.len();
+    format!("{}{CURSOR}{}", &QUOTED_NAMES[..cut], &QUOTED_NAMES[cut..])
+}
