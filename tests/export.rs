@@ -22,6 +22,18 @@ fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
+/// `dyno export cloudformation FILE --format json`, which must succeed, as JSON.
+fn cloudformation_json(file: &str) -> Json {
+    let output = dyno(&["export", "cloudformation", file, "--format", "json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{file}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(&stdout(&output)).unwrap()
+}
+
 const EXAMPLES: [&str; 3] = ["examples/billing.dyno", "examples/shop.dyno", "examples/teams.dyno"];
 
 /// cfn-lint: `DYNO_CFN_LINT`, else `cfn-lint` on the PATH; its test runs
@@ -72,14 +84,7 @@ fn the_cloudformation_export_of_every_example_passes_cfn_lint() {
 #[test]
 fn yaml_and_json_templates_say_the_same() {
     for example in EXAMPLES {
-        let json: Json = serde_json::from_str(&stdout(&dyno(&[
-            "export",
-            "cloudformation",
-            example,
-            "--format",
-            "json",
-        ])))
-        .unwrap();
+        let json = cloudformation_json(example);
         let yaml = stdout(&dyno(&["export", "cloudformation", example]));
         for (id, resource) in json["Resources"].as_object().unwrap() {
             assert!(
@@ -100,8 +105,7 @@ fn yaml_and_json_templates_say_the_same() {
 
 #[test]
 fn the_billing_template_defines_only_key_attributes_and_its_index() {
-    let output = dyno(&["export", "cloudformation", "examples/billing.dyno", "--format", "json"]);
-    let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    let json = cloudformation_json("examples/billing.dyno");
     let table = &json["Resources"]["BillingTable"];
     assert_eq!(table["Type"], "AWS::DynamoDB::Table");
     let p = &table["Properties"];
@@ -248,14 +252,7 @@ const TTL: &str = "tests/fixtures/check/ttl_not_a_number_fixed.dyno";
 
 #[test]
 fn cloudformation_uses_the_real_names_of_quoted_names() {
-    let output = dyno(&["export", "cloudformation", QUOTED, "--format", "json"]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    let json = cloudformation_json(QUOTED);
     let resources = json["Resources"].as_object().unwrap();
     assert_eq!(resources.len(), 1);
     let (logical_id, table) = resources.iter().next().unwrap();
@@ -317,14 +314,7 @@ fn workbench_and_sample_use_the_real_names_of_quoted_names() {
 
 #[test]
 fn cloudformation_enables_time_to_live_on_the_ttl_attribute() {
-    let output = dyno(&["export", "cloudformation", TTL, "--format", "json"]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    let json = cloudformation_json(TTL);
     let table = json["Resources"].as_object().unwrap().values().next().unwrap();
     let spec = &table["Properties"]["TimeToLiveSpecification"];
     assert_eq!(spec["AttributeName"], "expiresAt", "{table:#}");
@@ -333,8 +323,7 @@ fn cloudformation_enables_time_to_live_on_the_ttl_attribute() {
     let defined = table["Properties"]["AttributeDefinitions"].as_array().unwrap();
     assert!(defined.iter().all(|d| d["AttributeName"] != "expiresAt"), "{defined:?}");
     // A table without `ttl` gets no specification.
-    let output = dyno(&["export", "cloudformation", QUOTED, "--format", "json"]);
-    let json: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    let json = cloudformation_json(QUOTED);
     for table in json["Resources"].as_object().unwrap().values() {
         assert!(table["Properties"].get("TimeToLiveSpecification").is_none());
     }
