@@ -175,7 +175,8 @@ fn snippet(out: &mut String, source: &SourceText, span: Span, mark: char, label:
 /// [`CONTEXT`] characters on each side and `...` where the line was cut.
 /// Returns the shown text, the shown text before the span, and the marked part.
 fn window(line: &str, start: usize, end: usize) -> (String, String, String) {
-    if line.chars().count() <= LONGEST_LINE {
+    // At most LONGEST_LINE characters, without counting all of a long line.
+    if line.chars().nth(LONGEST_LINE).is_none() {
         return (
             line.to_string(),
             line[..start].to_string(),
