@@ -613,15 +613,19 @@ fn modifiers_after_the_returns() {
         entity User { tenantId: id  userId: id  pk = "TENANT#{tenantId}"  sk = "USER#{userId}" }
         pattern p(tenantId) -> User[] $0
         "##,
-        expect![[r##"
+        expect![[r#"
             Keyword by — order by an attribute
             Keyword consistent — a strongly consistent read
             Keyword limit — at most N items per page
+            Keyword get — read with GetItem: the whole primary key
+            Keyword batch get — read with BatchGetItem: up to 100 keys
+            Keyword scan — read every item of the table or an index
+            Keyword segments — a parallel Scan in N segments
             Snippet = query … — pin the Query => = query ${1:Table} where ${2} (snippet)
             Keyword table — a DynamoDB table: keys, indexes, delimiter
             Keyword entity — an item type with typed attributes and key templates
             Keyword pattern — an access pattern: one Query
-        "##]],
+        "#]],
     );
 }
 
@@ -641,14 +645,18 @@ fn attributes_after_by_and_directions_after_its_attribute() {
     );
     check(
         &format!("{schema}pattern p(tenantId) -> Event[] by at $0"),
-        expect![[r##"
+        expect![[r#"
             Keyword asc — ascending (the default)
             Keyword desc — descending
             Keyword by — order by an attribute
             Keyword consistent — a strongly consistent read
             Keyword limit — at most N items per page
+            Keyword get — read with GetItem: the whole primary key
+            Keyword batch get — read with BatchGetItem: up to 100 keys
+            Keyword scan — read every item of the table or an index
+            Keyword segments — a parallel Scan in N segments
             Snippet = query … — pin the Query => = query ${1:Table} where ${2} (snippet)
-        "##]],
+        "#]],
     );
 }
 
@@ -985,6 +993,49 @@ fn quoted_names_are_offered_quoted() {
         &quoted_at("begins_with(\"GSI1-SK\", \"ORDER#\")", "begins_with(\"GSI1-SK\", \"O"),
         expect![[r#"
             Prefix ORDER# — GSI1-SK prefix of Order @ «O»
+        "#]],
+    );
+}
+
+#[test]
+fn after_scan_the_indexes_of_the_returned_table() {
+    let labels = labels(
+        r#"
+        table App {
+          key pk, sk
+          index byEmail (gsi1pk)
+          local index byJoined (pk, joined)
+        }
+        entity User {
+          userId: id
+          email: string
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+          gsi1pk = "EMAIL#{email}"
+        }
+        pattern everyone() -> User[] scan $0
+        "#,
+    );
+    assert!(labels.contains(&"byEmail".to_string()), "{labels:?}");
+    assert!(labels.contains(&"byJoined".to_string()), "{labels:?}");
+    assert!(labels.contains(&"segments".to_string()), "{labels:?}");
+}
+
+#[test]
+fn after_batch_only_get() {
+    check(
+        r#"
+        table App {
+          key pk
+        }
+        entity User {
+          userId: id
+          pk = "USER#{userId}"
+        }
+        pattern users(userId) -> User[] batch $0
+        "#,
+        expect![[r#"
+            Keyword get — BatchGetItem
         "#]],
     );
 }

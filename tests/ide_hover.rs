@@ -889,3 +889,73 @@ fn quoted_attribute_and_key() {
     "#]],
     );
 }
+
+#[test]
+fn a_get_pattern_shows_its_getitem_request() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+        }
+        entity User {
+          userId: id
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+        }
+        pattern user$0(userId) -> User get consistent
+        "##,
+        expect![[r#"
+            9:9 user
+            ---
+            **pattern** `user`
+
+            One GetItem on the table:
+
+            ```json
+            {
+              "TableName": "App",
+              "Key": {
+                "pk": {
+                  "S": "USER#{userId}"
+                },
+                "sk": {
+                  "S": "PROFILE"
+                }
+              },
+              "ConsistentRead": true
+            }
+            ```
+
+            Cost: ~1 item × 54 B = 54 B, read as 4 KB → 1 RCU (strongly consistent; sizes estimated from type defaults)
+        "#]],
+    );
+}
+
+#[test]
+fn a_scanned_index_is_the_index() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+          index byEmail (gsi1pk)
+        }
+        entity User {
+          userId: id
+          email: string
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+          gsi1pk = "EMAIL#{email}"
+        }
+        pattern everyone() -> User[] scan by$0Email segments 2
+        "##,
+        expect![[r#"
+            12:35 byEmail
+            ---
+            **global index** `byEmail`
+
+            Projection: all attributes. Eventually consistent reads only.
+
+            Written by `User` (sparse: entities that do not write its keys are not in it).
+        "#]],
+    );
+}

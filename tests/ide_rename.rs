@@ -1031,3 +1031,41 @@ fn quoted_names() {
     "#]],
     );
 }
+
+/// After `scan`, a name that is a modifier word is quoted, or it would read
+/// as the modifier; in the table it stays bare.
+#[test]
+fn a_scanned_index_renamed_to_a_modifier_word_is_quoted_after_scan() {
+    check(
+        r##"
+        table App {
+          key pk, sk
+          index by$0Email (gsi1pk)
+        }
+        entity User {
+          userId: id
+          email: string
+          pk = "USER#{userId}"
+          sk = "PROFILE"
+          gsi1pk = "EMAIL#{email}"
+        }
+        pattern everyone() -> User[] scan byEmail limit 10
+        "##,
+        "limit",
+        expect![[r#"
+            2 edits
+            table App {
+              key pk, sk
+              index limit (gsi1pk)
+            }
+            entity User {
+              userId: id
+              email: string
+              pk = "USER#{userId}"
+              sk = "PROFILE"
+              gsi1pk = "EMAIL#{email}"
+            }
+            pattern everyone() -> User[] scan "limit" limit 10
+        "#]],
+    );
+}

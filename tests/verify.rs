@@ -115,6 +115,43 @@ fn quoted_names_are_created_and_queried_under_their_real_names() {
     );
 }
 
+/// `get`, `batch get` and `scan` run as GetItem, BatchGetItem and Scan
+/// (every segment of a parallel scan, a sparse index, an index named like a
+/// modifier), and return what the pattern declares.
+#[test]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+fn other_reads_run_as_their_operation_and_pass() {
+    let endpoint = endpoint();
+    let file = "tests/fixtures/check/reads.dyno";
+    let (code, json, text) = verify_json(file, &endpoint, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    let patterns = json["patterns"].as_array().unwrap();
+    assert_eq!(patterns.len(), 6);
+    for p in patterns {
+        assert_eq!(p["status"], "pass", "{p:#}");
+        assert!(p["returned"].as_u64().unwrap() > 0, "{p:#}");
+    }
+    let pattern = |name: &str| patterns.iter().find(|p| p["pattern"] == name).unwrap();
+    let customer = &pattern("customer")["request"];
+    assert!(
+        customer.get("Key").is_some() && customer.get("KeyConditionExpression").is_none(),
+        "{customer:#}"
+    );
+    assert_eq!(customer["ConsistentRead"], true);
+    let batch = &pattern("customers")["request"]["RequestItems"];
+    assert_eq!(batch.as_object().unwrap().len(), 1, "{batch:#}");
+    let export = pattern("export");
+    assert_eq!(export["request"]["TotalSegments"], 4);
+    // Every item of the table: the scan read all 4 segments.
+    let total = json["tables"][0]["items"].as_u64().unwrap();
+    assert_eq!(export["returned"].as_u64().unwrap(), total, "{export:#}");
+    // The sparse index holds customers only: fewer items than the table.
+    let customers = pattern("allCustomers");
+    assert_eq!(customers["request"]["IndexName"], "byEmail");
+    assert!(customers["returned"].as_u64().unwrap() < total, "{customers:#}");
+    assert_eq!(pattern("allOrders")["request"]["IndexName"], "limit");
+}
+
 #[test]
 #[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
 fn billing_prints_every_pattern_passing() {

@@ -18,8 +18,8 @@
 //! Pure functions over the model: nothing here knows about the CLI or LSP.
 
 use super::model::{AttrType, Attribute, Entity, EntityId, ItemShape, KeySchema, Model, Part, Pattern, Projection};
-use super::resolve::Resolution;
 use super::resolve::registry::Registry;
+use super::resolve::{Read, Resolution};
 use crate::syntax::ast::KeyType;
 
 /// 1 KB = 1024 bytes, as DynamoDB counts (rules preamble).
@@ -90,8 +90,12 @@ pub struct ReadCost {
     /// Some `E[]` return had no `~N` hint and counted the default 10 items
     /// (and no `limit` capped the total).
     pub default_count: bool,
-    /// Query calls needed at 1 MB per page.
+    /// Query calls needed at 1 MB per page (BatchGetItem: 16 MB).
     pub pages: u64,
+    /// BatchGetItem: each item was rounded up to 4 KB on its own.
+    pub per_item: bool,
+    /// Scan: every item stored in the table or index is read.
+    pub scan: bool,
 }
 
 /// The size of a number value by rule 2.2: one byte per two significant
@@ -315,8 +319,19 @@ impl ReadCost {
             }
             .to_string(),
         ];
+        if self.per_item {
+            notes.push("BatchGetItem rounds each item up to 4 KB".into());
+        }
         if self.pages > 1 {
-            notes.push(format!("{} pages of 1 MB", self.pages));
+            let page = if self.per_item {
+                "responses of 16 MB"
+            } else {
+                "pages of 1 MB"
+            };
+            notes.push(format!("{} {page}", self.pages));
+        }
+        if self.scan {
+            notes.push("a Scan reads every item stored there: `~N` on the returns sizes it".into());
         }
         if self.estimated {
             notes.push("sizes estimated from type defaults".into());
@@ -361,7 +376,12 @@ pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resoluti
         items += count;
         bytes += count * average;
     }
-    if let Some(limit) = pattern.limit.or(resolution.limit).map(|l| l as f64)
+    // A Scan's `limit` is its page size: the scan still reads every item.
+    let page_limit = match resolution.read {
+        Read::Scan { .. } => None,
+        _ => pattern.limit.or(resolution.limit),
+    };
+    if let Some(limit) = page_limit.map(|l| l as f64)
         && items > limit
     {
         // `Limit` caps the items evaluated (rule 1.9): the first `limit`,
@@ -370,7 +390,29 @@ pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resoluti
         items = limit;
         default_count = false;
     }
-    query_cost(items, bytes, resolution.consistent, estimated, default_count)
+    let cost = query_cost(items, bytes, resolution.consistent, estimated, default_count);
+    match resolution.read {
+        Read::BatchGetItem => batch_get_cost(cost),
+        Read::Scan { .. } => ReadCost { scan: true, ..cost },
+        Read::Query | Read::GetItem => cost,
+    }
+}
+
+/// BatchGetItem reads each item as a GetItem: "DynamoDB first rounds up the
+/// size of each item to the next 4 KB boundary, and then calculates the
+/// total size" (AWS, *DynamoDB read consumption*), up to 16 MB a response.
+fn batch_get_cost(cost: ReadCost) -> ReadCost {
+    let each = if cost.items > 0.0 { cost.bytes / cost.items } else { 0.0 };
+    let units_each = (each / READ_UNIT).ceil().max(1.0);
+    let billed = cost.items.ceil() * units_each * READ_UNIT;
+    let units = billed / READ_UNIT;
+    ReadCost {
+        billed_bytes: billed,
+        rcu: if cost.consistent { units } else { units / 2.0 },
+        pages: (cost.bytes / (16.0 * PAGE)).ceil().max(1.0) as u64,
+        per_item: true,
+        ..cost
+    }
 }
 
 /// Rules 3.1, 3.5, 3.6: `bytes` read by one Query, summed and rounded up
@@ -388,6 +430,8 @@ pub fn query_cost(items: f64, bytes: f64, consistent: bool, estimated: bool, def
         estimated,
         default_count,
         pages,
+        per_item: false,
+        scan: false,
     }
 }
 

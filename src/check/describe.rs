@@ -9,7 +9,8 @@ use serde_json::Value as Json;
 use super::Schema;
 use super::cost::{self, ReadCost};
 use super::model::{PatternId, TableId};
-use super::resolve::request::query_request;
+use super::resolve::Read;
+use super::resolve::request::request;
 
 /// How one resolved pattern is served.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +27,20 @@ pub struct Served {
     /// values the caller supplies in braces.
     pub request: Json,
     pub cost: ReadCost,
+    /// The operation: a Query unless the pattern says otherwise.
+    pub read: Read,
+}
+
+impl Served {
+    /// How the pattern is read, as a phrase: `one Query`, `pinned Query,
+    /// verified`, `one GetItem`, `a parallel Scan of 4 segments`.
+    pub fn how(&self) -> String {
+        match self.read {
+            Read::Query if self.pinned => "pinned Query, verified".into(),
+            Read::Scan { segments: Some(n) } if n > 1 => format!("a parallel Scan of {n} segments"),
+            read => format!("one {}", read.name()),
+        }
+    }
 }
 
 /// How the pattern is served; `None` when no single Query serves it (its
@@ -43,8 +58,9 @@ pub fn served(schema: &Schema, pattern: PatternId) -> Option<Served> {
             .iter()
             .map(|&e| model.entity(e).name.text.clone())
             .collect(),
-        request: query_request(model, resolution),
+        request: request(model, resolution),
         cost: cost::read_cost(model, &schema.registry, model.pattern(pattern), resolution),
+        read: resolution.read,
     })
 }
 
@@ -59,17 +75,28 @@ pub struct Proved {
     /// `Table.index` when the schema has several tables, with their counts,
     /// in the order first used.
     pub on_indexes: Vec<(String, usize)>,
+    /// The reads that are not a Query (`GetItem`, `Scan`, ...) with their
+    /// counts, in the order first used.
+    pub other_reads: Vec<(&'static str, usize)>,
 }
 
 pub fn proved(schema: &Schema) -> Proved {
     let model = &schema.model;
     let mut on_indexes: Vec<(String, usize)> = Vec::new();
+    let mut other_reads: Vec<(&'static str, usize)> = Vec::new();
     let mut one_query = 0;
     for (id, _) in model.pattern_ids() {
         let Some(resolution) = schema.resolution(id) else {
             continue;
         };
         one_query += 1;
+        if resolution.read != Read::Query {
+            let name = resolution.read.name();
+            match other_reads.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, count)) => *count += 1,
+                None => other_reads.push((name, 1)),
+            }
+        }
         let access = resolution.key_schema(model);
         if !access.is_index() {
             continue;
@@ -88,29 +115,39 @@ pub fn proved(schema: &Schema) -> Proved {
         patterns: model.patterns.len(),
         one_query,
         on_indexes,
+        other_reads,
     }
 }
 
 impl std::fmt::Display for Proved {
     /// `11 patterns, each one Query (4 on gsi1)`; `3 patterns: 2 one Query
-    /// each, 1 with no single Query`; `no patterns`.
+    /// each, 1 with no single Query`; `4 patterns, each one request (1 on
+    /// gsi1; 1 GetItem, 1 Scan)`; `no patterns`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let indexes = || {
-            let list: Vec<String> = self.on_indexes.iter().map(|(n, c)| format!("{c} on {n}")).collect();
-            if list.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", list.join(", "))
+            let on: Vec<String> = self.on_indexes.iter().map(|(n, c)| format!("{c} on {n}")).collect();
+            let reads: Vec<String> = self.other_reads.iter().map(|(n, c)| format!("{c} {n}")).collect();
+            match (on.is_empty(), reads.is_empty()) {
+                (true, true) => String::new(),
+                (false, true) => format!(" ({})", on.join(", ")),
+                (true, false) => format!(" ({})", reads.join(", ")),
+                (false, false) => format!(" ({}; {})", on.join(", "), reads.join(", ")),
             }
+        };
+        // A GetItem or a Scan is one request, not a Query.
+        let read = if self.other_reads.is_empty() {
+            "Query"
+        } else {
+            "request"
         };
         match (self.patterns, self.one_query) {
             (0, _) => write!(f, "no patterns"),
-            (1, 1) => write!(f, "1 pattern, one Query{}", indexes()),
+            (1, 1) => write!(f, "1 pattern, one {read}{}", indexes()),
             (1, _) => write!(f, "1 pattern, with no single Query"),
-            (n, q) if n == q => write!(f, "{n} patterns, each one Query{}", indexes()),
+            (n, q) if n == q => write!(f, "{n} patterns, each one {read}{}", indexes()),
             (n, q) => write!(
                 f,
-                "{n} patterns: {q} one Query each{}, {} with no single Query",
+                "{n} patterns: {q} one {read} each{}, {} with no single Query",
                 indexes(),
                 n - q
             ),

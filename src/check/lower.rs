@@ -882,6 +882,10 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
     let mut order = None;
     let mut consistent = None;
     let mut limit = None;
+    let mut operation: Option<(Span, ast::Operation)> = None;
+    let mut segments = None;
+    // Reported after the loop: `check_attr` holds the diagnostics until then.
+    let mut second_operations = Vec::new();
     for modifier in &pattern.modifiers {
         match modifier {
             ast::Modifier::OrderBy { span, attr, descending } => {
@@ -894,8 +898,24 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
             }
             ast::Modifier::Consistent(span) => consistent = Some(*span),
             ast::Modifier::Limit { count, .. } => limit = Some(*count),
+            ast::Modifier::Operation { span, operation: op } => {
+                if let Some((first, _)) = &operation {
+                    second_operations.push(
+                        Diagnostic::new(
+                            Code::ReadOperationRule,
+                            file.at(*span),
+                            "a pattern is one read: it has one operation",
+                        )
+                        .with_related(file.at(*first), "the first operation"),
+                    );
+                } else {
+                    operation = Some((*span, op.clone()));
+                }
+            }
+            ast::Modifier::Segments { span, count } => segments = Some((*span, *count)),
         }
     }
+    diagnostics.extend(second_operations);
     if let Some(query) = &pattern.query {
         check_query_names(file, pattern, query, model, diagnostics);
     }
@@ -909,6 +929,8 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
         order,
         consistent,
         limit,
+        operation,
+        segments,
         query: pattern.query.clone(),
     }
 }

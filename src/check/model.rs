@@ -425,6 +425,10 @@ pub struct Pattern {
     pub order: Option<Order>,
     pub consistent: Option<Span>,
     pub limit: Option<u64>,
+    /// `get`, `batch get`, `scan`: the read, when it is not a Query.
+    pub operation: Option<(Span, ast::Operation)>,
+    /// `segments N`: a parallel Scan.
+    pub segments: Option<(Span, u64)>,
     pub query: Option<ast::Query>,
 }
 

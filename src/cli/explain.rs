@@ -86,6 +86,7 @@ fn pattern_json(analysis: &Analysis, index: PatternId) -> serde_json::Value {
             "pattern": pattern.name.text,
             "resolved": true,
             "pinned": served.pinned,
+            "operation": served.read.name(),
             "index": served.index,
             "returns": served.returns,
             "request": served.request,
@@ -108,12 +109,7 @@ fn pattern_text(analysis: &Analysis, index: PatternId) -> String {
                 Some(index) => format!("index {index}"),
                 None => "the table".into(),
             };
-            let how = if served.pinned {
-                "pinned Query, verified"
-            } else {
-                "one Query"
-            };
-            out.push_str(&format!("  {how} on {via}\n"));
+            out.push_str(&format!("  {} on {via}\n", served.how()));
             let request = serde_json::to_string_pretty(&served.request).unwrap();
             for line in request.lines() {
                 out.push_str(&format!("  {line}\n"));

@@ -101,6 +101,9 @@ codes! {
     TooManyRanges = "E208", Error, "more than one range";
     InvalidFixedValue = "E209", Error, "fixed value outside the attribute's type";
     UnpinnedValue = "E210", Error, "key condition that does not pin a known value";
+    ReadOperationRule = "E221", Error, "read operation DynamoDB does not offer";
+    GetWithoutKey = "E222", Error, "GetItem without the whole primary key";
+    BatchTooLarge = "E223", Error, "BatchGetItem over 100 keys";
     IndexNotUnique = "W202", Warning, "single item from an index key that is not unique";
     Overwrite = "E301", Error, "two items can have the same primary key";
     KeyTooLong = "E302", Error, "key value longer than DynamoDB allows";
@@ -108,6 +111,7 @@ codes! {
     MixedDelimiter = "W302", Warning, "delimiter other than the table's";
     UnsortedSortValue = "W303", Warning, "sort key value that does not sort by value";
     ExpiredItemsRead = "H201", Hint, "pattern that can return expired items";
+    ScanReadsAll = "H221", Hint, "Scan: every item of a table or index is read";
     UnusedEntity = "H301", Hint, "entity no pattern returns";
     UnusedIndex = "H302", Hint, "index no pattern uses";
 }

@@ -77,11 +77,9 @@ fn pattern(file: &File, index: PatternId) -> String {
                 Some(index) => format!("index `{index}`"),
                 None => "the table".into(),
             };
-            let how = if served.pinned {
-                "Pinned Query, verified"
-            } else {
-                "One Query"
-            };
+            let how = served.how();
+            // Capitalised: it starts the sentence.
+            let how = format!("{}{}", how[..1].to_uppercase(), &how[1..]);
             let request = serde_json::to_string_pretty(&served.request).unwrap_or_default();
             let _ = write!(
                 out,

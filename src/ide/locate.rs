@@ -259,9 +259,25 @@ impl Walk<'_> {
             }
         }
         for modifier in &pattern.modifiers {
-            if let ast::Modifier::OrderBy { attr, .. } = modifier {
-                let attrs = self.returned_attributes(id, &attr.text);
-                self.push_all(attr.span, attrs);
+            match modifier {
+                ast::Modifier::OrderBy { attr, .. } => {
+                    let attrs = self.returned_attributes(id, &attr.text);
+                    self.push_all(attr.span, attrs);
+                }
+                ast::Modifier::Operation {
+                    operation: ast::Operation::Scan(Some(index)),
+                    ..
+                } => {
+                    // The index of the returned entities' table.
+                    let pattern = self.model.pattern(id);
+                    let table = pattern.returns.iter().find_map(|r| self.model.entity(r.entity?).table);
+                    if let Some(table) = table
+                        && let Some(access) = self.model.table(table).index_id(&index.text)
+                    {
+                        self.push(index.span, Symbol::Index { table, access }, false);
+                    }
+                }
+                _ => {}
             }
         }
         if let Some(query) = &pattern.query {

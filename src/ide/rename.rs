@@ -78,8 +78,17 @@ pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(FileSpa
             names::written(new_name).into_owned()
         }
     };
+    // After `scan`, a clause word is quoted (`scan "limit"`).
+    let scan_indexes = names::scan_index_spans(&file.analysis.parse.file);
     let mut edits: Vec<(FileSpan, String)> = spans
-        .map(|span| (file.analysis.file.at(span), replacement.clone()))
+        .map(|span| {
+            let text = if scan_indexes.contains(&span) {
+                names::written_after_scan(new_name).into_owned()
+            } else {
+                replacement.clone()
+            };
+            (file.analysis.file.at(span), text)
+        })
         .collect();
     // A name standing for several of the symbols is edited once.
     edits.dedup_by_key(|(span, _)| *span);

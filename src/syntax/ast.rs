@@ -400,12 +400,32 @@ pub enum Modifier {
     Consistent(Span),
     /// `limit 10`
     Limit { span: Span, count: u64 },
+    /// `get`, `batch get`, `scan`, `scan gsi1`: the read operation, when it
+    /// is not a Query.
+    Operation { span: Span, operation: Operation },
+    /// `segments 4`: a parallel Scan's `TotalSegments`.
+    Segments { span: Span, count: u64 },
+}
+
+/// A read that is not a Query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Operation {
+    /// `get`: GetItem, the whole primary key known.
+    Get,
+    /// `batch get`: BatchGetItem, one whole primary key per item.
+    BatchGet,
+    /// `scan` (the table) or `scan gsi1` (an index).
+    Scan(Option<Name>),
 }
 
 impl Modifier {
     pub fn span(&self) -> Span {
         match self {
-            Modifier::OrderBy { span, .. } | Modifier::Consistent(span) | Modifier::Limit { span, .. } => *span,
+            Modifier::OrderBy { span, .. }
+            | Modifier::Consistent(span)
+            | Modifier::Limit { span, .. }
+            | Modifier::Operation { span, .. }
+            | Modifier::Segments { span, .. } => *span,
         }
     }
 }

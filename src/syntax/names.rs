@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::Span;
-use super::ast::{Item, Modifier, Name, Projection, Segment, SourceFile};
+use super::ast::{Item, Modifier, Name, Operation, Projection, Segment, SourceFile};
 use super::template::{self, is_identifier};
 
 /// The words the lexer reserves: they are never identifiers.
@@ -23,6 +23,44 @@ pub fn written(text: &str) -> Cow<'_, str> {
     if is_bare(text) {
         return Cow::Borrowed(text);
     }
+    Cow::Owned(quoted(text))
+}
+
+/// Words that start a modifier or a clause after a pattern's returns: after
+/// `scan` they are not read as an index name, so such an index is written
+/// quoted there (`scan "limit"`).
+pub const CLAUSE_WORDS: [&str; 8] = ["by", "consistent", "limit", "get", "batch", "scan", "segments", "where"];
+
+/// An index name as written after `scan`: quoted when it is a clause word.
+pub fn written_after_scan(text: &str) -> Cow<'_, str> {
+    if CLAUSE_WORDS.contains(&text) {
+        Cow::Owned(quoted(text))
+    } else {
+        written(text)
+    }
+}
+
+/// The spans of the index names written after `scan`, where
+/// [`written_after_scan`] spells a name.
+pub fn scan_index_spans(file: &SourceFile) -> Vec<Span> {
+    let mut out = Vec::new();
+    for item in &file.items {
+        let Item::Pattern(pattern) = item else { continue };
+        for modifier in &pattern.modifiers {
+            if let Modifier::Operation {
+                operation: Operation::Scan(Some(index)),
+                ..
+            } = modifier
+            {
+                out.push(index.span);
+            }
+        }
+    }
+    out
+}
+
+/// `text` in quotes, escaped as in any string.
+pub fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {
@@ -32,7 +70,7 @@ pub fn written(text: &str) -> Cow<'_, str> {
         out.push(c);
     }
     out.push('"');
-    Cow::Owned(out)
+    out
 }
 
 /// The name a source slice stands for: a quoted name's text with its escapes
@@ -100,8 +138,13 @@ pub fn quotable_spans(file: &SourceFile) -> Vec<Span> {
                 // A known's bounds name values of the caller, not attributes.
                 pattern.known.iter().for_each(|k| push(&k.attr));
                 for modifier in &pattern.modifiers {
-                    if let Modifier::OrderBy { attr, .. } = modifier {
-                        push(attr);
+                    match modifier {
+                        Modifier::OrderBy { attr, .. } => push(attr),
+                        Modifier::Operation {
+                            operation: Operation::Scan(Some(index)),
+                            ..
+                        } => push(index),
+                        _ => {}
                     }
                 }
                 if let Some(query) = &pattern.query {

@@ -194,18 +194,7 @@ fn pattern(out: &mut String, p: &Pattern) {
         returns.join(", ")
     );
     for m in &p.modifiers {
-        let _ = match m {
-            Modifier::OrderBy { attr, descending, .. } => {
-                write!(
-                    out,
-                    " by {}{}",
-                    written(&attr.text),
-                    if *descending { " desc" } else { "" }
-                )
-            }
-            Modifier::Consistent(_) => write!(out, " consistent"),
-            Modifier::Limit { count, .. } => write!(out, " limit {count}"),
-        };
+        let _ = write!(out, " {}", super::print::modifier_text(m));
     }
     let _ = writeln!(out, " @{}..{}", p.span.start, p.span.end);
     if let Some(q) = &p.query {

@@ -56,10 +56,10 @@
 
 use super::ast::{
     Attribute, ConditionKind, Docs, Entity, IndexDecl, Item, ItemShape, KeyAttr, KeyDecl, KeyTemplate, KeyType, Known,
-    KnownKind, Literal, Modifier, Operand, Pattern, Projection, Query, Returned, Segment, SizeHint, SizeUnit,
-    SourceFile, StringLit, Table, TypeArg, TypeRef,
+    KnownKind, Literal, Modifier, Operand, Operation, Pattern, Projection, Query, Returned, Segment, SizeHint,
+    SizeUnit, SourceFile, StringLit, Table, TypeArg, TypeRef,
 };
-use super::names::written;
+use super::names::{written, written_after_scan};
 
 /// The widest line, as `ide::format::MAX_WIDTH` (the syntax layer cannot
 /// name the formatter; the property tests keep the two in step).
@@ -306,7 +306,7 @@ fn returned(returned: &Returned) -> String {
     out
 }
 
-fn modifier_text(modifier: &Modifier) -> String {
+pub(super) fn modifier_text(modifier: &Modifier) -> String {
     match modifier {
         Modifier::OrderBy { attr, descending, .. } => {
             let direction = if *descending { " desc" } else { "" };
@@ -314,6 +314,14 @@ fn modifier_text(modifier: &Modifier) -> String {
         }
         Modifier::Consistent(_) => "consistent".to_string(),
         Modifier::Limit { count, .. } => format!("limit {count}"),
+        Modifier::Operation { operation, .. } => match operation {
+            Operation::Get => "get".to_string(),
+            Operation::BatchGet => "batch get".to_string(),
+            Operation::Scan(None) => "scan".to_string(),
+            // A bare `limit` after `scan` would read as the modifier.
+            Operation::Scan(Some(index)) => format!("scan {}", written_after_scan(&index.text)),
+        },
+        Modifier::Segments { count, .. } => format!("segments {count}"),
     }
 }
 

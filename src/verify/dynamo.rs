@@ -94,7 +94,7 @@ pub async fn client(endpoint: &str) -> Client {
     Client::new(&loader.load().await)
 }
 
-fn sdk_error(what: &str, error: impl std::error::Error) -> String {
+pub(super) fn sdk_error(what: &str, error: impl std::error::Error) -> String {
     format!("{what}: {}", DisplayErrorContext(error))
 }
 
@@ -294,6 +294,15 @@ pub async fn write_items(client: &Client, name: &str, items: &[&Map<String, Json
     Ok(())
 }
 
+/// A key value as the SDK takes it; a binary key is written base64.
+pub fn key_value(ty: KeyType, text: String) -> AttributeValue {
+    match ty {
+        KeyType::String => AttributeValue::S(text),
+        KeyType::Number => AttributeValue::N(text),
+        KeyType::Binary => AttributeValue::B(Blob::new(base64_decode(&text).unwrap_or_else(|| text.into_bytes()))),
+    }
+}
+
 /// What one Query returned over all its pages.
 #[derive(Clone, Debug, Default)]
 pub struct Pages {
@@ -314,18 +323,13 @@ pub async fn query_pages(
     follow: bool,
 ) -> Result<Pages, String> {
     let access = query.key_schema(model);
-    let typed = |ty: KeyType, text: String| match ty {
-        KeyType::String => AttributeValue::S(text),
-        KeyType::Number => AttributeValue::N(text),
-        KeyType::Binary => AttributeValue::B(Blob::new(base64_decode(&text).unwrap_or_else(|| text.into_bytes()))),
-    };
     let mut names = HashMap::from([("#pk".to_string(), access.pk.name.clone())]);
-    let mut values = HashMap::from([(":pk".to_string(), typed(access.pk.ty, query.partition.clone()))]);
+    let mut values = HashMap::from([(":pk".to_string(), key_value(access.pk.ty, query.partition.clone()))]);
     let mut expression = "#pk = :pk".to_string();
     if let (Some(sort), Some(sk)) = (&query.sort, &access.sk) {
         names.insert("#sk".into(), sk.name.clone());
         for (placeholder, value) in sort.values() {
-            values.insert(placeholder.to_string(), typed(sk.ty, value.to_string()));
+            values.insert(placeholder.to_string(), key_value(sk.ty, value.to_string()));
         }
         expression.push_str(" AND ");
         expression.push_str(&sort.expression("#sk"));

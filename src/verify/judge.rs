@@ -12,7 +12,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::plan::{Plan, compare_typed, in_access, key_text};
 use crate::check::model::{AttrType, EntityId, KeySchema, Model, Pattern};
-use crate::check::resolve::literal_text;
+use crate::check::resolve::{Read, literal_text};
 use crate::check::sample::{Record, Samples, primary_key_identity};
 use crate::syntax::ast::{CompareOp, KnownKind};
 
@@ -81,6 +81,9 @@ pub struct Probe<'a> {
 /// The `Limit` of the probe: one less than the records that match, when
 /// there are at least two of them and no more than the pattern's `limit`.
 pub fn probe_limit(model: &Model, samples: &Samples, plan: &Plan) -> Option<u64> {
+    if matches!(plan.query.read, Read::Scan { segments: Some(s) } if s > 1) {
+        return None;
+    }
     let limit = model.pattern(plan.pattern).limit?;
     let items = &samples.tables[plan.query.table.index()].items;
     let records: HashSet<usize> = plan.matching.iter().map(|&n| items[n].record).collect();
@@ -311,7 +314,17 @@ pub fn check(model: &Model, samples: &Samples, plan: &Plan, returned: Returned<'
     leaked(&mut judge, &got);
     wrong_and_missing(&mut judge, &got, access);
     single(&mut judge, &got);
-    if let Some(n) = pattern.limit {
+    let parallel = matches!(plan.query.read, Read::Scan { segments: Some(s) } if s > 1);
+    if let Some(n) = pattern.limit
+        && parallel
+    {
+        // Each segment pages on its own: only the cap can be judged.
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        if first_page.len() > n {
+            let message = format!("the first page held {} items, more than `limit {n}`", first_page.len());
+            judge.fail("limit", message, first_page.iter().copied().skip(n));
+        }
+    } else if let Some(n) = pattern.limit {
         let n = usize::try_from(n).unwrap_or(usize::MAX);
         if !limit(&mut judge, &first_page, access, n, &format!("`limit {n}`")) {
             match returned.probe {

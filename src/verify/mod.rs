@@ -10,6 +10,7 @@
 pub mod dynamo;
 pub mod judge;
 pub mod plan;
+mod reads;
 #[cfg(test)]
 mod simulate;
 
@@ -185,12 +186,12 @@ async fn run(
     plan: &Plan,
     name: &str,
 ) -> Result<(dynamo::Pages, Option<(u64, dynamo::Pages)>), String> {
-    let all = dynamo::query_pages(client, model, &plan.query, name, true).await?;
+    let all = reads::read_pages(client, model, &plan.query, name, true).await?;
     let probe = match judge::probe_limit(model, samples, plan) {
         Some(limit) => {
             let mut query = plan.query.clone();
             query.limit = Some(limit);
-            Some((limit, dynamo::query_pages(client, model, &query, name, false).await?))
+            Some((limit, reads::read_pages(client, model, &query, name, false).await?))
         }
         None => None,
     };

@@ -8,11 +8,12 @@
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Map, Value as Json, json};
+use serde_json::{Map, Value as Json};
 
 use super::judge::{declared, matching};
 use crate::check::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, PatternId, TableId};
-use crate::check::resolve::{Resolution, SortOp, literal_text};
+use crate::check::resolve::request::Shape;
+use crate::check::resolve::{Read, Resolution, SortOp, literal_text};
 use crate::check::sample::{Record, SampleItem, Samples, base64_decode};
 use crate::check::value::{Value, ValuePart};
 use crate::syntax::ast::{CompareOp, KeyType, KnownKind};
@@ -28,6 +29,8 @@ pub struct ConcreteQuery {
     pub forward: bool,
     pub consistent: bool,
     pub limit: Option<u64>,
+    /// A Query, or the GetItem, BatchGetItem or Scan the pattern asks for.
+    pub read: Read,
 }
 
 impl ConcreteQuery {
@@ -39,39 +42,28 @@ impl ConcreteQuery {
     /// The low-level request, as `dyno explain` prints it, with real values
     /// and `table_name` for the table.
     pub fn request(&self, model: &Model, table_name: &str) -> Json {
-        let access = self.key_schema(model);
-        let mut names = Map::new();
-        let mut values = Map::new();
-        names.insert("#pk".into(), json!(access.pk.name));
-        values.insert(":pk".into(), typed(access.pk.ty, &self.partition));
-        let mut expression = "#pk = :pk".to_string();
-        if let (Some(sort), Some(sk)) = (&self.sort, &access.sk) {
-            names.insert("#sk".into(), json!(sk.name));
-            for (placeholder, value) in sort.values() {
-                values.insert(placeholder.into(), typed(sk.ty, &value.to_string()));
-            }
-            expression.push_str(" AND ");
-            expression.push_str(&sort.expression("#sk"));
+        Shape {
+            table_name,
+            access: self.key_schema(model),
+            partition: self.partition.clone(),
+            sort: self.sort.as_ref(),
+            forward: self.forward,
+            consistent: self.consistent,
+            limit: self.limit,
         }
-        let mut request = Map::new();
-        request.insert("TableName".into(), json!(table_name));
-        if access.is_index() {
-            request.insert("IndexName".into(), json!(access.name.text));
-        }
-        request.insert("KeyConditionExpression".into(), json!(expression));
-        request.insert("ExpressionAttributeNames".into(), Json::Object(names));
-        request.insert("ExpressionAttributeValues".into(), Json::Object(values));
-        request.insert("ScanIndexForward".into(), json!(self.forward));
-        request.insert("ConsistentRead".into(), json!(self.consistent));
-        if let Some(limit) = self.limit {
-            request.insert("Limit".into(), json!(limit));
-        }
-        Json::Object(request)
+        .request(self.read)
     }
 
-    /// `pk = "TENANT#k3x9qz" and begins_with(sk, "USER#")`, for reports.
+    /// `pk = "TENANT#k3x9qz" and begins_with(sk, "USER#")`, for reports;
+    /// `scan of index gsi1` for a Scan.
     pub fn condition(&self, model: &Model) -> String {
         let access = self.key_schema(model);
+        if let Read::Scan { .. } = self.read {
+            return match access.kind {
+                AccessKind::Base => format!("scan of table {}", model.table(self.table).name.text),
+                _ => format!("scan of index {}", access.name.text),
+            };
+        }
         let mut out = format!("{} = {:?}", access.pk.name, self.partition);
         if let (Some(sort), Some(sk)) = (&self.sort, &access.sk) {
             let v = |value: &Value| format!("{:?}", value.to_string());
@@ -88,14 +80,6 @@ impl ConcreteQuery {
             out.push_str(&condition);
         }
         out
-    }
-}
-
-fn typed(ty: KeyType, text: &str) -> Json {
-    match ty {
-        KeyType::String => json!({ "S": text }),
-        KeyType::Number => json!({ "N": text }),
-        KeyType::Binary => json!({ "B": text }),
     }
 }
 
@@ -209,6 +193,7 @@ fn build(
         forward: !resolution.descending,
         consistent: resolution.consistent && !consistent_on_gsi,
         limit: resolution.limit,
+        read: resolution.read,
     };
     let expected = samples.tables[resolution.table.index()]
         .items
@@ -429,6 +414,10 @@ pub fn key_text(text: &str, ty: &AttrType) -> String {
 pub fn key_condition_holds(item: &Map<String, Json>, access: &KeySchema, query: &ConcreteQuery) -> bool {
     if !in_access(item, access) {
         return false;
+    }
+    // A Scan has no key condition: it reads every item stored there.
+    if let Read::Scan { .. } = query.read {
+        return true;
     }
     let Some(pk) = item.get(&access.pk.name) else {
         return false;

@@ -124,6 +124,7 @@ impl Case {
                 forward: !resolution.descending,
                 consistent: resolution.consistent,
                 limit: resolution.limit,
+                read: resolution.read,
             })
         })();
         let _ = analysis;

@@ -40,6 +40,10 @@ execute 'syntax match dynoKeyword "\<\%(key\|delimiter\|ttl\|item\|by\|limit\|pa
 execute 'syntax match dynoKeyword "\<index' . s:kw . '" nextgroup=dynoIndexName skipwhite skipnl'
 execute 'syntax match dynoKeyword "\<in' . s:kw . '" nextgroup=dynoTypeName skipwhite skipnl'
 execute 'syntax match dynoModifier "\<\%(local\|asc\|desc\|consistent\)' . s:kw . '"'
+" Reads other than a Query; `scan` may name the index it reads.
+execute 'syntax match dynoOperation "\<\%(get\|batch\|segments\)' . s:kw . '"'
+execute 'syntax match dynoOperation "\<scan' . s:kw . '" nextgroup=dynoScanIndex skipwhite'
+execute 'syntax match dynoScanIndex "\<\%(\%(by\|consistent\|limit\|get\|batch\|scan\|segments\|where\)' . s:kw . '\)\@!' . s:id . '" contained'
 execute 'syntax match dynoQueryKeyword "\<where' . s:kw . '"'
 execute 'syntax match dynoQueryKeyword "\<query' . s:kw . '" nextgroup=dynoTypeName skipwhite skipnl'
 execute 'syntax match dynoOperatorWord "\<\%(and\|between\|begins_with\)' . s:kw . '"'
@@ -62,7 +66,7 @@ execute 'syntax match dynoAttribute "\<' . s:id . '\ze\s*:"'
 execute 'syntax match dynoKeyName +\%(^\s*\|{\s*\|"\s\+\|\<\%(where\|and\)\s\+\|(\s*\)\@<=\<' . s:id . '\ze\s*\%(=\%(=\)\@!\|<\|>\|,\s*"\|\<between\>\)+'
 
 " The entities a pattern returns: from `->` to its modifiers, `=` or a comment.
-syntax region dynoReturns matchgroup=dynoOperator start="->" end="\ze\<\%(by\|consistent\|limit\)\>" end="\ze=" end="\ze//" end="$" oneline contains=dynoReturnEntity,dynoNumber,dynoOperator
+syntax region dynoReturns matchgroup=dynoOperator start="->" end="\ze\<\%(by\|consistent\|limit\|get\|batch\|scan\|segments\)\>" end="\ze=" end="\ze//" end="$" oneline contains=dynoReturnEntity,dynoNumber,dynoOperator
 execute 'syntax match dynoReturnEntity "' . s:id . '" contained'
 
 " Reserved words, with the name that follows them.
@@ -94,6 +98,8 @@ highlight default link dynoItemKeyword Structure
 highlight default link dynoPatternKeyword Structure
 highlight default link dynoKeyword Keyword
 highlight default link dynoModifier StorageClass
+highlight default link dynoOperation Statement
+highlight default link dynoScanIndex Identifier
 highlight default link dynoQueryKeyword Statement
 highlight default link dynoOperatorWord Keyword
 highlight default link dynoFunction Function

@@ -129,11 +129,12 @@ end
 
 local KEYWORD_GROUPS = {
   dynoKeyword = true, dynoModifier = true, dynoQueryKeyword = true,
-  dynoOperatorWord = true, dynoFunction = true, dynoBoolean = true,
+  dynoOperatorWord = true, dynoFunction = true, dynoBoolean = true, dynoOperation = true,
 }
 local CONTEXTUAL = {
   'key', 'index', 'local', 'delimiter', 'item', 'in', 'by', 'asc', 'desc', 'consistent',
   'limit', 'query', 'where', 'and', 'between', 'begins_with', 'all', 'keys_only', 'include', 'pad',
+  'get', 'batch', 'scan', 'segments',
 }
 local TYPES = {
   'string', 'id', 'int', 'decimal', 'bool', 'date', 'datetime', 'uuid', 'ulid', 'enum', 'binary',

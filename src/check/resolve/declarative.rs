@@ -56,6 +56,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         returns: cx.returns.clone(),
         relies_on: relied_on(cx, cx.model.table(cx.table).at(access.span), &chosen),
         pinned: false,
+        read: super::Read::Query,
     };
     let mut caveats = exact::check(cx, pattern, &resolution)?;
     caveats.order = order_caveat;

@@ -7,6 +7,7 @@ mod condition;
 mod declarative;
 mod exact;
 mod knowns;
+mod operation;
 mod pinned;
 mod proposal;
 pub(super) use proposal::new_analysis;
@@ -18,15 +19,16 @@ pub mod request;
 pub use condition::SortOp;
 use knowns::Knowns;
 pub use knowns::literal_text;
+pub use operation::{BATCH_GET_KEYS, Read};
 use registry::{ItemRef, Registry};
 
 use super::Source;
 use super::lang;
-use super::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, TableId};
+use super::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, Return, TableId};
 use super::suggest::{closest, escape};
 use super::value::{self, Value};
 use crate::diagnostic::{Code, Diagnostic, Fix};
-use crate::syntax::ast::{KnownKind, Literal};
+use crate::syntax::ast::{KnownKind, Literal, Operation};
 use crate::syntax::template::is_identifier;
 use crate::syntax::{FileId, FileSpan};
 
@@ -46,6 +48,9 @@ pub struct Resolution {
     /// The key template lines and the index declaration the Query uses.
     pub relies_on: Vec<FileSpan>,
     pub pinned: bool,
+    /// The request: a Query unless the pattern says `get`, `batch get` or
+    /// `scan` (then `partition` is empty and `sort` is none).
+    pub read: Read,
 }
 
 impl Resolution {
@@ -128,6 +133,9 @@ fn resolve(
         return None;
     }
     model.table(table).base()?;
+    if !operation::check_modifiers(pattern, diagnostics) {
+        return None;
+    }
     let ranges: Vec<_> = pattern
         .known
         .iter()
@@ -158,9 +166,26 @@ fn resolve(
         return None;
     }
     cx.knowns = Knowns::new(&pattern.known, |attr| cx.shape_of(attr));
-    match &pattern.query {
-        Some(query) => pinned::verify(&cx, pattern, query, diagnostics),
-        None => search(&cx, pattern, diagnostics),
+    match (&pattern.operation, &pattern.query) {
+        (Some((_, Operation::Scan(index))), _) => operation::scan(&cx, pattern, index.as_ref(), diagnostics),
+        (Some((_, operation @ (Operation::Get | Operation::BatchGet))), _) => {
+            let batch = *operation == Operation::BatchGet;
+            // Each key of a batch names one item, as a get's does.
+            let one_key = Pattern {
+                returns: pattern
+                    .returns
+                    .iter()
+                    .map(|r| Return {
+                        many: false,
+                        ..r.clone()
+                    })
+                    .collect(),
+                ..pattern.clone()
+            };
+            operation::get(&cx, pattern, &one_key, batch, diagnostics)
+        }
+        (None, Some(query)) => pinned::verify(&cx, pattern, query, diagnostics),
+        (None, None) => search(&cx, pattern, diagnostics),
     }
 }
 
@@ -321,6 +346,10 @@ fn served_without_consistent(cx: &Context, pattern: &Pattern) -> Option<AccessId
 /// Every item the Query reads: in the access path, in the partition, and
 /// matching the sort condition.
 pub fn matching_items(model: &Model, registry: &Registry, resolution: &Resolution) -> Vec<ItemRef> {
+    if let Read::Scan { .. } = resolution.read {
+        let table = model.table(resolution.table);
+        return operation::stored_in(model, registry, resolution.table, table, resolution.access);
+    }
     let access = resolution.key_schema(model);
     let sort_attr = access.sk.as_ref();
     let mut found: Vec<ItemRef> = Vec::new();

@@ -126,6 +126,7 @@ fn as_resolution(
         returns: cx.returns.clone(),
         relies_on: vec![cx.model.table(table).at(cx.model.access(table, access).span)],
         pinned: true,
+        read: super::Read::Query,
     }
 }
 

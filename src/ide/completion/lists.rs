@@ -104,6 +104,10 @@ pub(super) fn modifiers() -> Vec<Completion> {
         Completion::new("by", CompletionKind::Keyword).detail("order by an attribute"),
         Completion::new("consistent", CompletionKind::Keyword).detail("a strongly consistent read"),
         Completion::new("limit", CompletionKind::Keyword).detail("at most N items per page"),
+        Completion::new("get", CompletionKind::Keyword).detail("read with GetItem: the whole primary key"),
+        Completion::new("batch get", CompletionKind::Keyword).detail("read with BatchGetItem: up to 100 keys"),
+        Completion::new("scan", CompletionKind::Keyword).detail("read every item of the table or an index"),
+        Completion::new("segments", CompletionKind::Keyword).detail("a parallel Scan in N segments"),
         Completion::new("= query …", CompletionKind::Snippet)
             .detail("pin the Query")
             .snippet("= query ${1:Table} where ${2}"),

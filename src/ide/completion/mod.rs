@@ -544,7 +544,15 @@ impl<'a> Cx<'a> {
                 Token::Arrow | Token::Comma => self.entities(),
                 Token::Tilde => Vec::new(),
                 Token::Ident("by") => attributes(self.model, &self.returned(start), false),
-                Token::Ident("limit") => Vec::new(),
+                Token::Ident("limit" | "segments") => Vec::new(),
+                Token::Ident("batch") => vec![Completion::new("get", CompletionKind::Keyword).detail("BatchGetItem")],
+                Token::Ident("scan") => {
+                    // The index to scan, from the returned entities' table.
+                    let table = self.returned(start).first().and_then(|&e| self.model.entity(e).table);
+                    let mut out = table.map(|t| self.indexes(t)).unwrap_or_default();
+                    out.extend(modifiers());
+                    out
+                }
                 Token::Ident(_) if self.is_word(prev - 1, "by") => {
                     let mut out = vec![
                         Completion::new("asc", CompletionKind::Keyword).detail("ascending (the default)"),
@@ -614,7 +622,7 @@ impl<'a> Cx<'a> {
             },
             Phase::Returns | Phase::Modifiers => match token {
                 Token::Eq => Phase::Query { eq: index },
-                Token::Ident("by" | "consistent" | "limit")
+                Token::Ident("by" | "consistent" | "limit" | "get" | "batch" | "scan" | "segments")
                     if !matches!(self.sig[index - 1].0, Token::Arrow | Token::Comma) =>
                 {
                     Phase::Modifiers

@@ -1,5 +1,6 @@
 //! `pattern name(known values) -> Returns[] [by attr desc] [consistent]
-//!  [limit N] [= query Table.index where ...]`
+//!  [limit N] [get | batch get | scan [index] [segments N]]
+//!  [= query Table.index where ...]`
 
 use chumsky::prelude::*;
 
@@ -8,9 +9,11 @@ use super::atoms::{
 };
 use crate::diagnostic::Code;
 use crate::syntax::ast::{
-    CompareOp, Condition, ConditionKind, Known, KnownKind, Literal, Modifier, Operand, Pattern, Query, Returned,
+    CompareOp, Condition, ConditionKind, Known, KnownKind, Literal, Modifier, Name, Operand, Operation, Pattern, Query,
+    Returned,
 };
 use crate::syntax::lexer::Token;
+use crate::syntax::names::CLAUSE_WORDS;
 
 fn compare_op<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
 -> impl Parser<'t, I, CompareOp, Extra<E>> + Clone {
@@ -87,6 +90,28 @@ fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
                 span: span(e.span()),
                 count,
             }),
+        operation().map_with(|operation, e| Modifier::Operation {
+            span: span(e.span()),
+            operation,
+        }),
+        kw("segments")
+            .ignore_then(count())
+            .map_with(|(count, _), e| Modifier::Segments {
+                span: span(e.span()),
+                count,
+            }),
+    ))
+}
+
+fn operation<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, Operation, Extra<E>> + Clone {
+    // A quoted name's span is longer than its text: `scan "limit"` names an index.
+    let index =
+        dynamo_name().filter(|n: &Name| n.span.len() != n.text.len() || !CLAUSE_WORDS.contains(&n.text.as_str()));
+    choice((
+        kw("get").to(Operation::Get),
+        kw("batch").ignore_then(kw("get")).to(Operation::BatchGet),
+        kw("scan").ignore_then(index.or_not()).map(Operation::Scan),
     ))
 }
 
