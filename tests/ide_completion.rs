@@ -261,7 +261,7 @@ fn attribute_types_after_a_colon() {
           email: $0
         }
         "##,
-        expect![[r##"
+        expect![[r#"
             Type string — any text
             Type id — non-empty text without the delimiter
             Type int — decimal digits
@@ -270,13 +270,17 @@ fn attribute_types_after_a_colon() {
             Type bool — true or false
             Type date — YYYY-MM-DD
             Type datetime — ISO-8601 UTC, YYYY-MM-DDThh:mm:ssZ
+            Type datetime(local) — ISO-8601 without a zone, YYYY-MM-DDThh:mm:ss
+            Type datetime(offset) — ISO-8601 with +hh:mm: text order is not time order
+            Type epoch — a Number of seconds since 1970 (a TTL attribute)
+            Type epoch(ms) — a Number of milliseconds since 1970
             Type uuid — 36 characters, random
             Type ulid — 26 characters, sorts by creation time
             Type enum(...) — one of the listed words => enum(${1:a}, ${2:b}) (snippet)
             Type binary — bytes (cannot fill a hole)
             Type list — a DynamoDB list (cannot fill a hole)
             Type map — a DynamoDB map (cannot fill a hole)
-        "##]],
+        "#]],
     );
 }
 

@@ -115,6 +115,23 @@ fn quoted_names_are_created_and_queried_under_their_real_names() {
     );
 }
 
+/// Epoch numbers (seconds as the TTL, milliseconds in a sort key) and local
+/// ISO times are written and ranged over as the checker says they sort.
+#[test]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+fn time_formats_sort_as_declared_against_the_endpoint() {
+    let endpoint = endpoint();
+    let (code, json, text) = verify_json("tests/fixtures/check/time_formats.dyno", &endpoint, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    for p in json["patterns"].as_array().unwrap() {
+        assert_eq!(p["status"], "pass", "{p:#}");
+        assert!(
+            p["returned"].as_u64().unwrap() >= 2,
+            "order is judged on two items at least: {p:#}"
+        );
+    }
+}
+
 /// `get`, `batch get` and `scan` run as GetItem, BatchGetItem and Scan
 /// (every segment of a parallel scan, a sparse index, an index named like a
 /// modifier), and return what the pattern declares.

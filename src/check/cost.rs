@@ -17,6 +17,7 @@
 //!
 //! Pure functions over the model: nothing here knows about the CLI or LSP.
 
+use super::model::Zone;
 use super::model::{AttrType, Attribute, Entity, EntityId, ItemShape, KeySchema, Model, Part, Pattern, Projection};
 use super::resolve::registry::Registry;
 use super::resolve::{Read, Resolution};
@@ -127,7 +128,10 @@ pub fn default_value_size(ty: &AttrType) -> Size {
         AttrType::Decimal => Size::assumed(8.0),
         AttrType::Bool => Size::exact(1.0),
         AttrType::Date => Size::exact(10.0),
-        AttrType::DateTime => Size::exact(24.0),
+        AttrType::DateTime(Zone::Utc) => Size::exact(24.0),
+        AttrType::DateTime(Zone::Local) => Size::exact(23.0),
+        AttrType::DateTime(Zone::Offset) => Size::exact(29.0),
+        AttrType::Epoch(unit) => Size::exact(digits_size(unit.digits())),
         AttrType::Uuid => Size::exact(36.0),
         AttrType::Ulid => Size::exact(26.0),
         AttrType::Enum(values) => Size::exact(longest(values.iter().map(String::as_str))),

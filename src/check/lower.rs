@@ -353,6 +353,9 @@ fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>
     let mut size_hint = None;
     let mut pad = None;
     let mut words = Vec::new();
+    // `datetime(local)`, `epoch(ms)`: the spelling of a time.
+    let mut zone = Zone::Utc;
+    let mut unit = EpochUnit::Seconds;
     let invalid = |span: Span, message: String, diagnostics: &mut Vec<Diagnostic>| {
         diagnostics.push(Diagnostic::new(Code::InvalidTypeArguments, file.at(span), message));
     };
@@ -383,6 +386,20 @@ fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>
                 }
             }
             TypeArg::Word(word) if name == "enum" => words.push((word.text.clone(), word.span)),
+            TypeArg::Word(word) if name == "datetime" && ["utc", "local", "offset"].contains(&word.text.as_str()) => {
+                zone = match word.text.as_str() {
+                    "local" => Zone::Local,
+                    "offset" => Zone::Offset,
+                    _ => Zone::Utc,
+                };
+            }
+            TypeArg::Word(word) if name == "epoch" && ["s", "ms"].contains(&word.text.as_str()) => {
+                unit = if word.text == "ms" {
+                    EpochUnit::Millis
+                } else {
+                    EpochUnit::Seconds
+                };
+            }
             TypeArg::Str(s) if name == "enum" => words.push((s.display(), s.span)),
             other => {
                 let span = match other {
@@ -402,7 +419,8 @@ fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>
         "decimal" => AttrType::Decimal,
         "bool" => AttrType::Bool,
         "date" => AttrType::Date,
-        "datetime" => AttrType::DateTime,
+        "datetime" => AttrType::DateTime(zone),
+        "epoch" => AttrType::Epoch(unit),
         "uuid" => AttrType::Uuid,
         "ulid" => AttrType::Ulid,
         "binary" => AttrType::Binary,

@@ -280,11 +280,15 @@ pub struct Attribute {
 pub enum AttrType {
     String,
     Id,
-    Int { pad: Option<u32> },
+    Int {
+        pad: Option<u32>,
+    },
     Decimal,
     Bool,
     Date,
-    DateTime,
+    DateTime(Zone),
+    /// Seconds or milliseconds since 1970-01-01T00:00:00Z, stored as a Number.
+    Epoch(EpochUnit),
     Uuid,
     Ulid,
     Enum(Vec<String>),
@@ -293,9 +297,35 @@ pub enum AttrType {
     Map,
 }
 
+/// How a `datetime` spells its zone: `Z` (UTC), none, or an offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Zone {
+    Utc,
+    Local,
+    Offset,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EpochUnit {
+    Seconds,
+    Millis,
+}
+
+impl EpochUnit {
+    /// Digits of every value from 2001-09-09T01:46:40Z to 2286-11-20: the
+    /// range where the text of an epoch value sorts like the number.
+    pub fn digits(self) -> u32 {
+        match self {
+            EpochUnit::Seconds => 10,
+            EpochUnit::Millis => 13,
+        }
+    }
+}
+
 impl AttrType {
     pub const NAMES: &'static [&'static str] = &[
-        "string", "id", "int", "decimal", "bool", "date", "datetime", "uuid", "ulid", "enum", "binary", "list", "map",
+        "string", "id", "int", "decimal", "bool", "date", "datetime", "epoch", "uuid", "ulid", "enum", "binary",
+        "list", "map",
     ];
 
     /// The shape of the values this type puts into a key, or `None` for
@@ -310,7 +340,14 @@ impl AttrType {
             AttrType::Decimal => lang::Shape::Decimal,
             AttrType::Bool => lang::Shape::Bool,
             AttrType::Date => lang::Shape::Date,
-            AttrType::DateTime => lang::Shape::DateTime,
+            AttrType::DateTime(Zone::Utc) => lang::Shape::DateTime,
+            AttrType::DateTime(Zone::Local) => lang::Shape::LocalDateTime,
+            AttrType::DateTime(Zone::Offset) => lang::Shape::OffsetDateTime,
+            // In the range where every value has as many digits (see
+            // `EpochUnit::digits`), the text is fixed-length and sorts.
+            AttrType::Epoch(unit) => lang::Shape::Int {
+                pad: Some(unit.digits()),
+            },
             AttrType::Uuid => lang::Shape::Uuid,
             AttrType::Ulid => lang::Shape::Ulid,
             AttrType::Enum(values) => lang::Shape::Enum(values.clone()),
@@ -327,7 +364,8 @@ impl AttrType {
             AttrType::Decimal => "decimal",
             AttrType::Bool => "bool",
             AttrType::Date => "date",
-            AttrType::DateTime => "datetime",
+            AttrType::DateTime(_) => "datetime",
+            AttrType::Epoch(_) => "epoch",
             AttrType::Uuid => "uuid",
             AttrType::Ulid => "ulid",
             AttrType::Enum(_) => "enum",
@@ -338,7 +376,7 @@ impl AttrType {
     }
 
     pub fn is_numeric(&self) -> bool {
-        matches!(self, AttrType::Int { .. } | AttrType::Decimal)
+        matches!(self, AttrType::Int { .. } | AttrType::Decimal | AttrType::Epoch(_))
     }
 }
 

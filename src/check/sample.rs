@@ -15,9 +15,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value as Json, json};
 
-use super::model::{AttrType, Entity, EntityId, ItemShape, Model, Part, TableId, Template};
+use super::model::{AttrType, Entity, EntityId, EpochUnit, ItemShape, Model, Part, TableId, Template, Zone};
 use crate::syntax::ast::KeyType;
-use example::{EXAMPLE_DATE, EXAMPLE_DATETIME, EXAMPLE_DECIMAL, EXAMPLE_INT};
+use example::{EXAMPLE_DATE, EXAMPLE_DATETIME, EXAMPLE_DECIMAL, EXAMPLE_EPOCH, EXAMPLE_INT};
 pub use example::{example_item, example_value};
 
 pub const DEFAULT_PER_ENTITY: usize = 6;
@@ -48,6 +48,26 @@ pub struct AttrValue {
     pub text: String,
     /// The value as the item stores it, in DynamoDB JSON: `{"N": "42"}`.
     pub stored: Json,
+}
+
+impl AttrValue {
+    /// A UTC `datetime` value (`...Z`) as the zone spells it: without the
+    /// `Z` (local), or with offsets that vary by `k` (so samples show
+    /// that offset text does not sort by time).
+    fn in_zone(self, zone: Zone, k: usize) -> AttrValue {
+        let Some(utc) = self.text.strip_suffix('Z') else {
+            return self;
+        };
+        let text = match zone {
+            Zone::Utc => return self,
+            Zone::Local => utc.to_string(),
+            Zone::Offset => format!("{utc}{}", ["Z", "+02:00", "-05:00", "+05:30"][k % 4]),
+        };
+        AttrValue {
+            stored: json!({ "S": text }),
+            text,
+        }
+    }
 }
 
 /// One instance of an entity: a value per attribute (an optional attribute
@@ -475,7 +495,7 @@ const FUTURE_EPOCH_SECONDS: u64 = 4_102_444_800;
 fn future_expiry(ty: &AttrType, k: usize) -> Option<AttrValue> {
     let n = FUTURE_EPOCH_SECONDS + k as u64 * 3600;
     let text = match ty {
-        AttrType::Int { pad: None } | AttrType::Decimal => n.to_string(),
+        AttrType::Int { pad: None } | AttrType::Decimal | AttrType::Epoch(EpochUnit::Seconds) => n.to_string(),
         AttrType::Int { pad: Some(width) } if n.to_string().len() <= *width as usize => {
             format!("{n:0>width$}", width = *width as usize)
         }
@@ -542,7 +562,23 @@ fn nth_value(seed: u64, stream: &str, ty: &AttrType, name: &str, k: usize, delim
             const NEAR: [&str; 4] = [EXAMPLE_DATE, "2026-01-01", "2026-12-31", "2025-12-31"];
             s(NEAR.get(k).map_or_else(|| random_date(&mut rng), |t| t.to_string()))
         }
-        AttrType::DateTime => {
+        AttrType::Epoch(unit) => {
+            // 2020 to 2030: ten digits of seconds, thirteen of milliseconds.
+            const NEAR: [u64; 4] = [EXAMPLE_EPOCH, 1_767_225_600, 1_798_761_599, EXAMPLE_EPOCH + 1];
+            let seconds = NEAR
+                .get(k)
+                .copied()
+                .unwrap_or_else(|| 1_577_836_800 + rng.below(315_619_200));
+            let text = match unit {
+                EpochUnit::Seconds => seconds.to_string(),
+                EpochUnit::Millis => format!("{seconds}{:03}", rng.below(1000)),
+            };
+            AttrValue {
+                stored: json!({ "N": text }),
+                text,
+            }
+        }
+        AttrType::DateTime(zone) => {
             const NEAR: [&str; 4] = [
                 EXAMPLE_DATETIME,
                 "2026-01-01T00:00:00Z",
@@ -561,6 +597,7 @@ fn nth_value(seed: u64, stream: &str, ty: &AttrType, name: &str, k: usize, delim
                 },
                 |t| t.to_string(),
             ))
+            .in_zone(*zone, k)
         }
         AttrType::Uuid => {
             let hi = rng.next();

@@ -11,7 +11,9 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value as Json};
 
 use super::judge::{declared, matching};
-use crate::check::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, PatternId, TableId};
+use crate::check::model::{
+    AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, PatternId, TableId, Zone,
+};
 use crate::check::resolve::request::Shape;
 use crate::check::resolve::{Read, Resolution, SortOp, literal_text};
 use crate::check::sample::{Record, SampleItem, Samples, base64_decode};
@@ -376,7 +378,46 @@ pub fn compare_typed(ty: Option<&AttrType>, a: &str, b: &str) -> Ordering {
     {
         return x.partial_cmp(&y).unwrap_or(Ordering::Equal);
     }
+    // A time with an offset is ordered by the instant it names, which its
+    // text does not sort by (W303).
+    if ty == Some(&AttrType::DateTime(Zone::Offset))
+        && let (Some(x), Some(y)) = (instant(a), instant(b))
+    {
+        return x.cmp(&y);
+    }
     a.as_bytes().cmp(b.as_bytes())
+}
+
+/// `2026-03-14T10:00:00.5+02:00` as (UTC seconds since 1970, fraction
+/// digits padded to 9): comparable across offsets.
+fn instant(text: &str) -> Option<(i64, String)> {
+    let (local, offset_minutes) = match text.strip_suffix('Z') {
+        Some(local) => (local, 0),
+        None => {
+            let (local, offset) = text.split_at(text.len().checked_sub(6)?);
+            let sign = match offset.as_bytes()[0] {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            let hours: i64 = offset.get(1..3)?.parse().ok()?;
+            let minutes: i64 = offset.get(4..6)?.parse().ok()?;
+            (local, sign * (hours * 60 + minutes))
+        }
+    };
+    let (main, fraction) = local.split_once('.').unwrap_or((local, ""));
+    let field = |range: std::ops::Range<usize>| main.get(range)?.parse::<i64>().ok();
+    let (year, month, day) = (field(0..4)?, field(5..7)?, field(8..10)?);
+    let (hour, minute, second) = (field(11..13)?, field(14..16)?, field(17..19)?);
+    // Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
+    Some((seconds, format!("{fraction:0<9}")))
 }
 
 /// The item is in the access path: it has the index's key attributes.
@@ -472,5 +513,33 @@ fn key_cmp(value: &Json, text: &str, ty: KeyType) -> Option<Ordering> {
             let b: f64 = text.parse().ok()?;
             a.partial_cmp(&b)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offset_times_compare_by_instant_not_text() {
+        let offset = AttrType::DateTime(Zone::Offset);
+        let (ten_in_paris, nine_utc) = ("2026-03-14T10:00:00+02:00", "2026-03-14T09:00:00Z");
+        // As text, 10:00+02:00 comes after 09:00Z; as a time it is 08:00Z.
+        assert_eq!(ten_in_paris.cmp(nine_utc), Ordering::Greater);
+        assert_eq!(compare_typed(Some(&offset), ten_in_paris, nine_utc), Ordering::Less);
+        assert_eq!(
+            compare_typed(Some(&offset), "2026-03-14T04:00:00-05:00", "2026-03-14T09:00:00.000Z"),
+            Ordering::Equal
+        );
+        assert_eq!(
+            compare_typed(Some(&offset), "2026-03-01T00:30:00+01:00", "2026-02-28T23:00:00Z"),
+            Ordering::Greater,
+            "across a month end"
+        );
+        assert_eq!(instant("1970-01-01T00:00:00Z"), Some((0, "000000000".into())));
+        assert_eq!(
+            instant("2000-03-01T00:00:00.5Z"),
+            Some((951_868_800, "500000000".into()))
+        );
     }
 }

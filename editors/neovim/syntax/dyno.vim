@@ -51,7 +51,7 @@ syntax match dynoFunction "\<begins_with\ze\s*("
 execute 'syntax match dynoBoolean "\<\%(true\|false\)' . s:kw . '"'
 
 " Types, after the `:` of an attribute or a key attribute.
-syntax match dynoType "\%(:\s*\)\@<=\<\%(string\|id\|int\|decimal\|bool\|date\|datetime\|uuid\|ulid\|enum\|binary\|list\|map\|number\)\>"
+syntax match dynoType "\%(:\s*\)\@<=\<\%(string\|id\|int\|decimal\|bool\|date\|datetime\|epoch\|uuid\|ulid\|enum\|binary\|list\|map\|number\)\>"
 
 " ----------------------------------------------------------------- names
 execute 'syntax match dynoTypeName "' . s:id . '" contained'

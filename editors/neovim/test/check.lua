@@ -137,7 +137,7 @@ local CONTEXTUAL = {
   'get', 'batch', 'scan', 'segments',
 }
 local TYPES = {
-  'string', 'id', 'int', 'decimal', 'bool', 'date', 'datetime', 'uuid', 'ulid', 'enum', 'binary',
+  'string', 'id', 'int', 'decimal', 'bool', 'date', 'datetime', 'epoch', 'uuid', 'ulid', 'enum', 'binary',
   'list', 'map', 'number',
 }
 

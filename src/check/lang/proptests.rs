@@ -53,6 +53,26 @@ fn is_date(s: &[u8]) -> bool {
 
 fn is_datetime(s: &[u8]) -> bool {
     let Some((&b'Z', s)) = s.split_last() else { return false };
+    is_local_datetime(s)
+}
+
+/// A local datetime, then `Z` or `+HH:MM` / `-HH:MM` with an hour `00`–`23`.
+fn is_offset_datetime(s: &[u8]) -> bool {
+    if is_datetime(s) {
+        return true;
+    }
+    let Some(split) = s.len().checked_sub(6) else {
+        return false;
+    };
+    let (local, offset) = s.split_at(split);
+    matches!(offset[0], b'+' | b'-')
+        && two_digit(&offset[1..3], 0, 23)
+        && offset[3] == b':'
+        && two_digit(&offset[4..6], 0, 59)
+        && is_local_datetime(local)
+}
+
+fn is_local_datetime(s: &[u8]) -> bool {
     let (main, frac) = match s.iter().position(|&c| c == b'.') {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
@@ -82,6 +102,8 @@ fn shape_matches(shape: &Shape, s: &[u8]) -> bool {
         },
         Shape::Date => is_date(s),
         Shape::DateTime => is_datetime(s),
+        Shape::LocalDateTime => is_local_datetime(s),
+        Shape::OffsetDateTime => is_offset_datetime(s),
         Shape::Uuid => {
             s.len() == 36
                 && s.iter().enumerate().all(|(i, &c)| match i {
@@ -254,12 +276,19 @@ proptest! {
     #[test]
     fn big_shapes_match_their_definitions(
         date in "[0-9]{4}-[0-3][0-9]-[0-3][0-9]",
-        time in "[0-2][0-9]:[0-6][0-9]:[0-6][0-9](\\.[0-9]{0,10})?Z?",
+        time in "[0-2][0-9]:[0-6][0-9]:[0-6][0-9](\\.[0-9]{0,10})?(Z|[+-][0-2][0-9]:[0-6][0-9])?",
         uuid in "[0-9a-fA]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-g]{12}",
         ulid in "[0-8][0-9A-Z]{24,26}",
     ) {
         let datetime = format!("{date}T{time}");
-        for (shape, s) in [(Shape::Date, &date), (Shape::DateTime, &datetime), (Shape::Uuid, &uuid), (Shape::Ulid, &ulid)] {
+        for (shape, s) in [
+            (Shape::Date, &date),
+            (Shape::DateTime, &datetime),
+            (Shape::LocalDateTime, &datetime),
+            (Shape::OffsetDateTime, &datetime),
+            (Shape::Uuid, &uuid),
+            (Shape::Ulid, &ulid),
+        ] {
             let compiled = Template::new(vec![Part::Hole(shape.clone())]).compile();
             prop_assert_eq!(compiled.accepts(s.as_bytes()), shape_matches(&shape, s.as_bytes()), "{:?} {:?}", shape, s);
         }

@@ -23,6 +23,10 @@ pub enum Shape {
     /// `YYYY-MM-DDTHH:MM:SS[.f]Z` (UTC): date as [`Shape::Date`], hour `00`–`23`, minute and
     /// second `00`–`59`, an optional fraction of 1–9 digits, then a literal `Z`.
     DateTime,
+    /// [`Shape::DateTime`] without the `Z`: a local time, zone unsaid.
+    LocalDateTime,
+    /// [`Shape::DateTime`] ending in `Z` or an offset `+HH:MM` / `-HH:MM` (hour `00`–`23`).
+    OffsetDateTime,
     /// `8-4-4-4-12` lowercase hex digits, any version.
     Uuid,
     /// 26 Crockford base32 characters, uppercase: `[0-7][0-9A-HJKMNP-TV-Z]{25}`.
@@ -48,6 +52,8 @@ impl Shape {
             Shape::Date => (10, Some(10)),
             // Date, `T`, `HH:MM:SS`, an optional `.` and 1 to 9 digits, `Z`.
             Shape::DateTime => (20, Some(30)),
+            Shape::LocalDateTime => (19, Some(29)),
+            Shape::OffsetDateTime => (20, Some(35)),
             Shape::Uuid => (36, Some(36)),
             Shape::Ulid => (26, Some(26)),
             Shape::Bool => (4, Some(5)),
@@ -111,20 +117,18 @@ impl Shape {
             }
             Shape::Date => date(b, from),
             Shape::DateTime => {
-                let d = date(b, from);
-                let t = b.literal(&d, b"T");
-                let h = choice(b, &t, &[&[&[(b'0', b'1')], DIGIT], &[&[(b'2', b'2')], &[(b'0', b'3')]]]);
+                let local = local_datetime(b, from);
+                b.literal(&local, b"Z")
+            }
+            Shape::LocalDateTime => local_datetime(b, from),
+            Shape::OffsetDateTime => {
+                let local = local_datetime(b, from);
+                let utc = b.literal(&local, b"Z");
+                let sign = choice(b, &local, &[&[&[(b'+', b'+')]], &[&[(b'-', b'-')]]]);
+                let h = hour(b, &sign);
                 let h = b.literal(&h, b":");
                 let m = b.classes(&h, &[&[(b'0', b'5')], DIGIT]);
-                let m = b.literal(&m, b":");
-                let s = b.classes(&m, &[&[(b'0', b'5')], DIGIT]);
-                let mut before_z = s.clone();
-                let mut f = b.literal(&s, b".");
-                for _ in 0..9 {
-                    f = b.classes(&f, &[DIGIT]);
-                    before_z.extend_from_slice(&f);
-                }
-                b.literal(&before_z, b"Z")
+                [utc, m].concat()
             }
             Shape::Uuid => {
                 let mut f = from.to_vec();
@@ -145,6 +149,33 @@ impl Shape {
             Shape::Bool => one_of(b, from, [&b"true"[..], b"false"].into_iter()),
         }
     }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.f]`: a date and time with no zone.
+fn local_datetime(b: &mut Builder, from: &[u32]) -> Vec<u32> {
+    let d = date(b, from);
+    let t = b.literal(&d, b"T");
+    let h = hour(b, &t);
+    let h = b.literal(&h, b":");
+    let m = b.classes(&h, &[&[(b'0', b'5')], DIGIT]);
+    let m = b.literal(&m, b":");
+    let s = b.classes(&m, &[&[(b'0', b'5')], DIGIT]);
+    let mut end = s.clone();
+    let mut f = b.literal(&s, b".");
+    for _ in 0..9 {
+        f = b.classes(&f, &[DIGIT]);
+        end.extend_from_slice(&f);
+    }
+    end
+}
+
+/// `00` to `23`.
+fn hour(b: &mut Builder, from: &[u32]) -> Vec<u32> {
+    choice(
+        b,
+        from,
+        &[&[&[(b'0', b'1')], DIGIT], &[&[(b'2', b'2')], &[(b'0', b'3')]]],
+    )
 }
 
 const DIGIT: &[(u8, u8)] = &[(b'0', b'9')];

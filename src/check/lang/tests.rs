@@ -30,6 +30,8 @@ fn shape(name: &str) -> Shape {
         "str" => Shape::String,
         "date" => Shape::Date,
         "datetime" => Shape::DateTime,
+        "local" => Shape::LocalDateTime,
+        "offset" => Shape::OffsetDateTime,
         "uuid" => Shape::Uuid,
         "ulid" => Shape::Ulid,
         "bool" => Shape::Bool,
@@ -91,6 +93,32 @@ fn shape_numbers() {
         "dec",
         &["0", "12", "1.5", "10.50", "0.000"],
         &["", "1.", ".5", "01.5", "1.2.3", "-1"],
+    );
+}
+
+#[test]
+fn shape_local_and_offset_datetimes() {
+    accepts(
+        "local",
+        &["2024-01-31T23:59:59", "2024-01-31T00:00:00.5"],
+        &[
+            "2024-01-31T23:59:59Z",
+            "2024-01-31T23:59:59+02:00",
+            "2024-01-31T24:00:00",
+        ],
+    );
+    accepts(
+        "offset",
+        &[
+            "2024-01-31T23:59:59Z",
+            "2024-01-31T23:59:59+02:00",
+            "2024-01-31T23:59:59.125-05:30",
+        ],
+        &[
+            "2024-01-31T23:59:59",
+            "2024-01-31T23:59:59+24:00",
+            "2024-01-31T23:59:59+2:00",
+        ],
     );
 }
 
@@ -165,6 +193,8 @@ fn shape_lengths() {
         ("dec", (1, None)),
         ("date", (10, Some(10))),
         ("datetime", (20, Some(30))),
+        ("local", (19, Some(29))),
+        ("offset", (20, Some(35))),
         ("uuid", (36, Some(36))),
         ("ulid", (26, Some(26))),
         ("bool", (4, Some(5))),
@@ -183,7 +213,7 @@ fn shape_lengths() {
 fn shape_lengths_match_the_automaton() {
     let all_ascii: String = (0u8..0x80).map(char::from).collect();
     let mut shapes: Vec<Shape> = [
-        "id", "int", "int6", "dec", "date", "datetime", "uuid", "ulid", "bool", "status", "str",
+        "id", "int", "int6", "dec", "date", "datetime", "local", "offset", "uuid", "ulid", "bool", "status", "str",
     ]
     .into_iter()
     .map(shape)

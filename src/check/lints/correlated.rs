@@ -216,8 +216,17 @@ pub fn unambiguous(parts: &[Sym], shapes: &[Shape]) -> bool {
 /// No value of the shape is a proper prefix of another.
 fn prefix_free(shape: &Shape) -> bool {
     match shape {
-        // Fixed length, or (datetime) ending with the only `Z`.
-        Shape::Int { pad: Some(_) } | Shape::Date | Shape::DateTime | Shape::Uuid | Shape::Ulid | Shape::Bool => true,
+        // Fixed length, or (datetime) ending with the only `Z` or an offset
+        // that follows the seconds or the fraction.
+        Shape::Int { pad: Some(_) }
+        | Shape::Date
+        | Shape::DateTime
+        | Shape::OffsetDateTime
+        | Shape::Uuid
+        | Shape::Ulid
+        | Shape::Bool => true,
+        // `...:00` is a prefix of `...:00.5`.
+        Shape::LocalDateTime => false,
         Shape::Enum(words) => words.iter().enumerate().all(|(i, w)| {
             words
                 .iter()
@@ -236,6 +245,8 @@ fn excludes(shape: &Shape, b: u8) -> bool {
         Shape::Decimal => !b.is_ascii_digit() && b != b'.',
         Shape::Date => !b.is_ascii_digit() && b != b'-',
         Shape::DateTime => !b.is_ascii_digit() && outside(b"-T:.Z"),
+        Shape::LocalDateTime => !b.is_ascii_digit() && outside(b"-T:."),
+        Shape::OffsetDateTime => !b.is_ascii_digit() && outside(b"-T:.Z+"),
         Shape::Uuid => !b.is_ascii_digit() && outside(b"abcdef-"),
         Shape::Ulid => !b.is_ascii_digit() && !b.is_ascii_uppercase(),
         Shape::Bool => outside(b"truefals"),

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::check::model::{AttrType, EntityId, Model, Part, Pattern};
+use crate::check::model::{AttrType, EntityId, Model, Part, Pattern, Zone};
 use crate::check::resolve::Resolution;
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::syntax::ast::{KeyType, KnownKind};
@@ -16,6 +16,9 @@ use crate::syntax::{FileSpan, names};
 enum Unsorted {
     Int,
     StringDate(&'static str),
+    /// `datetime(offset)`: `10:00+02:00` is 08:00 UTC, yet sorts after
+    /// `09:00Z`.
+    Offset,
 }
 
 /// What a pattern does that depends on an attribute's order.
@@ -105,14 +108,25 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
                 ),
                 format!("declare `{declared}: {ty}`, which is ISO-8601 and sorts by time"),
             ),
+            Unsorted::Offset => (
+                format!(
+                    "`{name}` is a `datetime(offset)` in a sort key: keys compare as text, so \
+                     `2026-03-14T10:00:00+02:00` (08:00 UTC) sorts after `2026-03-14T09:00:00Z`"
+                ),
+                "write the time in UTC (`datetime`, ending in `Z`) in the key, keeping the offset in an \
+                 attribute of its own if it matters"
+                    .to_string(),
+            ),
         };
         // The fix rewrites the type; a size hint in it (`int(~8)`) is kept by
         // leaving that type to the user.
+        // No fix for offsets: the data must change, not only its declaration.
         let fixed_type = match finding.why {
-            Unsorted::Int => "int(pad 10)",
-            Unsorted::StringDate(ty) => ty,
+            Unsorted::Int => Some("int(pad 10)"),
+            Unsorted::StringDate(ty) => Some(ty),
+            Unsorted::Offset => None,
         };
-        let fix = attribute.size_hint.is_none().then(|| {
+        let fix = fixed_type.filter(|_| attribute.size_hint.is_none()).map(|fixed_type| {
             Fix::replace(
                 format!("declare `{declared}: {fixed_type}`"),
                 entity.at(attribute.ty_span),
@@ -159,6 +173,7 @@ fn unsorted(ty: &AttrType, name: &str) -> Option<Unsorted> {
     match ty {
         AttrType::Int { pad: None } => Some(Unsorted::Int),
         AttrType::String => date_like(name).map(Unsorted::StringDate),
+        AttrType::DateTime(Zone::Offset) => Some(Unsorted::Offset),
         _ => None,
     }
 }

@@ -231,7 +231,12 @@ fn first_bytes(template: &lang::Template) -> ByteSet {
             None => ByteSet::ALL,
         },
         Some(lang::Part::Hole(shape)) => match shape {
-            Shape::Int { .. } | Shape::Decimal | Shape::Date | Shape::DateTime => ByteSet::of(DIGITS),
+            Shape::Int { .. }
+            | Shape::Decimal
+            | Shape::Date
+            | Shape::DateTime
+            | Shape::LocalDateTime
+            | Shape::OffsetDateTime => ByteSet::of(DIGITS),
             Shape::Uuid => ByteSet::of(&[(b'0', b'9'), (b'a', b'f')]),
             Shape::Ulid => ByteSet::of(&[(b'0', b'7')]),
             Shape::Bool => ByteSet::of(&[(b'f', b'f'), (b't', b't')]),

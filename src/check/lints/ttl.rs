@@ -4,7 +4,7 @@
 //! background, so expired items are still read until then (docs/language.md,
 //! "Time to Live").
 
-use crate::check::model::{AttrType, Model};
+use crate::check::model::{AttrType, EpochUnit, Model};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 
 /// E117: every entity of a table with `ttl` that declares the attribute
@@ -40,7 +40,34 @@ pub fn ttl_types(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
         let Some(attribute) = entity.attribute(&ttl.text) else {
             continue;
         };
-        if matches!(attribute.ty, AttrType::Int { .. } | AttrType::Decimal) {
+        if matches!(
+            attribute.ty,
+            AttrType::Int { .. } | AttrType::Decimal | AttrType::Epoch(EpochUnit::Seconds)
+        ) {
+            continue;
+        }
+        if attribute.ty == AttrType::Epoch(EpochUnit::Millis) {
+            // A Number, but TTL reads "the number of seconds elapsed since"
+            // 1970 (AWS, UpdateTimeToLive): a count of milliseconds is
+            // always later than now.
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::TtlNotANumber,
+                    entity.at(attribute.ty_span),
+                    format!(
+                        "`{}.{}` is the ttl attribute of `{}`, but it holds milliseconds: DynamoDB reads epoch \
+                         seconds, so the value is always in the future and the item never expires",
+                        entity.name.text, attribute.name.text, table.name.text
+                    ),
+                )
+                .with_related(table.at(ttl.span), "the ttl attribute is declared here")
+                .with_help("store the expiry in epoch seconds, declared `epoch`")
+                .with_fix(Fix::replace(
+                    "store seconds: change to `epoch`",
+                    entity.at(attribute.ty_span),
+                    "epoch",
+                )),
+            );
             continue;
         }
         let written = attribute.ty.name();
@@ -56,7 +83,7 @@ pub fn ttl_types(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
         .with_related(table.at(ttl.span), "the ttl attribute is declared here")
         .with_help("declare it `int` and store the expiry time in epoch seconds");
         // A time written as text has an obvious number: its epoch seconds.
-        if matches!(attribute.ty, AttrType::Date | AttrType::DateTime) {
+        if matches!(attribute.ty, AttrType::Date | AttrType::DateTime(_)) {
             diagnostic = diagnostic.with_fix(Fix::replace(
                 "change to `int` (epoch seconds)",
                 entity.at(attribute.ty_span),

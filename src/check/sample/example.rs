@@ -7,12 +7,14 @@
 use serde_json::{Map, Value as Json, json};
 
 use super::{AttrValue, fill_template};
-use crate::check::model::{AttrType, Entity, ItemShape};
+use crate::check::model::{AttrType, Entity, EpochUnit, ItemShape, Zone};
 
 pub(super) const EXAMPLE_INT: u64 = 42;
 pub(super) const EXAMPLE_DECIMAL: &str = "19.99";
 pub(super) const EXAMPLE_DATE: &str = "2026-03-14";
 pub(super) const EXAMPLE_DATETIME: &str = "2026-03-14T09:26:53Z";
+/// [`EXAMPLE_DATETIME`] in epoch seconds.
+pub(super) const EXAMPLE_EPOCH: u64 = 1_773_480_413;
 
 /// The typical value of an attribute of type `ty` named `name`.
 pub fn example_value(ty: &AttrType, name: &str) -> AttrValue {
@@ -37,7 +39,19 @@ pub fn example_value(ty: &AttrType, name: &str) -> AttrValue {
             stored: json!({ "BOOL": true }),
         },
         AttrType::Date => s(EXAMPLE_DATE.into()),
-        AttrType::DateTime => s(EXAMPLE_DATETIME.into()),
+        AttrType::DateTime(Zone::Utc) => s(EXAMPLE_DATETIME.into()),
+        AttrType::DateTime(Zone::Local) => s(EXAMPLE_DATETIME.trim_end_matches('Z').into()),
+        AttrType::DateTime(Zone::Offset) => s(EXAMPLE_DATETIME.replace('Z', "+02:00")),
+        AttrType::Epoch(unit) => {
+            let text = match unit {
+                EpochUnit::Seconds => EXAMPLE_EPOCH.to_string(),
+                EpochUnit::Millis => format!("{EXAMPLE_EPOCH}000"),
+            };
+            AttrValue {
+                stored: json!({ "N": text }),
+                text,
+            }
+        }
         AttrType::Uuid => s("6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d".into()),
         AttrType::Ulid => s("01JQ8Z5X7M3K9V2N4P6R8T0W1Y".into()),
         AttrType::Enum(values) => s(values.first().cloned().unwrap_or_default()),

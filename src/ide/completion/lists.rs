@@ -88,6 +88,10 @@ pub(super) fn attribute_types() -> Vec<Completion> {
         plain("bool", "true or false"),
         plain("date", "YYYY-MM-DD"),
         plain("datetime", "ISO-8601 UTC, YYYY-MM-DDThh:mm:ssZ"),
+        plain("datetime(local)", "ISO-8601 without a zone, YYYY-MM-DDThh:mm:ss"),
+        plain("datetime(offset)", "ISO-8601 with +hh:mm: text order is not time order"),
+        plain("epoch", "a Number of seconds since 1970 (a TTL attribute)"),
+        plain("epoch(ms)", "a Number of milliseconds since 1970"),
         plain("uuid", "36 characters, random"),
         plain("ulid", "26 characters, sorts by creation time"),
         Completion::new("enum(...)", CompletionKind::Type)
