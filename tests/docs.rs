@@ -48,6 +48,9 @@ fn bundled_examples_have_no_diagnostics() {
     let mut files = Vec::new();
     files_with_extension(&root().join("examples"), "dyno", &mut files);
     files_with_extension(&root().join("docs"), "dyno", &mut files);
+    // The ported designs in examples/real keep the hazards their sources have
+    // and list them; tests/real_designs.rs checks those.
+    files.retain(|path| !path.starts_with(root().join("examples/real")));
     assert!(files.len() >= 3, "expected the bundled examples, found {files:?}");
     let mut failures = Vec::new();
     for path in files {
