@@ -197,7 +197,14 @@ fn single_item(
     if primary_known {
         return Ok(());
     }
-    if whole_key {
+    // The item's own index key known in full (`-> Shipment, ShipmentItem[]`
+    // where the Shipment's index key is built from known values): the same
+    // promise as a whole-key read of the index, not unique either (W202).
+    let index_key_known = access.kind != AccessKind::Base
+        && std::iter::once(&access.pk)
+            .chain(access.sk.as_ref())
+            .all(|k| shape.key(&k.name).is_some_and(|kv| all_holes_known(&kv.template, vars)));
+    if whole_key || index_key_known {
         if !not_unique.iter().any(|n: &NotUnique| n.entity == item.entity) {
             not_unique.push(NotUnique {
                 entity: item.entity,
