@@ -882,6 +882,8 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
     let mut order = None;
     let mut consistent = None;
     let mut limit = None;
+    let mut filter = None;
+    let mut extra_filters = Vec::new();
     for modifier in &pattern.modifiers {
         match modifier {
             ast::Modifier::OrderBy { span, attr, descending } => {
@@ -894,6 +896,36 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
             }
             ast::Modifier::Consistent(span) => consistent = Some(*span),
             ast::Modifier::Limit { count, .. } => limit = Some(*count),
+            ast::Modifier::Where(written) => {
+                // A key attribute is E211's (the resolver knows which keys the Query reads).
+                let table_keys = returned.iter().filter_map(|e| e.table).map(|t| model.table(t));
+                let keys: Vec<&str> = table_keys.flat_map(|t| t.key_attributes().map(|k| k.name.as_str())).collect();
+                for attr in written.expr.attributes() {
+                    if !keys.contains(&attr.text.as_str()) {
+                        check_attr(attr, "filter attribute");
+                    }
+                }
+                if filter.is_some() {
+                    extra_filters.push(written.span);
+                } else {
+                    filter = Some(written.clone());
+                }
+            }
+        }
+    }
+    for span in extra_filters {
+        diagnostics.push(
+            Diagnostic::new(Code::UnexpectedToken, file.at(span), "a pattern has one `where`")
+                .with_help("join the conditions with `and`"),
+        );
+    }
+    if let Some(filter) = &filter {
+        let returned: Vec<EntityId> = returns.iter().filter_map(|r| r.entity).collect();
+        for mismatch in super::filter::mismatches(model, &returned, filter) {
+            diagnostics.push(
+                Diagnostic::new(Code::FilterTypeMismatch, file.at(mismatch.span), mismatch.message)
+                    .with_related(mismatch.declared, "declared here"),
+            );
         }
     }
     if let Some(query) = &pattern.query {
@@ -909,6 +941,14 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
         order,
         consistent,
         limit,
+        filter,
+        modifiers_end: pattern
+            .modifiers
+            .iter()
+            .map(|m| m.span().end)
+            .chain(pattern.returns.iter().map(|r| r.span.end))
+            .max()
+            .unwrap_or(pattern.name.span.end),
         query: pattern.query.clone(),
     }
 }

@@ -425,6 +425,11 @@ pub struct Pattern {
     pub order: Option<Order>,
     pub consistent: Option<Span>,
     pub limit: Option<u64>,
+    /// `where ...`: the FilterExpression (`check::filter` reads it).
+    pub filter: Option<ast::Filter>,
+    /// Where the returns and modifiers end (before a pinned query): where a
+    /// fix adds a modifier.
+    pub modifiers_end: usize,
     pub query: Option<ast::Query>,
 }
 

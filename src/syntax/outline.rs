@@ -205,6 +205,7 @@ fn pattern(out: &mut String, p: &Pattern) {
             }
             Modifier::Consistent(_) => write!(out, " consistent"),
             Modifier::Limit { count, .. } => write!(out, " limit {count}"),
+            Modifier::Where(filter) => write!(out, " {}", super::print::filter_text(filter)),
         };
     }
     let _ = writeln!(out, " @{}..{}", p.span.start, p.span.end);
