@@ -55,6 +55,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         limit: pattern.limit,
         returns: cx.returns.clone(),
         filtered_out: Vec::new(),
+        filter: pattern.filter.clone(),
         relies_on: relied_on(cx, cx.model.table(cx.table).at(access.span), &chosen),
         pinned: false,
     };

@@ -27,7 +27,7 @@ use super::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, P
 use super::suggest::{closest, escape};
 use super::value::{self, Value};
 use crate::diagnostic::{Code, Diagnostic, Fix};
-use crate::syntax::ast::{KnownKind, Literal};
+use crate::syntax::ast::{Filter, KnownKind, Literal};
 use crate::syntax::template::is_identifier;
 use crate::syntax::{FileId, FileSpan};
 
@@ -47,6 +47,8 @@ pub struct Resolution {
     /// Undeclared entities whose items the key condition reads and the
     /// filter removes: read and paid for, never returned.
     pub filtered_out: Vec<EntityId>,
+    /// The pattern's filter: the FilterExpression sent with the Query.
+    pub filter: Option<Filter>,
     /// The key template lines and the index declaration the Query uses.
     pub relies_on: Vec<FileSpan>,
     pub pinned: bool,

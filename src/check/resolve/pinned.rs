@@ -132,6 +132,7 @@ fn as_resolution(
         limit: pattern.limit,
         returns: cx.returns.clone(),
         filtered_out: Vec::new(),
+        filter: pattern.filter.clone(),
         relies_on: vec![cx.model.table(table).at(cx.model.access(table, access).span)],
         pinned: true,
     }

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use super::Resolution;
+use crate::check::filter;
 use crate::check::model::Model;
 use crate::syntax::ast::KeyType;
 
@@ -29,12 +30,23 @@ pub fn query_request(model: &Model, resolution: &Resolution) -> Json {
         expression.push_str(" AND ");
         expression.push_str(&sort.expression("#sk"));
     }
+    let filter = resolution
+        .filter
+        .as_ref()
+        .map(|f| filter::expression(model, &resolution.returns, f));
+    if let Some(filter) = &filter {
+        names.extend(filter.names.clone());
+        values.extend(filter.values.clone());
+    }
     let mut request = Map::new();
     request.insert("TableName".into(), json!(table.name.text));
     if access.is_index() {
         request.insert("IndexName".into(), json!(access.name.text));
     }
     request.insert("KeyConditionExpression".into(), json!(expression));
+    if let Some(filter) = filter {
+        request.insert("FilterExpression".into(), json!(filter.text));
+    }
     request.insert("ExpressionAttributeNames".into(), Json::Object(names));
     request.insert("ExpressionAttributeValues".into(), Json::Object(values));
     request.insert("ScanIndexForward".into(), json!(!resolution.descending));
