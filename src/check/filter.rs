@@ -240,7 +240,7 @@ pub fn mismatches(model: &Model, returns: &[EntityId], filter: &Filter) -> Vec<M
                 ))
             } else if stored_kind(ty) != constant.kind() {
                 Some(format!(
-                    "`{}` is a `{}`, stored as {}, and this value is {}: DynamoDB compares values of different types as unequal, so the comparison never holds as meant",
+                    "`{}` is declared `{}`, stored as {}, and this value is {}: DynamoDB compares values of different types as unequal, so the comparison never holds as meant",
                     attr.text,
                     ty.name(),
                     kind_name(stored_kind(ty)),
