@@ -25,11 +25,13 @@
 //!   right before `}`, inside a member or a pattern, or at the start of the
 //!   file.
 //! - Inside a line: one space between tokens, except none before `,` `:` `?`
-//!   `.` `)` `]` `[` `(` and none after `(` `[` `.` `~`. So `key pk, sk`,
+//!   `.` `)` `]` `[` `(` `%` and none after `(` `[` `.` `~`. So `key pk, sk`,
 //!   `name: type`, `enum(a, b)`, `string(~500)?`, `User[] ~20`, `Shop.gsi1`,
-//!   `begins_with(sk, "A#")`, `pk = "..."`, `at >= since`, `-> A, B[]`. One
-//!   exception: the key list of an index is set off by a space,
-//!   `index gsi1 (gsi1pk, gsi1sk) keys_only` (but `include(a, b)`).
+//!   `begins_with(sk, "A#")`, `pk = "..."`, `at >= since`, `-> A, B[]`,
+//!   `~20%`. Exceptions: the key list of an index is set off by a space,
+//!   `index gsi1 (gsi1pk, gsi1sk) keys_only` (but `include(a, b)`), and so
+//!   is a parenthesis after `in`, `not`, `where`, `and` or `or` in a filter:
+//!   `status in ("A", "B")`, `not (a = 1)`.
 //! - Key templates on consecutive lines (no blank line or other member in
 //!   between) are aligned on `=`: `pk     = "..."` above `gsi1pk = "..."`.
 //! - An `item { ... }` shape with at most two key templates and no comment
@@ -159,9 +161,20 @@ fn gap(previous: Token<'_>, token: Token<'_>) -> usize {
             | Token::RBracket
             | Token::LBracket
             | Token::LParen
+            | Token::Percent
     );
     let tight_after = matches!(previous, Token::LParen | Token::LBracket | Token::Dot | Token::Tilde);
-    if tight_before || tight_after { 0 } else { 1 }
+    // A filter's `in (...)`, `not (...)` and a group after `where`, `and`
+    // or `or` are words followed by a parenthesis, not calls.
+    let word_then_group = token == Token::LParen
+        && matches!(previous, Token::Ident("in" | "not" | "where" | "and" | "or"));
+    if word_then_group {
+        1
+    } else if tight_before || tight_after {
+        0
+    } else {
+        1
+    }
 }
 
 /// The place of every significant token, decided from the syntax tree.
