@@ -65,7 +65,8 @@ impl Constant {
         }
     }
 
-    fn json(&self) -> Json {
+    /// The constant in DynamoDB JSON: `{"N": "10"}`.
+    pub fn json(&self) -> Json {
         match self {
             Constant::S(s) => json!({ "S": s }),
             Constant::N(n) => json!({ "N": n }),

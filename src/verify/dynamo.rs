@@ -330,6 +330,10 @@ pub async fn query_pages(
         expression.push_str(" AND ");
         expression.push_str(&sort.expression("#sk"));
     }
+    if let Some(filter) = &query.filter {
+        names.extend(filter.names.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())));
+        values.extend(filter.values.iter().map(|(k, v)| (k.clone(), to_value(v))));
+    }
     let mut out = Pages::default();
     let mut start: Option<HashMap<String, AttributeValue>> = None;
     loop {
@@ -338,6 +342,7 @@ pub async fn query_pages(
             .table_name(name)
             .set_index_name(access.is_index().then(|| access.name.text.clone()))
             .key_condition_expression(&expression)
+            .set_filter_expression(query.filter.as_ref().map(|f| f.expression.clone()))
             .set_expression_attribute_names(Some(names.clone()))
             .set_expression_attribute_values(Some(values.clone()))
             .scan_index_forward(query.forward)
