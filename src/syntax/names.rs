@@ -100,8 +100,10 @@ pub fn quotable_spans(file: &SourceFile) -> Vec<Span> {
                 // A known's bounds name values of the caller, not attributes.
                 pattern.known.iter().for_each(|k| push(&k.attr));
                 for modifier in &pattern.modifiers {
-                    if let Modifier::OrderBy { attr, .. } = modifier {
-                        push(attr);
+                    match modifier {
+                        Modifier::OrderBy { attr, .. } => push(attr),
+                        Modifier::Where(filter) => filter.expr.attributes().into_iter().for_each(&mut push),
+                        _ => {}
                     }
                 }
                 if let Some(query) = &pattern.query {
