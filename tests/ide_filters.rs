@@ -62,7 +62,10 @@ fn after_a_comparison_enum_words_and_then_and_or_are_offered() {
     let listed = labels(&with_pattern("pattern p(customerId) -> Order[] where status in ($0"));
     assert_eq!(listed, ["PAID", "SHIPPED"]);
     let next = labels(&with_pattern("pattern p(customerId) -> Order[] where status = PAID $0"));
-    assert!(next.iter().any(|l| l == "and") && next.iter().any(|l| l == "limit"), "{next:?}");
+    assert!(
+        next.iter().any(|l| l == "and") && next.iter().any(|l| l == "limit"),
+        "{next:?}"
+    );
     let attr = labels(&with_pattern("pattern p(customerId) -> Order[] where status $0"));
     assert_eq!(attr, ["in"]);
 }
@@ -75,7 +78,10 @@ fn a_filter_attribute_hovers_as_the_attribute_and_renames_with_it() {
     let shown = hover(&file, offset).expect("a hover").markdown;
     assert!(shown.contains("`Order.total`"), "{shown}");
     let declaration = file.text.find("total: int").unwrap();
-    let found: Vec<_> = references(&file, declaration + 1, false).into_iter().map(|r| r.span.start).collect();
+    let found: Vec<_> = references(&file, declaration + 1, false)
+        .into_iter()
+        .map(|r| r.span.start)
+        .collect();
     assert_eq!(found, [offset - 2], "{found:?}");
     let edits = rename(&file, declaration + 1, "amount").unwrap();
     let spans: Vec<_> = edits.iter().map(|(at, _)| at.span).collect();

@@ -134,10 +134,16 @@ fn filtered_patterns_send_their_filter_and_return_only_what_it_keeps() {
     assert!(open["returned"].as_u64().unwrap() < everything, "{text}");
     assert_eq!(open["request"]["FilterExpression"], "#f0 = :f0", "{open:#}");
     assert_eq!(open["request"]["ExpressionAttributeNames"]["#f0"], "state");
-    assert_eq!(open["request"]["ExpressionAttributeValues"][":f0"], serde_json::json!({ "S": "open" }));
+    assert_eq!(
+        open["request"]["ExpressionAttributeValues"][":f0"],
+        serde_json::json!({ "S": "open" })
+    );
     // A caller's value is sent as a number, taken from a sample item.
     let urgent = &named("urgent")["request"];
-    assert!(urgent["ExpressionAttributeValues"][":f0"]["N"].is_string(), "{urgent:#}");
+    assert!(
+        urgent["ExpressionAttributeValues"][":f0"]["N"].is_string(),
+        "{urgent:#}"
+    );
     assert!(
         urgent["ExpressionAttributeNames"]
             .as_object()

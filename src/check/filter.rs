@@ -118,7 +118,7 @@ pub fn operand<'a>(model: &Model, returns: &[EntityId], attr: &str, value: &'a F
         FilterValue::Literal(Literal::Word(w)) | FilterValue::Word(w) => {
             let is_enum_value = returns.iter().any(|&e| {
                 matches!(model.entity(e).attribute(attr).map(|a| &a.ty),
-                    Some(AttrType::Enum(values)) if values.iter().any(|v| *v == w.text))
+                    Some(AttrType::Enum(values)) if values.contains(&w.text))
             });
             if is_enum_value {
                 Operand::Constant(Constant::S(w.text.clone()))
@@ -171,11 +171,7 @@ pub fn keeps(model: &Model, returns: &[EntityId], entity: &Entity, table_keys: &
                 (None, _) if *op == FilterOp::Ne => Keeps::Maybe,
                 (None, _) => Keeps::Never,
                 (Some(ty), Operand::Constant(c)) if *op == FilterOp::Eq && !can_hold(ty, &c, false) => Keeps::Never,
-                (Some(ty), Operand::Constant(c))
-                    if *op != FilterOp::Ne && stored_kind(ty) != c.kind() =>
-                {
-                    Keeps::Never
-                }
+                (Some(ty), Operand::Constant(c)) if *op != FilterOp::Ne && stored_kind(ty) != c.kind() => Keeps::Never,
                 _ => Keeps::Maybe,
             }
         }
@@ -201,8 +197,12 @@ pub fn keeps(model: &Model, returns: &[EntityId], entity: &Entity, table_keys: &
                 _ => Keeps::Maybe,
             }
         }
-        FilterExpr::And(a, b) => keeps(model, returns, entity, table_keys, a).and(keeps(model, returns, entity, table_keys, b)),
-        FilterExpr::Or(a, b) => keeps(model, returns, entity, table_keys, a).or(keeps(model, returns, entity, table_keys, b)),
+        FilterExpr::And(a, b) => {
+            keeps(model, returns, entity, table_keys, a).and(keeps(model, returns, entity, table_keys, b))
+        }
+        FilterExpr::Or(a, b) => {
+            keeps(model, returns, entity, table_keys, a).or(keeps(model, returns, entity, table_keys, b))
+        }
         FilterExpr::Not { inner, .. } => keeps(model, returns, entity, table_keys, inner).not(),
         FilterExpr::Group { inner, .. } => keeps(model, returns, entity, table_keys, inner),
     }
@@ -231,7 +231,9 @@ pub fn mismatches(model: &Model, returns: &[EntityId], filter: &Filter) -> Vec<M
         };
         for &e in returns {
             let entity = model.entity(e);
-            let Some(attribute) = entity.attribute(&attr.text) else { continue };
+            let Some(attribute) = entity.attribute(&attr.text) else {
+                continue;
+            };
             let ty = &attribute.ty;
             let problem = if begins_with && stored_kind(ty) != "S" {
                 Some(format!(
@@ -370,7 +372,11 @@ impl Writer<'_> {
                 format!("begins_with({name}, {})", self.value(attr, value))
             }
             FilterExpr::Exists { attr, exists, .. } => {
-                let function = if *exists { "attribute_exists" } else { "attribute_not_exists" };
+                let function = if *exists {
+                    "attribute_exists"
+                } else {
+                    "attribute_not_exists"
+                };
                 format!("{function}({})", self.name(attr))
             }
             FilterExpr::And(a, b) => {
@@ -402,7 +408,9 @@ pub fn excludes_expired(filter: &Filter, ttl: &str) -> bool {
                 value: FilterValue::Word(_),
                 ..
             } => attr.text == ttl,
-            FilterExpr::Exists { attr, exists: false, .. } => attr.text == ttl,
+            FilterExpr::Exists {
+                attr, exists: false, ..
+            } => attr.text == ttl,
             FilterExpr::Or(a, b) => after_now(a, ttl) && after_now(b, ttl),
             FilterExpr::Group { inner, .. } => after_now(inner, ttl),
             _ => false,

@@ -899,7 +899,9 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
             ast::Modifier::Where(written) => {
                 // A key attribute is E211's (the resolver knows which keys the Query reads).
                 let table_keys = returned.iter().filter_map(|e| e.table).map(|t| model.table(t));
-                let keys: Vec<&str> = table_keys.flat_map(|t| t.key_attributes().map(|k| k.name.as_str())).collect();
+                let keys: Vec<&str> = table_keys
+                    .flat_map(|t| t.key_attributes().map(|k| k.name.as_str()))
+                    .collect();
                 for attr in written.expr.attributes() {
                     if !keys.contains(&attr.text.as_str()) {
                         check_attr(attr, "filter attribute");

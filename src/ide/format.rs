@@ -166,8 +166,8 @@ fn gap(previous: Token<'_>, token: Token<'_>) -> usize {
     let tight_after = matches!(previous, Token::LParen | Token::LBracket | Token::Dot | Token::Tilde);
     // A filter's `in (...)`, `not (...)` and a group after `where`, `and`
     // or `or` are words followed by a parenthesis, not calls.
-    let word_then_group = token == Token::LParen
-        && matches!(previous, Token::Ident("in" | "not" | "where" | "and" | "or"));
+    let word_then_group =
+        token == Token::LParen && matches!(previous, Token::Ident("in" | "not" | "where" | "and" | "or"));
     if word_then_group {
         1
     } else if tight_before || tight_after {

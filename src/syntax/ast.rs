@@ -450,14 +450,28 @@ pub enum FilterExpr {
         values: Vec<FilterValue>,
     },
     /// `begins_with(name, "A")`
-    BeginsWith { span: Span, attr: Name, value: FilterValue },
+    BeginsWith {
+        span: Span,
+        attr: Name,
+        value: FilterValue,
+    },
     /// `attribute_exists(a)` (`exists`), `attribute_not_exists(a)`
-    Exists { span: Span, attr: Name, exists: bool },
+    Exists {
+        span: Span,
+        attr: Name,
+        exists: bool,
+    },
     And(Box<FilterExpr>, Box<FilterExpr>),
     Or(Box<FilterExpr>, Box<FilterExpr>),
-    Not { span: Span, inner: Box<FilterExpr> },
+    Not {
+        span: Span,
+        inner: Box<FilterExpr>,
+    },
     /// `( ... )`, kept so that the printer writes it back.
-    Group { span: Span, inner: Box<FilterExpr> },
+    Group {
+        span: Span,
+        inner: Box<FilterExpr>,
+    },
 }
 
 impl FilterExpr {

@@ -55,9 +55,9 @@
 //! string's literal text is one segment between holes.
 
 use super::ast::{
-    Attribute, ConditionKind, Docs, Entity, Filter, FilterExpr, FilterValue, IndexDecl, Item, ItemShape, KeyAttr, KeyDecl, KeyTemplate, KeyType, Known,
-    KnownKind, Literal, Modifier, Operand, Pattern, Projection, Query, Returned, Segment, SizeHint, SizeUnit,
-    SourceFile, StringLit, Table, TypeArg, TypeRef,
+    Attribute, ConditionKind, Docs, Entity, Filter, FilterExpr, FilterValue, IndexDecl, Item, ItemShape, KeyAttr,
+    KeyDecl, KeyTemplate, KeyType, Known, KnownKind, Literal, Modifier, Operand, Pattern, Projection, Query, Returned,
+    Segment, SizeHint, SizeUnit, SourceFile, StringLit, Table, TypeArg, TypeRef,
 };
 use super::names::written;
 
@@ -340,7 +340,11 @@ fn filter_expr(expr: &FilterExpr) -> String {
             format!("begins_with({}, {})", written(&attr.text), filter_value(value))
         }
         FilterExpr::Exists { attr, exists, .. } => {
-            let function = if *exists { "attribute_exists" } else { "attribute_not_exists" };
+            let function = if *exists {
+                "attribute_exists"
+            } else {
+                "attribute_not_exists"
+            };
             format!("{function}({})", written(&attr.text))
         }
         FilterExpr::And(a, b) => format!("{} and {}", filter_expr(a), filter_expr(b)),

@@ -331,7 +331,12 @@ pub async fn query_pages(
         expression.push_str(&sort.expression("#sk"));
     }
     if let Some(filter) = &query.filter {
-        names.extend(filter.names.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())));
+        names.extend(
+            filter
+                .names
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())),
+        );
         values.extend(filter.values.iter().map(|(k, v)| (k.clone(), to_value(v))));
     }
     let mut out = Pages::default();

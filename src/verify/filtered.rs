@@ -122,9 +122,15 @@ impl Eval<'_> {
                     FilterOp::Ge => order.is_some_and(Ordering::is_ge),
                 }
             }
-            FilterExpr::In { attr, values, .. } => values.iter().any(|v| self.compare(attr, v) == Some(Ordering::Equal)),
+            FilterExpr::In { attr, values, .. } => {
+                values.iter().any(|v| self.compare(attr, v) == Some(Ordering::Equal))
+            }
             FilterExpr::BeginsWith { attr, value, .. } => {
-                let got = self.item.get(&attr.text).and_then(|v| v.get("S")).and_then(Json::as_str);
+                let got = self
+                    .item
+                    .get(&attr.text)
+                    .and_then(|v| v.get("S"))
+                    .and_then(Json::as_str);
                 let operand = self.operand(attr, value);
                 let prefix = operand.get("S").and_then(Json::as_str);
                 matches!((got, prefix), (Some(got), Some(prefix)) if got.starts_with(prefix))

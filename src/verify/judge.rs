@@ -222,9 +222,10 @@ impl<'a> Judge<'a> {
     fn holds(&self, n: usize) -> Option<bool> {
         let record = &self.samples.records[self.items()[n].record];
         let known = holds(self.model, self.pattern, &self.params, record)?;
-        let kept = self.pattern.filter.as_ref().is_none_or(|f| {
-            super::filtered::holds(self.model, &self.declared, f, &self.params, &self.items()[n].item)
-        });
+        let kept =
+            self.pattern.filter.as_ref().is_none_or(|f| {
+                super::filtered::holds(self.model, &self.declared, f, &self.params, &self.items()[n].item)
+            });
         Some(known && kept)
     }
 

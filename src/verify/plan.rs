@@ -199,16 +199,20 @@ fn param_names(model: &Model, pattern: &Pattern, resolution: &Resolution) -> Vec
 /// The caller's values in the pattern's filter (not its enum words), each
 /// with the attribute it is compared with.
 fn filter_params(model: &Model, pattern: &Pattern) -> Vec<(String, String)> {
-    let Some(filter) = &pattern.filter else { return Vec::new() };
+    let Some(filter) = &pattern.filter else {
+        return Vec::new();
+    };
     let returns = declared(pattern);
     filter
         .expr
         .values()
         .into_iter()
-        .filter_map(|(attr, value)| match crate::check::filter::operand(model, &returns, &attr.text, value) {
-            crate::check::filter::Operand::Param(param) => Some((param.to_string(), attr.text.clone())),
-            crate::check::filter::Operand::Constant(_) => None,
-        })
+        .filter_map(
+            |(attr, value)| match crate::check::filter::operand(model, &returns, &attr.text, value) {
+                crate::check::filter::Operand::Param(param) => Some((param.to_string(), attr.text.clone())),
+                crate::check::filter::Operand::Constant(_) => None,
+            },
+        )
         .collect()
 }
 

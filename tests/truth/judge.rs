@@ -124,6 +124,8 @@ impl Case {
                 forward: !resolution.descending,
                 consistent: resolution.consistent,
                 limit: resolution.limit,
+                // The generated designs write no filters.
+                filter: None,
             })
         })();
         let _ = analysis;

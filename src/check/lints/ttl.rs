@@ -6,8 +6,8 @@
 
 use crate::check::filter;
 use crate::check::model::{AttrType, Model};
-use crate::syntax::names::written;
 use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::syntax::names::written;
 
 /// E117: every entity of a table with `ttl` that declares the attribute
 /// declares it as a number; and the attribute is not a key attribute.
@@ -85,7 +85,11 @@ pub fn expired_reads(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
         let Some((first, _, ttl)) = expiring.first() else {
             continue;
         };
-        if pattern.filter.as_ref().is_some_and(|f| filter::excludes_expired(f, &ttl.text)) {
+        if pattern
+            .filter
+            .as_ref()
+            .is_some_and(|f| filter::excludes_expired(f, &ttl.text))
+        {
             continue;
         }
         // An item without the attribute never expires: a returned entity

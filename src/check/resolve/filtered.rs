@@ -75,7 +75,9 @@ pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution, diagnosti
                     ),
                 )
                 .with_related(entity.at(entity.name.span), "declared here")
-                .with_help("test attributes the entity has, with values of their types, or drop the entity from the returns"),
+                .with_help(
+                    "test attributes the entity has, with values of their types, or drop the entity from the returns",
+                ),
             );
             ok = false;
         }
@@ -154,7 +156,10 @@ pub fn known_as_filter(cx: &Context, pattern: &Pattern, attr: &str) -> Option<(S
         return Some((help, None));
     }
     // The known value with the comma that joins it to its neighbour.
-    let removed = match (index.checked_sub(1).map(|i| &pattern.known[i]), pattern.known.get(index + 1)) {
+    let removed = match (
+        index.checked_sub(1).map(|i| &pattern.known[i]),
+        pattern.known.get(index + 1),
+    ) {
         (Some(previous), _) => Span::new(previous.span.end, known.span.end),
         (None, Some(next)) => Span::new(known.span.start, next.span.start),
         (None, None) => known.span,

@@ -13,7 +13,10 @@ fn starts_condition(token: Token<'_>) -> bool {
 }
 
 fn is_operator(token: Token<'_>) -> bool {
-    matches!(token, Token::Eq | Token::Ne | Token::Lt | Token::Le | Token::Gt | Token::Ge)
+    matches!(
+        token,
+        Token::Eq | Token::Ne | Token::Lt | Token::Le | Token::Gt | Token::Ge
+    )
 }
 
 impl Cx<'_> {
@@ -32,8 +35,13 @@ impl Cx<'_> {
         if in_call {
             return attributes(self.model, &returned, false);
         }
-        if matches!(prev_token, Token::Eq | Token::Ne) || (prev_token == Token::LParen && self.is_word(prev - 1, "in")) {
-            let attr_at = if prev_token == Token::LParen { prev - 2 } else { prev - 1 };
+        if matches!(prev_token, Token::Eq | Token::Ne) || (prev_token == Token::LParen && self.is_word(prev - 1, "in"))
+        {
+            let attr_at = if prev_token == Token::LParen {
+                prev - 2
+            } else {
+                prev - 1
+            };
             return match self.name_at(attr_at) {
                 Some(attr) => fixed_values(self.model, &returned, &attr),
                 None => Vec::new(),

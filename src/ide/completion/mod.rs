@@ -618,9 +618,7 @@ impl<'a> Cx<'a> {
                 // In a filter, `=` compares; only `= query` pins the Query.
                 Token::Eq if matches!(phase, Phase::Filter) && !self.is_word(index + 1, "query") => phase,
                 Token::Eq => Phase::Query { eq: index },
-                Token::Ident("where") if !matches!(self.sig[index - 1].0, Token::Arrow | Token::Comma) => {
-                    Phase::Filter
-                }
+                Token::Ident("where") if !matches!(self.sig[index - 1].0, Token::Arrow | Token::Comma) => Phase::Filter,
                 Token::Ident("by" | "consistent" | "limit")
                     if !matches!(self.sig[index - 1].0, Token::Arrow | Token::Comma) =>
                 {

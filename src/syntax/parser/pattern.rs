@@ -96,9 +96,7 @@ fn filter_expr<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
             just(Token::Gt).to(FilterOp::Gt),
             just(Token::Ge).to(FilterOp::Ge),
         ));
-        let call = |word: &'static str| {
-            kw(word).ignore_then(just(Token::LParen)).ignore_then(dynamo_name())
-        };
+        let call = |word: &'static str| kw(word).ignore_then(just(Token::LParen)).ignore_then(dynamo_name());
         let begins_with = call("begins_with")
             .then_ignore(just(Token::Comma))
             .then(filter_value())
@@ -158,13 +156,12 @@ fn filter_expr<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
                 })
                 .or(atom)
         });
-        let and = unary
-            .clone()
-            .foldl(kw("and").ignore_then(unary).repeated(), |a, b| {
-                FilterExpr::And(Box::new(a), Box::new(b))
-            });
-        and.clone()
-            .foldl(kw("or").ignore_then(and).repeated(), |a, b| FilterExpr::Or(Box::new(a), Box::new(b)))
+        let and = unary.clone().foldl(kw("and").ignore_then(unary).repeated(), |a, b| {
+            FilterExpr::And(Box::new(a), Box::new(b))
+        });
+        and.clone().foldl(kw("or").ignore_then(and).repeated(), |a, b| {
+            FilterExpr::Or(Box::new(a), Box::new(b))
+        })
     })
 }
 
@@ -184,7 +181,11 @@ fn share<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Pars
             }
             Share {
                 span: span(e.span()),
-                fraction: if percent > 0.0 && percent <= 100.0 { percent / 100.0 } else { 1.0 },
+                fraction: if percent > 0.0 && percent <= 100.0 {
+                    percent / 100.0
+                } else {
+                    1.0
+                },
                 text: text.to_string(),
             }
         })
@@ -196,19 +197,20 @@ fn share<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Pars
 fn filter<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
 -> impl Parser<'t, I, Option<Filter>, Extra<E>> + Clone {
     let stop = one_of([Token::Table, Token::Entity, Token::Pattern, Token::Eq]).ignored();
-    kw("where").ignore_then(
-        filter_expr()
-            .then(share().or_not())
-            .map_with(|(expr, keeps), e| Some((expr, keeps, e.span())))
-            .recover_with(via_parser(any().and_is(stop.clone().not()).repeated().map(|_| None))),
-    )
-    .map_with(|parsed, e| {
-        parsed.map(|(expr, keeps, _)| Filter {
-            span: span(e.span()),
-            expr,
-            keeps,
+    kw("where")
+        .ignore_then(
+            filter_expr()
+                .then(share().or_not())
+                .map_with(|(expr, keeps), e| Some((expr, keeps, e.span())))
+                .recover_with(via_parser(any().and_is(stop.not()).repeated().map(|_| None))),
+        )
+        .map_with(|parsed, e| {
+            parsed.map(|(expr, keeps, _)| Filter {
+                span: span(e.span()),
+                expr,
+                keeps,
+            })
         })
-    })
 }
 
 fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
