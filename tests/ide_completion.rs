@@ -6,6 +6,7 @@
 mod common;
 
 use common::cursor;
+use common::cursor::completion_labels as labels;
 use dyno::ide::{File, completion::completions};
 use expect_test::{Expect, expect};
 
@@ -39,14 +40,6 @@ fn render(fixture: &str) -> String {
 
 fn check(fixture: &str, expected: Expect) {
     expected.assert_eq(&render(fixture));
-}
-
-/// The labels only, for fixtures where the list is long and the point is
-/// one entry.
-fn labels(fixture: &str) -> Vec<String> {
-    let (text, offset) = cursor::cursor(fixture);
-    let file = File::new(text);
-    completions(&file, offset).into_iter().map(|c| c.label).collect()
 }
 
 const BILLING: &str = include_str!("../examples/billing.dyno");

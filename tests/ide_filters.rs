@@ -9,8 +9,9 @@
 mod common;
 
 use common::cursor;
+use common::cursor::completion_labels as labels;
 use dyno::ide::semantic_tokens::{Kind, tokens};
-use dyno::ide::{File, completion::completions, hover::hover, references::references, rename::rename};
+use dyno::ide::{File, hover::hover, references::references, rename::rename};
 use expect_test::expect;
 
 const SCHEMA: &str = r#"
@@ -36,14 +37,6 @@ fn with_pattern(line: &str) -> String {
         "pattern bigOrders(customerId) -> Order[] ~10 where total >= minTotal and status = PAID ~20%",
         line,
     )
-}
-
-fn labels(fixture: &str) -> Vec<String> {
-    let (text, offset) = cursor::cursor(fixture);
-    completions(&File::new(text), offset)
-        .into_iter()
-        .map(|c| c.label)
-        .collect()
 }
 
 #[test]

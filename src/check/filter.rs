@@ -82,24 +82,6 @@ pub enum Operand<'a> {
     Param(&'a str),
 }
 
-/// The DynamoDB type an attribute of this type is stored as.
-pub fn stored_kind(ty: &AttrType) -> &'static str {
-    match ty {
-        AttrType::Int { .. } | AttrType::Decimal => "N",
-        AttrType::Bool => "BOOL",
-        AttrType::Binary => "B",
-        AttrType::List => "L",
-        AttrType::Map => "M",
-        AttrType::String
-        | AttrType::Id
-        | AttrType::Date
-        | AttrType::DateTime
-        | AttrType::Uuid
-        | AttrType::Ulid
-        | AttrType::Enum(_) => "S",
-    }
-}
-
 /// The first declaration of `attr` among the returned entities.
 fn declared<'m>(model: &'m Model, returns: &[EntityId], attr: &str) -> Option<&'m AttrType> {
     returns
@@ -133,7 +115,7 @@ pub fn operand<'a>(model: &Model, returns: &[EntityId], attr: &str, value: &'a F
 /// comparing by type, would never find them equal (or ordered), or the
 /// constant is no value of the enum.
 fn can_hold(ty: &AttrType, constant: &Constant, prefix: bool) -> bool {
-    if stored_kind(ty) != constant.kind() {
+    if ty.stored_kind() != constant.kind() {
         return false;
     }
     match (ty, constant) {
@@ -171,7 +153,7 @@ pub fn keeps(model: &Model, returns: &[EntityId], entity: &Entity, table_keys: &
                 (None, _) if *op == FilterOp::Ne => Keeps::Maybe,
                 (None, _) => Keeps::Never,
                 (Some(ty), Operand::Constant(c)) if *op == FilterOp::Eq && !can_hold(ty, &c, false) => Keeps::Never,
-                (Some(ty), Operand::Constant(c)) if *op != FilterOp::Ne && stored_kind(ty) != c.kind() => Keeps::Never,
+                (Some(ty), Operand::Constant(c)) if *op != FilterOp::Ne && ty.stored_kind() != c.kind() => Keeps::Never,
                 _ => Keeps::Maybe,
             }
         }
@@ -192,7 +174,7 @@ pub fn keeps(model: &Model, returns: &[EntityId], entity: &Entity, table_keys: &
             }
             match (atom(attr), operand(model, returns, &attr.text, value)) {
                 (None, _) => Keeps::Never,
-                (Some(ty), _) if stored_kind(ty) != "S" => Keeps::Never,
+                (Some(ty), _) if ty.stored_kind() != "S" => Keeps::Never,
                 (Some(ty), Operand::Constant(c)) if !can_hold(ty, &c, true) => Keeps::Never,
                 _ => Keeps::Maybe,
             }
@@ -235,18 +217,18 @@ pub fn mismatches(model: &Model, returns: &[EntityId], filter: &Filter) -> Vec<M
                 continue;
             };
             let ty = &attribute.ty;
-            let problem = if begins_with && stored_kind(ty) != "S" {
+            let problem = if begins_with && ty.stored_kind() != "S" {
                 Some(format!(
                     "`begins_with` tests strings, and `{}` is a `{}`",
                     attr.text,
                     ty.name()
                 ))
-            } else if stored_kind(ty) != constant.kind() {
+            } else if ty.stored_kind() != constant.kind() {
                 Some(format!(
                     "`{}` is declared `{}`, stored as {}, and this value is {}: DynamoDB compares values of different types as unequal, so the comparison never holds as meant",
                     attr.text,
                     ty.name(),
-                    kind_name(stored_kind(ty)),
+                    kind_name(ty.stored_kind()),
                     kind_name(constant.kind())
                 ))
             } else if !can_hold(ty, &constant, begins_with) {
@@ -348,7 +330,7 @@ impl Writer<'_> {
         let json = match operand(self.model, self.returns, &attr.text, value) {
             Operand::Constant(c) => c.json(),
             Operand::Param(p) => {
-                let kind = declared(self.model, self.returns, &attr.text).map_or("S", stored_kind);
+                let kind = declared(self.model, self.returns, &attr.text).map_or("S", AttrType::stored_kind);
                 json!({ kind: format!("{{{p}}}") })
             }
         };

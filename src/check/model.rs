@@ -337,6 +337,25 @@ impl AttrType {
         }
     }
 
+    /// The DynamoDB type a value of this type is stored as: `N`, `BOOL`,
+    /// `B`, `L`, `M`, else `S`.
+    pub fn stored_kind(&self) -> &'static str {
+        match self {
+            AttrType::Int { .. } | AttrType::Decimal => "N",
+            AttrType::Bool => "BOOL",
+            AttrType::Binary => "B",
+            AttrType::List => "L",
+            AttrType::Map => "M",
+            AttrType::String
+            | AttrType::Id
+            | AttrType::Date
+            | AttrType::DateTime
+            | AttrType::Uuid
+            | AttrType::Ulid
+            | AttrType::Enum(_) => "S",
+        }
+    }
+
     pub fn is_numeric(&self) -> bool {
         matches!(self, AttrType::Int { .. } | AttrType::Decimal)
     }

@@ -87,7 +87,7 @@ impl Eval<'_> {
                     .returns
                     .iter()
                     .find_map(|&e| self.model.entity(e).attribute(&attr.text))
-                    .map_or("S", |a| filter::stored_kind(&a.ty));
+                    .map_or("S", |a| a.ty.stored_kind());
                 fill(json!({ kind: format!("{{{name}}}") }), self.params)
             }
         }
