@@ -897,7 +897,7 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
             ast::Modifier::Consistent(span) => consistent = Some(*span),
             ast::Modifier::Limit { count, .. } => limit = Some(*count),
             ast::Modifier::Where(written) => {
-                // A key attribute is E211's (the resolver knows which keys the Query reads).
+                // A key attribute is E232's (the resolver knows which keys the Query reads).
                 let table_keys = returned.iter().filter_map(|e| e.table).map(|t| model.table(t));
                 let keys: Vec<&str> = table_keys
                     .flat_map(|t| t.key_attributes().map(|k| k.name.as_str()))

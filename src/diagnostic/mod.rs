@@ -90,7 +90,6 @@ codes! {
     NumberKeyTemplate = "E115", Error, "template for a number key";
     InvalidName = "E116", Error, "table or index name DynamoDB rejects";
     TtlNotANumber = "E117", Error, "TTL attribute that is not a number";
-    FilterTypeMismatch = "E118", Error, "filter value of another type than its attribute";
     TooManyGlobalIndexes = "W101", Warning, "more global indexes than the default quota";
     NoSingleQuery = "E201", Error, "no single Query serves the pattern";
     ExtraEntities = "E202", Error, "key condition also matches undeclared entities";
@@ -102,11 +101,12 @@ codes! {
     TooManyRanges = "E208", Error, "more than one range";
     InvalidFixedValue = "E209", Error, "fixed value outside the attribute's type";
     UnpinnedValue = "E210", Error, "key condition that does not pin a known value";
-    FilterOnKey = "E211", Error, "filter on a key attribute of the Query";
-    FilterRemovesDeclared = "E212", Error, "filter that removes every item of a declared entity";
+    FilterTypeMismatch = "E231", Error, "filter value of another type than its attribute";
+    FilterOnKey = "E232", Error, "filter on a key attribute of the Query";
+    FilterRemovesDeclared = "E233", Error, "filter that removes every item of a declared entity";
     IndexNotUnique = "W202", Warning, "single item from an index key that is not unique";
-    FilteredEntities = "W203", Warning, "key condition reads undeclared entities that the filter removes";
-    LimitBeforeFilter = "W204", Warning, "limit on a filtered pattern";
+    FilteredEntities = "W231", Warning, "key condition reads undeclared entities that the filter removes";
+    LimitBeforeFilter = "W232", Warning, "limit on a filtered pattern";
     Overwrite = "E301", Error, "two items can have the same primary key";
     KeyTooLong = "E302", Error, "key value longer than DynamoDB allows";
     TypeTagPrefix = "W301", Warning, "type tag that is a prefix of another";

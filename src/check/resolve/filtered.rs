@@ -3,14 +3,14 @@
 //! are returned (AWS, *Filter expressions for Query*,
 //! https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html):
 //!
-//! - E211: a filter may not test the Query's own key attributes; DynamoDB
+//! - E232: a filter may not test the Query's own key attributes; DynamoDB
 //!   rejects the request.
-//! - E212: a filter that no item of a declared entity can pass: the
+//! - E233: a filter that no item of a declared entity can pass: the
 //!   pattern promises items it never returns.
-//! - W203: items of undeclared entities the key condition reads and the
+//! - W231: items of undeclared entities the key condition reads and the
 //!   filter removes are paid for (read capacity and the 1 MB page count them)
 //!   without being returned.
-//! - W204: `limit N` counts the items read before the filter, so a page can
+//! - W232: `limit N` counts the items read before the filter, so a page can
 //!   hold fewer than `N` items, or none, while more follow (AWS, *Query*,
 //!   "Limiting the number of items in the result set",
 //!   https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Other.html#Query.Limit).
