@@ -208,8 +208,12 @@ pub struct Mismatch {
 pub fn mismatches(model: &Model, returns: &[EntityId], filter: &Filter) -> Vec<Mismatch> {
     let mut out = Vec::new();
     let mut check = |attr: &Name, value: &FilterValue, begins_with: bool| {
-        let Operand::Constant(constant) = operand(model, returns, &attr.text, value) else {
-            return;
+        let constant = match operand(model, returns, &attr.text, value) {
+            Operand::Constant(constant) => Some(constant),
+            // A caller's value takes the attribute's type, but `begins_with`
+            // is only for strings whatever its value.
+            Operand::Param(_) if begins_with => None,
+            Operand::Param(_) => return,
         };
         for &e in returns {
             let entity = model.entity(e);
@@ -219,11 +223,11 @@ pub fn mismatches(model: &Model, returns: &[EntityId], filter: &Filter) -> Vec<M
             let ty = &attribute.ty;
             let problem = if begins_with && ty.stored_kind() != "S" {
                 Some(format!(
-                    "`begins_with` tests strings, and `{}` is a `{}`",
+                    "`begins_with` tests strings, and `{}` is declared `{}`",
                     attr.text,
                     ty.name()
                 ))
-            } else if ty.stored_kind() != constant.kind() {
+            } else if let Some(constant) = constant.as_ref().filter(|c| ty.stored_kind() != c.kind()) {
                 Some(format!(
                     "`{}` is declared `{}`, stored as {}, and this value is {}: DynamoDB compares values of different types as unequal, so the comparison never holds as meant",
                     attr.text,
@@ -231,10 +235,11 @@ pub fn mismatches(model: &Model, returns: &[EntityId], filter: &Filter) -> Vec<M
                     kind_name(ty.stored_kind()),
                     kind_name(constant.kind())
                 ))
-            } else if !can_hold(ty, &constant, begins_with) {
-                Some(format!("`{}` can never be `{}`", attr.text, constant_text(&constant)))
             } else {
-                None
+                constant
+                    .as_ref()
+                    .filter(|c| !can_hold(ty, c, begins_with))
+                    .map(|c| format!("`{}` can never be `{}`", attr.text, constant_text(c)))
             };
             if let Some(message) = problem {
                 out.push(Mismatch {
@@ -427,5 +432,82 @@ pub fn add_conjunct(filter: Option<&Filter>, end: usize, condition: &str) -> Vec
                 vec![(Span::empty(span.end), format!(" and {condition}"))]
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::analyze;
+
+    const SCHEMA: &str = r##"
+table T {
+  key pk, sk
+}
+
+entity Customer {
+  customerId: id
+  name: string
+  pk = "C#{customerId}"
+  sk = "#PROFILE"
+}
+
+entity Ticket {
+  customerId: id
+  ticketId: ulid
+  state: enum(open, closed)
+  note: string?
+  pk = "C#{customerId}"
+  sk = "#{ticketId}"
+}
+"##;
+
+    /// What the filter of `pattern p(customerId) -> Ticket[] where FILTER`
+    /// does to `Customer` and to `Ticket` items.
+    fn keeps_of(filter: &str) -> (Keeps, Keeps) {
+        let text = format!("{SCHEMA}\npattern p(customerId) -> Ticket[] where {filter}\n");
+        let analysis = analyze(&text);
+        let model = &analysis.schema.model;
+        let pattern = &model.patterns[0];
+        let expr = &pattern.filter.as_ref().expect("a filter").expr;
+        let returns: Vec<EntityId> = pattern.returns.iter().filter_map(|r| r.entity).collect();
+        let keys = ["pk", "sk"];
+        let of = |name: &str| {
+            keeps(
+                model,
+                &returns,
+                model.entity(model.entity_named(name).unwrap()),
+                &keys,
+                expr,
+            )
+        };
+        (of("Customer"), of("Ticket"))
+    }
+
+    #[test]
+    fn a_comparison_with_a_missing_attribute_removes_the_item_except_not_equal() {
+        assert_eq!(keeps_of("state = open"), (Keeps::Never, Keeps::Maybe));
+        assert_eq!(keeps_of("state >= x"), (Keeps::Never, Keeps::Maybe));
+        // DynamoDB (and dynalite, moto) keep an item without the attribute for `<>`.
+        assert_eq!(keeps_of("state <> closed").0, Keeps::Maybe);
+        assert_eq!(keeps_of("not (state = open)").0, Keeps::Always);
+    }
+
+    #[test]
+    fn existence_follows_what_each_entity_declares() {
+        assert_eq!(keeps_of("attribute_exists(state)"), (Keeps::Never, Keeps::Always));
+        assert_eq!(keeps_of("attribute_exists(note)"), (Keeps::Never, Keeps::Maybe));
+        assert_eq!(keeps_of("attribute_not_exists(state)"), (Keeps::Always, Keeps::Never));
+        // A key attribute is on every item, whatever the entity declares.
+        assert_eq!(keeps_of("attribute_exists(pk)").0, Keeps::Maybe);
+    }
+
+    #[test]
+    fn and_or_combine_as_three_valued_logic() {
+        assert_eq!(keeps_of("state = open or attribute_not_exists(state)").0, Keeps::Always);
+        assert_eq!(keeps_of("state = open or note = x").0, Keeps::Never);
+        assert_eq!(keeps_of("state = open and note = x").1, Keeps::Maybe);
+        // A constant outside the enum removes even the declared entity's items.
+        assert_eq!(keeps_of("state in (\"gone\", \"lost\")").1, Keeps::Never);
     }
 }

@@ -258,8 +258,11 @@ fn filter_atom() -> impl Strategy<Value = FilterExpr> {
             op,
             value
         }),
-        (dynamo_name(), prop::collection::vec(filter_value(), 1..3))
-            .prop_map(move |(attr, values)| FilterExpr::In { span, attr, values }),
+        (dynamo_name(), prop::collection::vec(filter_value(), 1..3)).prop_map(move |(attr, values)| FilterExpr::In {
+            span,
+            attr,
+            values
+        }),
         (dynamo_name(), filter_value()).prop_map(move |(attr, value)| FilterExpr::BeginsWith { span, attr, value }),
         (dynamo_name(), any::<bool>()).prop_map(move |(attr, exists)| FilterExpr::Exists { span, attr, exists }),
     ]
