@@ -129,3 +129,12 @@ fn filter_keywords_are_keywords_and_its_attributes_attributes() {
     assert_eq!(kind_at("total >="), Some(Kind::Attribute));
     assert_eq!(kind_at("and status"), Some(Kind::Keyword));
 }
+
+#[test]
+fn hover_on_where_says_when_dynamodb_filters() {
+    let fixture = with_pattern("pattern p(customerId) -> Order[] wh$0ere total > 1");
+    let (text, offset) = cursor::cursor(&fixture);
+    let shown = hover(&File::new(text), offset).expect("a hover").markdown;
+    expect![[r#"**where**: a filter, DynamoDB's `FilterExpression`. It runs after the key condition has read the items and before they are returned: every item read is paid for and counts toward the 1 MB page, and `limit` counts items before the filter. Assumed to keep ~50% of the items read."#]]
+        .assert_eq(&shown);
+}
