@@ -606,15 +606,16 @@ fn modifiers_after_the_returns() {
         entity User { tenantId: id  userId: id  pk = "TENANT#{tenantId}"  sk = "USER#{userId}" }
         pattern p(tenantId) -> User[] $0
         "##,
-        expect![[r##"
+        expect![[r#"
             Keyword by — order by an attribute
             Keyword consistent — a strongly consistent read
             Keyword limit — at most N items per page
+            Keyword where — filter the items read (FilterExpression)
             Snippet = query … — pin the Query => = query ${1:Table} where ${2} (snippet)
             Keyword table — a DynamoDB table: keys, indexes, delimiter
             Keyword entity — an item type with typed attributes and key templates
             Keyword pattern — an access pattern: one Query
-        "##]],
+        "#]],
     );
 }
 
@@ -634,14 +635,15 @@ fn attributes_after_by_and_directions_after_its_attribute() {
     );
     check(
         &format!("{schema}pattern p(tenantId) -> Event[] by at $0"),
-        expect![[r##"
+        expect![[r#"
             Keyword asc — ascending (the default)
             Keyword desc — descending
             Keyword by — order by an attribute
             Keyword consistent — a strongly consistent read
             Keyword limit — at most N items per page
+            Keyword where — filter the items read (FilterExpression)
             Snippet = query … — pin the Query => = query ${1:Table} where ${2} (snippet)
-        "##]],
+        "#]],
     );
 }
 

@@ -40,6 +40,12 @@ fn with_pattern(line: &str) -> String {
 }
 
 #[test]
+fn where_is_offered_among_the_modifiers() {
+    let offered = labels(&with_pattern("pattern p(customerId) -> Order[] $0"));
+    assert!(offered.iter().any(|l| l == "where"), "{offered:?}");
+}
+
+#[test]
 fn after_where_the_attributes_and_functions_are_offered() {
     let offered = labels(&with_pattern("pattern p(customerId) -> Order[] where $0"));
     expect![[r#"["customerId", "orderId", "total", "status", "begins_with", "attribute_exists", "attribute_not_exists", "not"]"#]]

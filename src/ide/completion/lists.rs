@@ -104,6 +104,7 @@ pub(super) fn modifiers() -> Vec<Completion> {
         Completion::new("by", CompletionKind::Keyword).detail("order by an attribute"),
         Completion::new("consistent", CompletionKind::Keyword).detail("a strongly consistent read"),
         Completion::new("limit", CompletionKind::Keyword).detail("at most N items per page"),
+        Completion::new("where", CompletionKind::Keyword).detail("filter the items read (FilterExpression)"),
         Completion::new("= query …", CompletionKind::Snippet)
             .detail("pin the Query")
             .snippet("= query ${1:Table} where ${2}"),
