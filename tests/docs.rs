@@ -178,6 +178,7 @@ code_tests! {
     e231_filter_type_mismatch => FilterTypeMismatch,
     e232_filter_on_key => FilterOnKey,
     e233_filter_removes_declared => FilterRemovesDeclared,
+    e234_filter_not_projected => FilterNotProjected,
     w231_filtered_entities => FilteredEntities,
     w232_limit_before_filter => LimitBeforeFilter,
     w202_index_not_unique => IndexNotUnique,

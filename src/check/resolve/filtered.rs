@@ -18,10 +18,10 @@
 use super::{Context, Resolution};
 use crate::check::cost;
 use crate::check::filter::{self, Keeps};
-use crate::check::model::Pattern;
+use crate::check::model::{AccessKind, KeySchema, Pattern, Projection};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::syntax::Span;
-use crate::syntax::ast::KnownKind;
+use crate::syntax::ast::{Filter, KnownKind, Name};
 use crate::syntax::template::is_identifier;
 
 /// Reports what the filter does to the resolved Query; `false` when the
@@ -55,6 +55,21 @@ pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution, diagnosti
             )
             .with_related(table.at(access.span), "the key schema the Query uses")
             .with_help("make it a known value of the pattern, so that the key condition selects on it"),
+        );
+        ok = false;
+    }
+    if let Some(unprojected) = unprojected(cx, written, access) {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::FilterNotProjected,
+                pattern.at(unprojected.span),
+                format!(
+                    "global index `{}` does not project `{}`: the filter sees index entries only, so it cannot test it",
+                    access.name.text, unprojected.text
+                ),
+            )
+            .with_related(table.at(access.span), "the index and its projection")
+            .with_help(format!("project it: `include({})`, or `all`", unprojected.text)),
         );
         ok = false;
     }
@@ -127,6 +142,30 @@ pub fn check(cx: &Context, pattern: &Pattern, resolution: &Resolution, diagnosti
         );
     }
     true
+}
+
+/// The first attribute the filter tests that a global index read without
+/// it does not project: a GSI Query reads index entries only, and cannot
+/// fetch other attributes from the table (a local index can, at a cost).
+fn unprojected<'f>(cx: &Context, filter: &'f Filter, access: &KeySchema) -> Option<&'f Name> {
+    if access.kind != AccessKind::Gsi {
+        return None;
+    }
+    let table = cx.model.table(cx.table);
+    let listed: &[String] = match &access.projection {
+        Projection::All => return None,
+        Projection::KeysOnly => &[],
+        Projection::Include(names) => names,
+    };
+    let projected = |name: &str| {
+        listed.iter().any(|n| n == name)
+            || table
+                .base()
+                .into_iter()
+                .chain([access])
+                .any(|k| k.pk.name == name || k.sk.as_ref().is_some_and(|sk| sk.name == name))
+    };
+    filter.expr.attributes().into_iter().find(|a| !projected(&a.text))
 }
 
 /// A known value that no key selects on can be tested by a filter instead:
