@@ -150,7 +150,7 @@ fn line(depth: usize) -> Place {
 }
 
 /// The spaces between two tokens on one line (see the module docs).
-fn gap(previous: Token<'_>, token: Token<'_>) -> usize {
+fn gap(before_previous: Option<Token<'_>>, previous: Token<'_>, token: Token<'_>) -> usize {
     let tight_before = matches!(
         token,
         Token::Comma
@@ -165,9 +165,11 @@ fn gap(previous: Token<'_>, token: Token<'_>) -> usize {
     );
     let tight_after = matches!(previous, Token::LParen | Token::LBracket | Token::Dot | Token::Tilde);
     // A filter's `in (...)`, `not (...)` and a group after `where`, `and`
-    // or `or` are words followed by a parenthesis, not calls.
-    let word_then_group =
-        token == Token::LParen && matches!(previous, Token::Ident("in" | "not" | "where" | "and" | "or"));
+    // or `or` are words followed by a parenthesis, not calls (unless the
+    // word names a pattern: `pattern in(x)`).
+    let word_then_group = token == Token::LParen
+        && matches!(previous, Token::Ident("in" | "not" | "where" | "and" | "or"))
+        && before_previous != Some(Token::Pattern);
     if word_then_group {
         1
     } else if tight_before || tight_after {
@@ -196,7 +198,10 @@ impl<'a, 'src> Plan<'a, 'src> {
     ) -> Self {
         let places = (0..significant.len())
             .map(|i| Place::Inline {
-                space: i.checked_sub(1).map_or(0, |p| gap(significant[p].0, significant[i].0)),
+                space: i.checked_sub(1).map_or(0, |p| {
+                    let before = p.checked_sub(1).map(|b| significant[b].0);
+                    gap(before, significant[p].0, significant[i].0)
+                }),
             })
             .collect();
         let mut plan = Plan {
