@@ -1069,6 +1069,7 @@ fn every_fix_in_the_docs_and_fixtures_fixes() {
             "E203",
             "E209",
             "W303",
+            "H201",
         ]
     "#]]
     .assert_debug_eq(&codes);

@@ -6,6 +6,7 @@
 mod common;
 
 use common::cursor;
+use common::cursor::completion_labels as labels;
 use dyno::ide::{File, completion::completions};
 use expect_test::{Expect, expect};
 
@@ -39,14 +40,6 @@ fn render(fixture: &str) -> String {
 
 fn check(fixture: &str, expected: Expect) {
     expected.assert_eq(&render(fixture));
-}
-
-/// The labels only, for fixtures where the list is long and the point is
-/// one entry.
-fn labels(fixture: &str) -> Vec<String> {
-    let (text, offset) = cursor::cursor(fixture);
-    let file = File::new(text);
-    completions(&file, offset).into_iter().map(|c| c.label).collect()
 }
 
 const BILLING: &str = include_str!("../examples/billing.dyno");
@@ -625,6 +618,7 @@ fn modifiers_after_the_returns() {
             Keyword batch get — read with BatchGetItem: up to 100 keys
             Keyword scan — read every item of the table or an index
             Keyword segments — a parallel Scan in N segments
+            Keyword where — filter the items read (FilterExpression)
             Snippet = query … — pin the Query => = query ${1:Table} where ${2} (snippet)
             Keyword table — a DynamoDB table: keys, indexes, delimiter
             Keyword entity — an item type with typed attributes and key templates
@@ -659,6 +653,7 @@ fn attributes_after_by_and_directions_after_its_attribute() {
             Keyword batch get — read with BatchGetItem: up to 100 keys
             Keyword scan — read every item of the table or an index
             Keyword segments — a parallel Scan in N segments
+            Keyword where — filter the items read (FilterExpression)
             Snippet = query … — pin the Query => = query ${1:Table} where ${2} (snippet)
         "#]],
     );

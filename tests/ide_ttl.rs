@@ -8,10 +8,9 @@
 mod common;
 
 use common::cursor;
+use common::cursor::completion_labels as labels;
 use dyno::ide::semantic_tokens::{Kind, tokens};
-use dyno::ide::{
-    File, completion::completions, goto::definition, hover::hover, references::references, rename::rename,
-};
+use dyno::ide::{File, goto::definition, hover::hover, references::references, rename::rename};
 use expect_test::{Expect, expect};
 
 const SCHEMA: &str = r#"
@@ -42,14 +41,6 @@ pattern token(tokenId) -> Token
 /// `SCHEMA` with the `ttl` line replaced by `line` (which holds the `$0`).
 fn with_ttl_line(line: &str) -> String {
     SCHEMA.replace("  ttl expiresAt$0", line)
-}
-
-fn labels(fixture: &str) -> Vec<String> {
-    let (text, offset) = cursor::cursor(fixture);
-    completions(&File::new(text), offset)
-        .into_iter()
-        .map(|c| c.label)
-        .collect()
 }
 
 fn check_hover(fixture: &str, expected: Expect) {

@@ -171,6 +171,45 @@ fn other_reads_run_as_their_operation_and_pass() {
 
 #[test]
 #[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+fn filtered_patterns_send_their_filter_and_return_only_what_it_keeps() {
+    let endpoint = endpoint();
+    let file = "tests/fixtures/check/filters_verified.dyno";
+    let (code, json, text) = verify_json(file, &endpoint, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    let patterns = json["patterns"].as_array().unwrap();
+    let named = |name: &str| patterns.iter().find(|p| p["pattern"] == name).unwrap();
+    for p in patterns {
+        assert_eq!(p["status"], "pass", "{p:#}");
+        assert!(p["returned"].as_u64().unwrap() > 0, "{p:#}");
+    }
+    // The same partition, read whole and filtered: the filter removed items.
+    let everything = named("customerTickets")["returned"].as_u64().unwrap();
+    let open = &named("openTickets");
+    assert!(open["returned"].as_u64().unwrap() < everything, "{text}");
+    assert_eq!(open["request"]["FilterExpression"], "#f0 = :f0", "{open:#}");
+    assert_eq!(open["request"]["ExpressionAttributeNames"]["#f0"], "state");
+    assert_eq!(
+        open["request"]["ExpressionAttributeValues"][":f0"],
+        serde_json::json!({ "S": "open" })
+    );
+    // A caller's value is sent as a number, taken from a sample item.
+    let urgent = &named("urgent")["request"];
+    assert!(
+        urgent["ExpressionAttributeValues"][":f0"]["N"].is_string(),
+        "{urgent:#}"
+    );
+    assert!(
+        urgent["ExpressionAttributeNames"]
+            .as_object()
+            .unwrap()
+            .values()
+            .any(|n| n == "State#Date"),
+        "{urgent:#}"
+    );
+}
+
+#[test]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
 fn billing_prints_every_pattern_passing() {
     let endpoint = endpoint();
     let output = dyno(&["verify", "examples/billing.dyno", "--endpoint", &endpoint]);

@@ -79,6 +79,9 @@ pub struct ItemSize {
 pub struct ReadCost {
     /// Expected items read (after `limit`).
     pub items: f64,
+    /// With a filter: the items it is expected to return out of `items`,
+    /// and the share it keeps (`~N%`, else `filter::DEFAULT_KEEPS`).
+    pub filtered: Option<Filtered>,
     /// Bytes read: item sizes, or projected entry sizes on an index, summed.
     pub bytes: f64,
     /// `bytes` rounded up once to the next 4 KB (at least 4 KB).
@@ -97,6 +100,17 @@ pub struct ReadCost {
     pub per_item: bool,
     /// Scan: every item stored in the table or index is read.
     pub scan: bool,
+}
+
+/// What a filter leaves of the items read: DynamoDB charges for every item
+/// the key condition reads, before the filter runs (AWS, *Filter
+/// expressions for Query*).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Filtered {
+    pub returned: f64,
+    pub share: f64,
+    /// The share is the default, not a `~N%` hint.
+    pub default_share: bool,
 }
 
 /// The size of a number value by rule 2.2: one byte per two significant
@@ -326,6 +340,14 @@ impl ReadCost {
         if self.per_item {
             notes.push("BatchGetItem rounds each item up to 4 KB".into());
         }
+        if let Some(filtered) = &self.filtered {
+            let default = if filtered.default_share { ", the default" } else { "" };
+            notes.push(format!(
+                "the filter keeps ~{}%{default}: ~{} of them returned",
+                whole(filtered.share * 100.0),
+                whole(filtered.returned)
+            ));
+        }
         if self.pages > 1 {
             let page = if self.per_item {
                 "responses of 16 MB"
@@ -380,6 +402,14 @@ pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resoluti
         items += count;
         bytes += count * average;
     }
+    // `~N` counts what the pattern returns; with a filter keeping a share
+    // of what it reads, the Query reads that many over the share (items of
+    // the entities it removes counted at the returned items' size).
+    let share = pattern.filter.as_ref().map(super::filter::share);
+    if let Some(share) = share {
+        items /= share;
+        bytes /= share;
+    }
     // A Scan's `limit` is its page size: the scan still reads every item.
     let page_limit = match resolution.read {
         Read::Scan { .. } => None,
@@ -394,7 +424,12 @@ pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resoluti
         items = limit;
         default_count = false;
     }
-    let cost = query_cost(items, bytes, resolution.consistent, estimated, default_count);
+    let mut cost = query_cost(items, bytes, resolution.consistent, estimated, default_count);
+    cost.filtered = share.map(|share| Filtered {
+        returned: items * share,
+        share,
+        default_share: pattern.filter.as_ref().is_some_and(|f| f.keeps.is_none()),
+    });
     match resolution.read {
         Read::BatchGetItem => batch_get_cost(cost),
         Read::Scan { .. } => ReadCost { scan: true, ..cost },
@@ -427,6 +462,7 @@ pub fn query_cost(items: f64, bytes: f64, consistent: bool, estimated: bool, def
     let pages = (bytes / PAGE).ceil().max(1.0) as u64;
     ReadCost {
         items,
+        filtered: None,
         bytes,
         billed_bytes: units * READ_UNIT,
         rcu,

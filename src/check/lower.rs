@@ -904,6 +904,8 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
     let mut segments = None;
     // Reported after the loop: `check_attr` holds the diagnostics until then.
     let mut second_operations = Vec::new();
+    let mut filter = None;
+    let mut extra_filters = Vec::new();
     for modifier in &pattern.modifiers {
         match modifier {
             ast::Modifier::OrderBy { span, attr, descending } => {
@@ -931,6 +933,38 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
                 }
             }
             ast::Modifier::Segments { span, count } => segments = Some((*span, *count)),
+            ast::Modifier::Where(written) => {
+                // A key attribute is E232's (the resolver knows which keys the Query reads).
+                let table_keys = returned.iter().filter_map(|e| e.table).map(|t| model.table(t));
+                let keys: Vec<&str> = table_keys
+                    .flat_map(|t| t.key_attributes().map(|k| k.name.as_str()))
+                    .collect();
+                for attr in written.expr.attributes() {
+                    if !keys.contains(&attr.text.as_str()) {
+                        check_attr(attr, "filter attribute");
+                    }
+                }
+                if filter.is_some() {
+                    extra_filters.push(written.span);
+                } else {
+                    filter = Some(written.clone());
+                }
+            }
+        }
+    }
+    for span in extra_filters {
+        diagnostics.push(
+            Diagnostic::new(Code::UnexpectedToken, file.at(span), "a pattern has one `where`")
+                .with_help("join the conditions with `and`"),
+        );
+    }
+    if let Some(filter) = &filter {
+        let returned: Vec<EntityId> = returns.iter().filter_map(|r| r.entity).collect();
+        for mismatch in super::filter::mismatches(model, &returned, filter) {
+            diagnostics.push(
+                Diagnostic::new(Code::FilterTypeMismatch, file.at(mismatch.span), mismatch.message)
+                    .with_related(mismatch.declared, "declared here"),
+            );
         }
     }
     diagnostics.extend(second_operations);
@@ -949,6 +983,14 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
         limit,
         operation,
         segments,
+        filter,
+        modifiers_end: pattern
+            .modifiers
+            .iter()
+            .map(|m| m.span().end)
+            .chain(pattern.returns.iter().map(|r| r.span.end))
+            .max()
+            .unwrap_or(pattern.name.span.end),
         query: pattern.query.clone(),
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod cost;
 pub mod describe;
+pub mod filter;
 /// The checker's maps are keyed by short schema names: SipHash's defence
 /// against chosen collisions buys nothing there, FxHash is faster.
 mod fxhash {

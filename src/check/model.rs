@@ -375,6 +375,25 @@ impl AttrType {
         }
     }
 
+    /// The DynamoDB type a value of this type is stored as: `N`, `BOOL`,
+    /// `B`, `L`, `M`, else `S`.
+    pub fn stored_kind(&self) -> &'static str {
+        match self {
+            AttrType::Int { .. } | AttrType::Decimal | AttrType::Epoch(_) => "N",
+            AttrType::Bool => "BOOL",
+            AttrType::Binary => "B",
+            AttrType::List => "L",
+            AttrType::Map => "M",
+            AttrType::String
+            | AttrType::Id
+            | AttrType::Date
+            | AttrType::DateTime(_)
+            | AttrType::Uuid
+            | AttrType::Ulid
+            | AttrType::Enum(_) => "S",
+        }
+    }
+
     pub fn is_numeric(&self) -> bool {
         matches!(self, AttrType::Int { .. } | AttrType::Decimal | AttrType::Epoch(_))
     }
@@ -467,6 +486,11 @@ pub struct Pattern {
     pub operation: Option<(Span, ast::Operation)>,
     /// `segments N`: a parallel Scan.
     pub segments: Option<(Span, u64)>,
+    /// `where ...`: the FilterExpression (`check::filter` reads it).
+    pub filter: Option<ast::Filter>,
+    /// Where the returns and modifiers end (before a pinned query): where a
+    /// fix adds a modifier.
+    pub modifiers_end: usize,
     pub query: Option<ast::Query>,
 }
 

@@ -123,7 +123,7 @@ fn pattern_text(analysis: &Analysis, index: PatternId) -> String {
 }
 
 fn cost_json(cost: &ReadCost) -> serde_json::Value {
-    json!({
+    let mut out = json!({
         "items": whole(cost.items),
         "bytes": cost.bytes.ceil() as u64,
         "rcu": cost.rcu,
@@ -131,7 +131,13 @@ fn cost_json(cost: &ReadCost) -> serde_json::Value {
         "estimated": cost.estimated,
         "default_count": cost.default_count,
         "pages": cost.pages,
-    })
+    });
+    if let Some(filtered) = &cost.filtered {
+        // Items read above, items the filter returns here.
+        out["returned"] = whole(filtered.returned);
+        out["filter_keeps"] = json!(filtered.share);
+    }
+    out
 }
 
 /// `200` rather than `200.0`; fractions keep up to two decimals.

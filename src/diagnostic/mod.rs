@@ -104,7 +104,13 @@ codes! {
     ReadOperationRule = "E221", Error, "read operation DynamoDB does not offer";
     GetWithoutKey = "E222", Error, "GetItem without the whole primary key";
     BatchTooLarge = "E223", Error, "BatchGetItem over 100 keys";
+    FilterTypeMismatch = "E231", Error, "filter value of another type than its attribute";
+    FilterOnKey = "E232", Error, "filter on a key attribute of the Query";
+    FilterRemovesDeclared = "E233", Error, "filter that removes every item of a declared entity";
+    FilterNotProjected = "E234", Error, "filter on an attribute a global index does not project";
     IndexNotUnique = "W202", Warning, "single item from an index key that is not unique";
+    FilteredEntities = "W231", Warning, "key condition reads undeclared entities that the filter removes";
+    LimitBeforeFilter = "W232", Warning, "limit on a filtered pattern";
     Overwrite = "E301", Error, "two items can have the same primary key";
     KeyTooLong = "E302", Error, "key value longer than DynamoDB allows";
     TypeTagPrefix = "W301", Warning, "type tag that is a prefix of another";

@@ -8,20 +8,8 @@ use serde_json::{Map, Value as Json, json};
 
 use super::{projection, scalar_type};
 use crate::check::Analysis;
-use crate::check::model::{AccessKind, AttrType, KeySchema};
+use crate::check::model::{AccessKind, KeySchema};
 use crate::check::sample::{self, Options};
-
-/// The DynamoDB type Workbench shows for an attribute.
-fn workbench_type(ty: &AttrType) -> &'static str {
-    match ty {
-        AttrType::Int { .. } | AttrType::Decimal => "N",
-        AttrType::Bool => "BOOL",
-        AttrType::Binary => "B",
-        AttrType::List => "L",
-        AttrType::Map => "M",
-        _ => "S",
-    }
-}
 
 fn key_attributes(access: &KeySchema) -> Json {
     let mut keys = Map::new();
@@ -65,7 +53,7 @@ pub fn data_model(analysis: &Analysis, path: &Path, options: &Options, created: 
         let entities: Vec<_> = model.entities.iter().filter(|e| e.table == Some(t)).collect();
         for entity in &entities {
             for attribute in &entity.attributes {
-                add(&attribute.name.text, workbench_type(&attribute.ty));
+                add(&attribute.name.text, attribute.ty.stored_kind());
             }
         }
         let mut facets = Vec::new();

@@ -25,11 +25,13 @@
 //!   right before `}`, inside a member or a pattern, or at the start of the
 //!   file.
 //! - Inside a line: one space between tokens, except none before `,` `:` `?`
-//!   `.` `)` `]` `[` `(` and none after `(` `[` `.` `~`. So `key pk, sk`,
+//!   `.` `)` `]` `[` `(` `%` and none after `(` `[` `.` `~`. So `key pk, sk`,
 //!   `name: type`, `enum(a, b)`, `string(~500)?`, `User[] ~20`, `Shop.gsi1`,
-//!   `begins_with(sk, "A#")`, `pk = "..."`, `at >= since`, `-> A, B[]`. One
-//!   exception: the key list of an index is set off by a space,
-//!   `index gsi1 (gsi1pk, gsi1sk) keys_only` (but `include(a, b)`).
+//!   `begins_with(sk, "A#")`, `pk = "..."`, `at >= since`, `-> A, B[]`,
+//!   `~20%`. Exceptions: the key list of an index is set off by a space,
+//!   `index gsi1 (gsi1pk, gsi1sk) keys_only` (but `include(a, b)`), and so
+//!   is a parenthesis after `in`, `not`, `where`, `and` or `or` in a filter:
+//!   `status in ("A", "B")`, `not (a = 1)`.
 //! - Key templates on consecutive lines (no blank line or other member in
 //!   between) are aligned on `=`: `pk     = "..."` above `gsi1pk = "..."`.
 //! - An `item { ... }` shape with at most two key templates and no comment
@@ -148,7 +150,7 @@ fn line(depth: usize) -> Place {
 }
 
 /// The spaces between two tokens on one line (see the module docs).
-fn gap(previous: Token<'_>, token: Token<'_>) -> usize {
+fn gap(before_previous: Option<Token<'_>>, previous: Token<'_>, token: Token<'_>) -> usize {
     let tight_before = matches!(
         token,
         Token::Comma
@@ -159,9 +161,22 @@ fn gap(previous: Token<'_>, token: Token<'_>) -> usize {
             | Token::RBracket
             | Token::LBracket
             | Token::LParen
+            | Token::Percent
     );
     let tight_after = matches!(previous, Token::LParen | Token::LBracket | Token::Dot | Token::Tilde);
-    if tight_before || tight_after { 0 } else { 1 }
+    // A filter's `in (...)`, `not (...)` and a group after `where`, `and`
+    // or `or` are words followed by a parenthesis, not calls (unless the
+    // word names a pattern: `pattern in(x)`).
+    let word_then_group = token == Token::LParen
+        && matches!(previous, Token::Ident("in" | "not" | "where" | "and" | "or"))
+        && before_previous != Some(Token::Pattern);
+    if word_then_group {
+        1
+    } else if tight_before || tight_after {
+        0
+    } else {
+        1
+    }
 }
 
 /// The place of every significant token, decided from the syntax tree.
@@ -183,7 +198,10 @@ impl<'a, 'src> Plan<'a, 'src> {
     ) -> Self {
         let places = (0..significant.len())
             .map(|i| Place::Inline {
-                space: i.checked_sub(1).map_or(0, |p| gap(significant[p].0, significant[i].0)),
+                space: i.checked_sub(1).map_or(0, |p| {
+                    let before = p.checked_sub(1).map(|b| significant[b].0);
+                    gap(before, significant[p].0, significant[i].0)
+                }),
             })
             .collect();
         let mut plan = Plan {

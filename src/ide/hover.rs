@@ -19,7 +19,7 @@ pub struct HoverResult {
 }
 
 pub fn hover(file: &File, offset: usize) -> Option<HoverResult> {
-    if let Some(result) = ttl_keyword(file, offset) {
+    if let Some(result) = ttl_keyword(file, offset).or_else(|| where_keyword(file, offset)) {
         return Some(result);
     }
     let occurrence = locate::at(file.occurrences(), offset)?;
@@ -41,7 +41,7 @@ pub fn hover(file: &File, offset: usize) -> Option<HoverResult> {
 }
 
 /// The `ttl` keyword of a table: what Time to Live does with the attribute
-/// (the one keyword with a hover: its meaning is DynamoDB's, not obvious).
+/// (a keyword with a hover: its meaning is DynamoDB's, not obvious).
 fn ttl_keyword(file: &File, offset: usize) -> Option<HoverResult> {
     let ttl = file.analysis.parse.file.items.iter().find_map(|item| match item {
         ast::Item::Table(table) => table.ttls.iter().find(|t| {
@@ -57,6 +57,30 @@ fn ttl_keyword(file: &File, offset: usize) -> Option<HoverResult> {
             "**ttl** `{name}`: DynamoDB's Time to Live. An item whose `{name}` holds a Number of \
              epoch seconds in the past has expired and is deleted in the background, typically within \
              a few days; until then reads still return it. Items without a Number there never expire."
+        ),
+    })
+}
+
+/// A pattern's `where`: when DynamoDB applies the filter, and what that
+/// costs (the other keyword whose meaning is DynamoDB's and not obvious).
+fn where_keyword(file: &File, offset: usize) -> Option<HoverResult> {
+    let filter = file.analysis.parse.file.items.iter().find_map(|item| match item {
+        ast::Item::Pattern(pattern) => pattern.modifiers.iter().find_map(|m| match m {
+            ast::Modifier::Where(filter) => {
+                let keyword = Span::new(filter.span.start, filter.span.start + "where".len());
+                (keyword.contains(offset) || keyword.touches(offset)).then_some(filter)
+            }
+            _ => None,
+        }),
+        _ => None,
+    })?;
+    let share = crate::check::filter::share(filter) * 100.0;
+    Some(HoverResult {
+        span: Span::new(filter.span.start, filter.span.start + "where".len()),
+        markdown: format!(
+            "**where**: a filter, DynamoDB's `FilterExpression`. It runs after the key condition has read \
+             the items and before they are returned: every item read is paid for and counts toward the 1 MB \
+             page, and `limit` counts items before the filter. Assumed to keep ~{share}% of the items read."
         ),
     })
 }

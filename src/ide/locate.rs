@@ -277,11 +277,33 @@ impl Walk<'_> {
                         self.push(index.span, Symbol::Index { table, access }, false);
                     }
                 }
+                ast::Modifier::Where(filter) => self.filter(id, filter),
                 _ => {}
             }
         }
         if let Some(query) = &pattern.query {
             self.query(id, query);
+        }
+    }
+
+    /// A filter's attributes are occurrences of the returned entities'
+    /// attributes; its caller's values are the pattern's values (an enum
+    /// word is neither).
+    fn filter(&mut self, id: PatternId, filter: &ast::Filter) {
+        for attr in filter.expr.attributes() {
+            let attrs = self.returned_attributes(id, &attr.text);
+            self.push_all(attr.span, attrs);
+        }
+        let returns: Vec<_> = self.model.pattern(id).returns.iter().filter_map(|r| r.entity).collect();
+        for (attr, value) in filter.expr.values() {
+            let operand = crate::check::filter::operand(self.model, &returns, &attr.text, value);
+            if let (crate::check::filter::Operand::Param(name), ast::FilterValue::Word(word)) = (operand, value) {
+                let symbol = Symbol::Value {
+                    pattern: id,
+                    name: name.to_string(),
+                };
+                self.push(word.span, symbol, true);
+            }
         }
     }
 

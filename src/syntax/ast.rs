@@ -405,6 +405,8 @@ pub enum Modifier {
     Operation { span: Span, operation: Operation },
     /// `segments 4`: a parallel Scan's `TotalSegments`.
     Segments { span: Span, count: u64 },
+    /// `where state = "open" ~20%`: a FilterExpression.
+    Where(Filter),
 }
 
 /// A read that is not a Query.
@@ -426,6 +428,163 @@ impl Modifier {
             | Modifier::Limit { span, .. }
             | Modifier::Operation { span, .. }
             | Modifier::Segments { span, .. } => *span,
+            Modifier::Where(filter) => filter.span,
+        }
+    }
+}
+
+/// `where total >= minTotal and status in ("PAID", "SHIPPED") ~20%`: a
+/// condition DynamoDB applies to the items the key condition read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Filter {
+    pub span: Span,
+    pub expr: FilterExpr,
+    /// `~20%`: the share of read items the filter keeps.
+    pub keeps: Option<Share>,
+}
+
+/// `20%`, as a fraction (0.2).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Share {
+    pub span: Span,
+    pub fraction: f64,
+    /// The percentage as written (`20`, `2.5`).
+    pub text: String,
+}
+
+impl Eq for Share {}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FilterExpr {
+    /// `total >= minTotal`, `state <> "closed"`
+    Compare {
+        span: Span,
+        attr: Name,
+        op: FilterOp,
+        value: FilterValue,
+    },
+    /// `status in ("PAID", "SHIPPED")`
+    In {
+        span: Span,
+        attr: Name,
+        values: Vec<FilterValue>,
+    },
+    /// `begins_with(name, "A")`
+    BeginsWith {
+        span: Span,
+        attr: Name,
+        value: FilterValue,
+    },
+    /// `attribute_exists(a)` (`exists`), `attribute_not_exists(a)`
+    Exists {
+        span: Span,
+        attr: Name,
+        exists: bool,
+    },
+    And(Box<FilterExpr>, Box<FilterExpr>),
+    Or(Box<FilterExpr>, Box<FilterExpr>),
+    Not {
+        span: Span,
+        inner: Box<FilterExpr>,
+    },
+    /// `( ... )`, kept so that the printer writes it back.
+    Group {
+        span: Span,
+        inner: Box<FilterExpr>,
+    },
+}
+
+impl FilterExpr {
+    pub fn span(&self) -> Span {
+        match self {
+            FilterExpr::Compare { span, .. }
+            | FilterExpr::In { span, .. }
+            | FilterExpr::BeginsWith { span, .. }
+            | FilterExpr::Exists { span, .. }
+            | FilterExpr::Not { span, .. }
+            | FilterExpr::Group { span, .. } => *span,
+            FilterExpr::And(a, b) | FilterExpr::Or(a, b) => a.span().cover(b.span()),
+        }
+    }
+
+    /// Every attribute name the expression tests, in source order.
+    pub fn attributes(&self) -> Vec<&Name> {
+        let mut out = Vec::new();
+        self.visit(&mut |e| match e {
+            FilterExpr::Compare { attr, .. }
+            | FilterExpr::In { attr, .. }
+            | FilterExpr::BeginsWith { attr, .. }
+            | FilterExpr::Exists { attr, .. } => out.push(attr),
+            _ => {}
+        });
+        out
+    }
+
+    /// Every value on a right side, in source order.
+    pub fn values(&self) -> Vec<(&Name, &FilterValue)> {
+        let mut out = Vec::new();
+        self.visit(&mut |e| match e {
+            FilterExpr::Compare { attr, value, .. } | FilterExpr::BeginsWith { attr, value, .. } => {
+                out.push((attr, value))
+            }
+            FilterExpr::In { attr, values, .. } => out.extend(values.iter().map(|v| (attr, v))),
+            _ => {}
+        });
+        out
+    }
+
+    /// Calls `f` on this node and every node below it, parents first.
+    pub fn visit<'a>(&'a self, f: &mut impl FnMut(&'a FilterExpr)) {
+        f(self);
+        match self {
+            FilterExpr::And(a, b) | FilterExpr::Or(a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            FilterExpr::Not { inner, .. } | FilterExpr::Group { inner, .. } => inner.visit(f),
+            _ => {}
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FilterOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl FilterOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FilterOp::Eq => "=",
+            FilterOp::Ne => "<>",
+            FilterOp::Lt => "<",
+            FilterOp::Le => "<=",
+            FilterOp::Gt => ">",
+            FilterOp::Ge => ">=",
+        }
+    }
+}
+
+/// The right side of a filter comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FilterValue {
+    /// A string, number, `true` or `false`.
+    Literal(Literal),
+    /// A bare word: a value of the attribute's `enum` when it is one, else
+    /// a value the caller passes (`minTotal`).
+    Word(Name),
+}
+
+impl FilterValue {
+    pub fn span(&self) -> Span {
+        match self {
+            FilterValue::Literal(literal) => literal.span(),
+            FilterValue::Word(name) => name.span,
         }
     }
 }

@@ -61,6 +61,10 @@ pub enum Token<'src> {
     Gt,
     #[token(">=")]
     Ge,
+    #[token("<>")]
+    Ne,
+    #[token("%")]
+    Percent,
     #[token("->")]
     Arrow,
     #[token("?")]
@@ -117,6 +121,8 @@ impl Token<'_> {
             Token::Le => "<=",
             Token::Gt => ">",
             Token::Ge => ">=",
+            Token::Ne => "<>",
+            Token::Percent => "%",
             Token::Arrow => "->",
             Token::Question => "?",
             Token::Tilde => "~",

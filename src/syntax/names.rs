@@ -144,6 +144,7 @@ pub fn quotable_spans(file: &SourceFile) -> Vec<Span> {
                             operation: Operation::Scan(Some(index)),
                             ..
                         } => push(index),
+                        Modifier::Where(filter) => filter.expr.attributes().into_iter().for_each(&mut push),
                         _ => {}
                     }
                 }

@@ -55,9 +55,9 @@
 //! string's literal text is one segment between holes.
 
 use super::ast::{
-    Attribute, ConditionKind, Docs, Entity, IndexDecl, Item, ItemShape, KeyAttr, KeyDecl, KeyTemplate, KeyType, Known,
-    KnownKind, Literal, Modifier, Operand, Operation, Pattern, Projection, Query, Returned, Segment, SizeHint,
-    SizeUnit, SourceFile, StringLit, Table, TypeArg, TypeRef,
+    Attribute, ConditionKind, Docs, Entity, Filter, FilterExpr, FilterValue, IndexDecl, Item, ItemShape, KeyAttr,
+    KeyDecl, KeyTemplate, KeyType, Known, KnownKind, Literal, Modifier, Operand, Operation, Pattern, Projection, Query,
+    Returned, Segment, SizeHint, SizeUnit, SourceFile, StringLit, Table, TypeArg, TypeRef,
 };
 use super::names::{written, written_after_scan};
 
@@ -322,6 +322,50 @@ pub(super) fn modifier_text(modifier: &Modifier) -> String {
             Operation::Scan(Some(index)) => format!("scan {}", written_after_scan(&index.text)),
         },
         Modifier::Segments { count, .. } => format!("segments {count}"),
+        Modifier::Where(filter) => filter_text(filter),
+    }
+}
+
+/// `where state = "open" and total >= minTotal ~20%`, parentheses as written.
+pub fn filter_text(filter: &Filter) -> String {
+    let mut out = format!("where {}", filter_expr(&filter.expr));
+    if let Some(keeps) = &filter.keeps {
+        out += &format!(" ~{}%", keeps.text);
+    }
+    out
+}
+
+fn filter_expr(expr: &FilterExpr) -> String {
+    match expr {
+        FilterExpr::Compare { attr, op, value, .. } => {
+            format!("{} {} {}", written(&attr.text), op.as_str(), filter_value(value))
+        }
+        FilterExpr::In { attr, values, .. } => {
+            let values: Vec<String> = values.iter().map(filter_value).collect();
+            format!("{} in ({})", written(&attr.text), values.join(", "))
+        }
+        FilterExpr::BeginsWith { attr, value, .. } => {
+            format!("begins_with({}, {})", written(&attr.text), filter_value(value))
+        }
+        FilterExpr::Exists { attr, exists, .. } => {
+            let function = if *exists {
+                "attribute_exists"
+            } else {
+                "attribute_not_exists"
+            };
+            format!("{function}({})", written(&attr.text))
+        }
+        FilterExpr::And(a, b) => format!("{} and {}", filter_expr(a), filter_expr(b)),
+        FilterExpr::Or(a, b) => format!("{} or {}", filter_expr(a), filter_expr(b)),
+        FilterExpr::Not { inner, .. } => format!("not {}", filter_expr(inner)),
+        FilterExpr::Group { inner, .. } => format!("({})", filter_expr(inner)),
+    }
+}
+
+fn filter_value(value: &FilterValue) -> String {
+    match value {
+        FilterValue::Literal(value) => literal(value),
+        FilterValue::Word(word) => word.text.clone(),
     }
 }
 

@@ -294,6 +294,19 @@ pub async fn write_items(client: &Client, name: &str, items: &[&Map<String, Json
     Ok(())
 }
 
+/// A filter's `#fN` names and `:fN` values as the SDK takes them.
+pub fn filter_placeholders(
+    filter: &super::filtered::ConcreteFilter,
+) -> (HashMap<String, String>, HashMap<String, AttributeValue>) {
+    let names = filter
+        .names
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+        .collect();
+    let values = filter.values.iter().map(|(k, v)| (k.clone(), to_value(v))).collect();
+    (names, values)
+}
+
 /// A key value as the SDK takes it; a binary key is written base64.
 pub fn key_value(ty: KeyType, text: String) -> AttributeValue {
     match ty {
@@ -334,6 +347,11 @@ pub async fn query_pages(
         expression.push_str(" AND ");
         expression.push_str(&sort.expression("#sk"));
     }
+    if let Some(filter) = &query.filter {
+        let (filter_names, filter_values) = filter_placeholders(filter);
+        names.extend(filter_names);
+        values.extend(filter_values);
+    }
     let mut out = Pages::default();
     let mut start: Option<HashMap<String, AttributeValue>> = None;
     loop {
@@ -342,6 +360,7 @@ pub async fn query_pages(
             .table_name(name)
             .set_index_name(access.is_index().then(|| access.name.text.clone()))
             .key_condition_expression(&expression)
+            .set_filter_expression(query.filter.as_ref().map(|f| f.text.clone()))
             .set_expression_attribute_names(Some(names.clone()))
             .set_expression_attribute_values(Some(values.clone()))
             .scan_index_forward(query.forward)

@@ -110,6 +110,12 @@ pub fn matching(model: &Model, samples: &Samples, plan: &Plan) -> Vec<usize> {
         .enumerate()
         .filter(|(_, i)| declared.contains(&i.entity) && in_access(&i.item, access))
         .filter(|(_, i)| holds(model, pattern, &params, &samples.records[i.record]) == Some(true))
+        .filter(|(_, i)| {
+            pattern
+                .filter
+                .as_ref()
+                .is_none_or(|f| super::filtered::holds(model, &declared, f, &params, &i.item))
+        })
         .map(|(n, _)| n)
         .collect()
 }
@@ -214,9 +220,16 @@ impl<'a> Judge<'a> {
         self.verdict.failures.push(Failure { kind, message, items });
     }
 
+    /// The pattern's known values hold on the item's record, and its filter
+    /// keeps the item.
     fn holds(&self, n: usize) -> Option<bool> {
         let record = &self.samples.records[self.items()[n].record];
-        holds(self.model, self.pattern, &self.params, record)
+        let known = holds(self.model, self.pattern, &self.params, record)?;
+        let kept =
+            self.pattern.filter.as_ref().is_none_or(|f| {
+                super::filtered::holds(self.model, &self.declared, f, &self.params, &self.items()[n].item)
+            });
+        Some(known && kept)
     }
 
     fn order_value(&self, n: usize) -> Option<String> {
@@ -381,7 +394,7 @@ fn wrong_and_missing(judge: &mut Judge<'_>, got: &[usize], access: &KeySchema) {
         .collect();
     if !wrong.is_empty() {
         let message = format!(
-            "returned {} item(s) whose own attributes do not have the pattern's known values ({})",
+            "returned {} item(s) whose own attributes do not have the pattern's known values or pass its filter ({})",
             wrong.len(),
             judge.summary()
         );

@@ -8,6 +8,7 @@
 //! part that needs no endpoint.
 
 pub mod dynamo;
+pub mod filtered;
 pub mod judge;
 pub mod plan;
 mod reads;

@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value as Json};
 
+use super::filtered::{self, ConcreteFilter};
 use super::judge::{declared, matching};
 use crate::check::model::{
     AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, PatternId, TableId, Zone,
@@ -33,6 +34,8 @@ pub struct ConcreteQuery {
     pub limit: Option<u64>,
     /// A Query, or the GetItem, BatchGetItem or Scan the pattern asks for.
     pub read: Read,
+    /// The pattern's filter with real values.
+    pub filter: Option<ConcreteFilter>,
 }
 
 impl ConcreteQuery {
@@ -52,6 +55,7 @@ impl ConcreteQuery {
             forward: self.forward,
             consistent: self.consistent,
             limit: self.limit,
+            filter: self.filter.as_ref(),
         }
         .request(self.read)
     }
@@ -115,7 +119,7 @@ pub fn plan(model: &Model, samples: &Samples, index: PatternId, resolution: &Res
     let table = &samples.tables[resolution.table.index()];
     let access = resolution.key_schema(model);
     let declared = declared(pattern);
-    let roles = param_roles(pattern);
+    let roles = param_roles(model, pattern);
     let mut best: Option<((usize, usize, usize), Plan)> = None;
     let candidates = table
         .items
@@ -141,7 +145,7 @@ pub fn plan(model: &Model, samples: &Samples, index: PatternId, resolution: &Res
         // No sample item fits (a fixed value never sampled): run it anyway,
         // with placeholder values; it should return nothing.
         None => {
-            let params = param_names(pattern, resolution)
+            let params = param_names(model, pattern, resolution)
                 .into_iter()
                 .map(|n| (n, "none".to_string()))
                 .collect();
@@ -153,7 +157,7 @@ pub fn plan(model: &Model, samples: &Samples, index: PatternId, resolution: &Res
 /// Every parameter verify fills: the Query's (its partition and sort values)
 /// and the pattern's own — equalities and range bounds the Query may not use
 /// at all (`color` in a pattern whose Query never mentions it).
-fn param_names(pattern: &Pattern, resolution: &Resolution) -> Vec<String> {
+fn param_names(model: &Model, pattern: &Pattern, resolution: &Resolution) -> Vec<String> {
     let mut names: Vec<String> = resolution.partition.params().map(str::to_string).collect();
     if let Some(sort) = &resolution.sort {
         for (_, value) in sort.values() {
@@ -168,9 +172,30 @@ fn param_names(pattern: &Pattern, resolution: &Resolution) -> Vec<String> {
             KnownKind::Between(lo, hi) => names.extend([lo.text.clone(), hi.text.clone()]),
         }
     }
+    names.extend(filter_params(model, pattern).into_iter().map(|(param, _)| param));
     let mut seen = HashSet::new();
     names.retain(|n| seen.insert(n.clone()));
     names
+}
+
+/// The caller's values in the pattern's filter (not its enum words), each
+/// with the attribute it is compared with.
+fn filter_params(model: &Model, pattern: &Pattern) -> Vec<(String, String)> {
+    let Some(filter) = &pattern.filter else {
+        return Vec::new();
+    };
+    let returns = declared(pattern);
+    filter
+        .expr
+        .values()
+        .into_iter()
+        .filter_map(
+            |(attr, value)| match crate::check::filter::operand(model, &returns, &attr.text, value) {
+                crate::check::filter::Operand::Param(param) => Some((param.to_string(), attr.text.clone())),
+                crate::check::filter::Operand::Constant(_) => None,
+            },
+        )
+        .collect()
 }
 
 fn build(
@@ -196,12 +221,22 @@ fn build(
         consistent: resolution.consistent && !consistent_on_gsi,
         limit: resolution.limit,
         read: resolution.read,
+        filter: resolution
+            .filter
+            .as_ref()
+            .map(|f| filtered::concrete(model, &resolution.returns, f, &lookup)),
+    };
+    let kept = |item: &Map<String, Json>| {
+        resolution
+            .filter
+            .as_ref()
+            .is_none_or(|f| filtered::holds(model, &resolution.returns, f, &lookup, item))
     };
     let expected = samples.tables[resolution.table.index()]
         .items
         .iter()
         .enumerate()
-        .filter(|(_, i)| key_condition_holds(&i.item, access, &query))
+        .filter(|(_, i)| key_condition_holds(&i.item, access, &query) && kept(&i.item))
         .map(|(n, _)| n)
         .collect();
     let mut plan = Plan {
@@ -255,7 +290,7 @@ enum Role {
     Prefix(String),
 }
 
-fn param_roles(pattern: &Pattern) -> HashMap<String, Role> {
+fn param_roles(model: &Model, pattern: &Pattern) -> HashMap<String, Role> {
     let mut roles = HashMap::new();
     for known in &pattern.known {
         let attr = known.attr.text.clone();
@@ -276,6 +311,11 @@ fn param_roles(pattern: &Pattern) -> HashMap<String, Role> {
             }
         }
     }
+    // A filter's value is taken from the item's attribute, so that the
+    // item passes (`total >= minTotal` with the item's total).
+    for (param, attr) in filter_params(model, pattern) {
+        roles.entry(param).or_insert(Role::Equal(attr));
+    }
     roles
 }
 
@@ -291,7 +331,7 @@ fn choose_params(
     target: &SampleItem,
 ) -> Vec<(String, String)> {
     let record = &samples.records[target.record];
-    let names = param_names(pattern, resolution);
+    let names = param_names(model, pattern, resolution);
     let declared = declared(pattern);
     let access = resolution.key_schema(model);
     // The records that agree with the target on every equality: the range's

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 
-use super::dynamo::{Pages, from_item, key_value, query_pages, sdk_error};
+use super::dynamo::{Pages, filter_placeholders, from_item, key_value, query_pages, sdk_error};
 use super::plan::ConcreteQuery;
 use crate::check::model::Model;
 use crate::check::resolve::{Read, SortOp};
@@ -107,6 +107,13 @@ async fn scan_segment(
 ) -> Result<(), String> {
     let access = query.key_schema(model);
     let to_i32 = |n: u64| n.min(i32::MAX as u64) as i32;
+    let (names, values) = match &query.filter {
+        Some(filter) => {
+            let (names, values) = filter_placeholders(filter);
+            (Some(names), Some(values))
+        }
+        None => (None, None),
+    };
     let mut start: Option<HashMap<String, AttributeValue>> = None;
     let mut pages = 0;
     loop {
@@ -115,6 +122,9 @@ async fn scan_segment(
             .table_name(name)
             .set_index_name(access.is_index().then(|| access.name.text.clone()))
             .consistent_read(query.consistent)
+            .set_filter_expression(query.filter.as_ref().map(|f| f.text.clone()))
+            .set_expression_attribute_names(names.clone())
+            .set_expression_attribute_values(values.clone())
             .set_limit(query.limit.map(to_i32))
             .set_segment(total.map(|_| to_i32(segment)))
             .set_total_segments(total.map(to_i32))

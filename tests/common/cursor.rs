@@ -184,3 +184,13 @@ pub fn in_quoted_names(at: &str, cursor_after: &str) -> String {
     let cut = index + cursor_after.len();
     format!("{}{CURSOR}{}", &QUOTED_NAMES[..cut], &QUOTED_NAMES[cut..])
 }
+
+/// The labels of the completions at the fixture's cursor, in order.
+pub fn completion_labels(fixture: &str) -> Vec<String> {
+    let (text, offset) = cursor(fixture);
+    let file = dyno::ide::File::new(text);
+    dyno::ide::completion::completions(&file, offset)
+        .into_iter()
+        .map(|c| c.label)
+        .collect()
+}

@@ -230,6 +230,86 @@ fn number() -> impl Strategy<Value = String> {
     prop::sample::select(&["0", "6", "1.5", "200"][..]).prop_map(str::to_string)
 }
 
+fn filter_value() -> impl Strategy<Value = FilterValue> {
+    prop_oneof![
+        string_lit().prop_map(|s| FilterValue::Literal(Literal::Str(s))),
+        number().prop_map(|text| FilterValue::Literal(Literal::Number(text, Span::default()))),
+        any::<bool>().prop_map(|b| FilterValue::Literal(Literal::Bool(b, Span::default()))),
+        attr_name().prop_map(FilterValue::Word),
+    ]
+}
+
+fn filter_atom() -> impl Strategy<Value = FilterExpr> {
+    let op = prop::sample::select(
+        &[
+            FilterOp::Eq,
+            FilterOp::Ne,
+            FilterOp::Lt,
+            FilterOp::Le,
+            FilterOp::Gt,
+            FilterOp::Ge,
+        ][..],
+    );
+    let span = Span::default();
+    prop_oneof![
+        (dynamo_name(), op, filter_value()).prop_map(move |(attr, op, value)| FilterExpr::Compare {
+            span,
+            attr,
+            op,
+            value
+        }),
+        (dynamo_name(), prop::collection::vec(filter_value(), 1..3)).prop_map(move |(attr, values)| FilterExpr::In {
+            span,
+            attr,
+            values
+        }),
+        (dynamo_name(), filter_value()).prop_map(move |(attr, value)| FilterExpr::BeginsWith { span, attr, value }),
+        (dynamo_name(), any::<bool>()).prop_map(move |(attr, exists)| FilterExpr::Exists { span, attr, exists }),
+    ]
+}
+
+/// `a and b or c`: `or` over `and` over units, folded to the left as the
+/// parser folds them.
+fn filter_chain(unit: impl Strategy<Value = FilterExpr> + Clone) -> impl Strategy<Value = FilterExpr> + Clone {
+    prop::collection::vec(prop::collection::vec(unit, 1..3), 1..3).prop_map(|ors| {
+        let and = |units: Vec<FilterExpr>| {
+            units
+                .into_iter()
+                .reduce(|a, b| FilterExpr::And(Box::new(a), Box::new(b)))
+                .expect("at least one unit")
+        };
+        ors.into_iter()
+            .map(and)
+            .reduce(|a, b| FilterExpr::Or(Box::new(a), Box::new(b)))
+            .expect("at least one conjunction")
+    })
+}
+
+fn filter() -> impl Strategy<Value = Filter> {
+    let span = Span::default();
+    let not = move |inner: FilterExpr| FilterExpr::Not {
+        span,
+        inner: Box::new(inner),
+    };
+    let group = move |inner: FilterExpr| FilterExpr::Group {
+        span,
+        inner: Box::new(inner),
+    };
+    let unit = prop_oneof![filter_atom(), filter_atom().prop_map(not)];
+    let inner = filter_chain(unit.clone());
+    let unit = prop_oneof![
+        2 => unit,
+        1 => inner.clone().prop_map(group),
+        1 => inner.prop_map(move |e| not(group(e))),
+    ];
+    let share = prop::sample::select(&["20", "2.5", "100"][..]).prop_map(move |text| Share {
+        span,
+        fraction: text.parse::<f64>().unwrap() / 100.0,
+        text: text.to_string(),
+    });
+    (filter_chain(unit), prop::option::of(share)).prop_map(move |(expr, keeps)| Filter { span, expr, keeps })
+}
+
 fn pattern() -> impl Strategy<Value = Item> {
     let range_op = prop::sample::select(&[CompareOp::Lt, CompareOp::Le, CompareOp::Gt, CompareOp::Ge][..]);
     let literal = prop_oneof![
@@ -268,6 +348,7 @@ fn pattern() -> impl Strategy<Value = Item> {
             span: Span::default(),
             count
         }),
+        filter().prop_map(Modifier::Where),
     ];
     let operand = prop_oneof![
         string_lit().prop_map(Operand::Str),

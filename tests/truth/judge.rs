@@ -125,6 +125,8 @@ impl Case {
                 consistent: resolution.consistent,
                 limit: resolution.limit,
                 read: resolution.read,
+                // The generated designs write no filters.
+                filter: None,
             })
         })();
         let _ = analysis;

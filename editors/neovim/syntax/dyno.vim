@@ -27,10 +27,10 @@ let s:kw = '\>\%(\s*[:=]\)\@!'
 
 " ---------------------------------------------------------------- errors
 " Characters that start no token. (Defined first: everything else wins.)
-syntax match dynoError "[$@!%^&*;'|\\`#]"
+syntax match dynoError "[$@!^&*;'|\\`#]"
 
 " ------------------------------------------------------------- operators
-syntax match dynoOperator "->\|<=\|>=\|[<>=?~]"
+syntax match dynoOperator "->\|<=\|>=\|<>\|[<>=?~%]"
 
 " --------------------------------------------------------------- numbers
 syntax match dynoNumber "\<\d\+\%(\.\d\+\)\=\%(B\|KB\|MB\)\=\>"
@@ -46,8 +46,8 @@ execute 'syntax match dynoOperation "\<scan' . s:kw . '" nextgroup=dynoScanIndex
 execute 'syntax match dynoScanIndex "\<\%(\%(by\|consistent\|limit\|get\|batch\|scan\|segments\|where\)' . s:kw . '\)\@!' . s:id . '" contained'
 execute 'syntax match dynoQueryKeyword "\<where' . s:kw . '"'
 execute 'syntax match dynoQueryKeyword "\<query' . s:kw . '" nextgroup=dynoTypeName skipwhite skipnl'
-execute 'syntax match dynoOperatorWord "\<\%(and\|between\|begins_with\)' . s:kw . '"'
-syntax match dynoFunction "\<begins_with\ze\s*("
+execute 'syntax match dynoOperatorWord "\<\%(and\|or\|not\|between\|begins_with\)' . s:kw . '"'
+syntax match dynoFunction "\<\%(begins_with\|attribute_exists\|attribute_not_exists\)\ze\s*("
 execute 'syntax match dynoBoolean "\<\%(true\|false\)' . s:kw . '"'
 
 " Types, after the `:` of an attribute or a key attribute.
@@ -63,10 +63,10 @@ execute 'syntax match dynoIndexName "\%(\.\s*\)\@<=' . s:id . '"'
 " Attribute names (before `:`), key names (before `=` in an entity, an item
 " or a pinned query's condition).
 execute 'syntax match dynoAttribute "\<' . s:id . '\ze\s*:"'
-execute 'syntax match dynoKeyName +\%(^\s*\|{\s*\|"\s\+\|\<\%(where\|and\)\s\+\|(\s*\)\@<=\<' . s:id . '\ze\s*\%(=\%(=\)\@!\|<\|>\|,\s*"\|\<between\>\)+'
+execute 'syntax match dynoKeyName +\%(^\s*\|{\s*\|"\s\+\|\<\%(where\|and\|or\|not\)\s\+\|(\s*\)\@<=\<' . s:id . '\ze\s*\%(=\%(=\)\@!\|<\|>\|,\s*"\|\<between\>\)+'
 
 " The entities a pattern returns: from `->` to its modifiers, `=` or a comment.
-syntax region dynoReturns matchgroup=dynoOperator start="->" end="\ze\<\%(by\|consistent\|limit\|get\|batch\|scan\|segments\)\>" end="\ze=" end="\ze//" end="$" oneline contains=dynoReturnEntity,dynoNumber,dynoOperator
+syntax region dynoReturns matchgroup=dynoOperator start="->" end="\ze\<\%(by\|consistent\|limit\|get\|batch\|scan\|segments\|where\)\>" end="\ze=" end="\ze//" end="$" oneline contains=dynoReturnEntity,dynoNumber,dynoOperator
 execute 'syntax match dynoReturnEntity "' . s:id . '" contained'
 
 " Reserved words, with the name that follows them.

@@ -4,8 +4,10 @@
 //! background, so expired items are still read until then (docs/language.md,
 //! "Time to Live").
 
+use crate::check::filter;
 use crate::check::model::{AttrType, EpochUnit, Model};
 use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::syntax::names::written;
 
 /// E117: every entity of a table with `ttl` that declares the attribute
 /// declares it as a number; and the attribute is not a key attribute.
@@ -110,6 +112,30 @@ pub fn expired_reads(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
         let Some((first, _, ttl)) = expiring.first() else {
             continue;
         };
+        if pattern
+            .filter
+            .as_ref()
+            .is_some_and(|f| filter::excludes_expired(f, &ttl.text))
+        {
+            continue;
+        }
+        // An item without the attribute never expires: a returned entity
+        // that may lack it keeps such items.
+        let always_set = pattern.returns.iter().all(|r| {
+            r.entity
+                .and_then(|e| model.entity(e).attribute(&ttl.text))
+                .is_some_and(|a| !a.optional)
+        });
+        let name = written(&ttl.text);
+        let condition = if always_set {
+            format!("{name} > now")
+        } else {
+            format!("(attribute_not_exists({name}) or {name} > now)")
+        };
+        let edits = filter::add_conjunct(pattern.filter.as_ref(), pattern.modifiers_end, &condition)
+            .into_iter()
+            .map(|(span, text)| (pattern.at(span), text))
+            .collect();
         let names: Vec<_> = expiring.iter().map(|(_, e, _)| format!("`{}`", e.name.text)).collect();
         diagnostics.push(
             Diagnostic::new(
@@ -123,9 +149,9 @@ pub fn expired_reads(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_help(format!(
-                "in the application, skip items whose `{}` is at or before the current time (epoch seconds)",
-                ttl.text
-            )),
+                "filter them out: `where {condition}`, with the current time in epoch seconds as `now` (or skip them in the application)"
+            ))
+            .with_fix(Fix::new(format!("filter out expired items: `{condition}`"), edits)),
         );
     }
 }

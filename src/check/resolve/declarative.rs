@@ -54,12 +54,18 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         consistent: pattern.consistent.is_some(),
         limit: pattern.limit,
         returns: cx.returns.clone(),
+        filtered_out: Vec::new(),
+        filter: pattern.filter.clone(),
         relies_on: relied_on(cx, cx.model.table(cx.table).at(access.span), &chosen),
         pinned: false,
         read: super::Read::Query,
     };
     let mut caveats = exact::check(cx, pattern, &resolution)?;
     caveats.order = order_caveat;
+    let resolution = Resolution {
+        filtered_out: std::mem::take(&mut caveats.filtered_out),
+        ..resolution
+    };
     Ok((resolution, caveats))
 }
 

@@ -32,6 +32,8 @@ pub struct Caveats {
     pub not_unique: Vec<NotUnique>,
     /// Why key order is not always the `by` attribute's order.
     pub order: Option<OrderBreak>,
+    /// Undeclared entities the key condition reads and the filter removes.
+    pub filtered_out: Vec<EntityId>,
 }
 
 /// Ok with the single returns only an index key vouches for, or why the
@@ -72,14 +74,18 @@ pub fn check_matched(
             items.push((item, pk, sk, pk_reason));
         }
     }
-    let extra: Vec<EntityId> = items
+    let (filtered_out, extra): (Vec<EntityId>, Vec<EntityId>) = items
         .iter()
         .map(|(i, ..)| i.entity)
         .filter(|e| !cx.returns.contains(e))
-        .collect();
+        .partition(|&e| super::removed_by_filter(cx, pattern, e));
     if !extra.is_empty() {
         return Err(Rejection::AlsoReturns { entities: extra });
     }
+    // What the filter removes is read, not returned: no promise about it.
+    items.retain(|(i, ..)| !filtered_out.contains(&i.entity));
+    let mut filtered_out = filtered_out;
+    filtered_out.dedup();
     let mut not_unique = Vec::new();
     for (item, pk, sk, pk_reason) in &items {
         let entity = cx.model.entity(item.entity);
@@ -113,6 +119,7 @@ pub fn check_matched(
     Ok(Caveats {
         not_unique,
         order: None,
+        filtered_out,
     })
 }
 

@@ -6,6 +6,7 @@
 mod condition;
 mod declarative;
 mod exact;
+mod filtered;
 mod knowns;
 mod operation;
 mod pinned;
@@ -28,7 +29,7 @@ use super::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, P
 use super::suggest::{closest, escape};
 use super::value::{self, Value};
 use crate::diagnostic::{Code, Diagnostic, Fix};
-use crate::syntax::ast::{KnownKind, Literal, Operation};
+use crate::syntax::ast::{Filter, KnownKind, Literal, Operation};
 use crate::syntax::template::is_identifier;
 use crate::syntax::{FileId, FileSpan};
 
@@ -45,6 +46,11 @@ pub struct Resolution {
     pub consistent: bool,
     pub limit: Option<u64>,
     pub returns: Vec<EntityId>,
+    /// Undeclared entities whose items the key condition reads and the
+    /// filter removes: read and paid for, never returned.
+    pub filtered_out: Vec<EntityId>,
+    /// The pattern's filter: the FilterExpression sent with the Query.
+    pub filter: Option<Filter>,
     /// The key template lines and the index declaration the Query uses.
     pub relies_on: Vec<FileSpan>,
     pub pinned: bool,
@@ -166,7 +172,7 @@ fn resolve(
         return None;
     }
     cx.knowns = Knowns::new(&pattern.known, |attr| cx.shape_of(attr));
-    match (&pattern.operation, &pattern.query) {
+    let resolution = match (&pattern.operation, &pattern.query) {
         (Some((_, Operation::Scan(index))), _) => operation::scan(&cx, pattern, index.as_ref(), diagnostics),
         (Some((_, operation @ (Operation::Get | Operation::BatchGet))), _) => {
             let batch = *operation == Operation::BatchGet;
@@ -186,7 +192,17 @@ fn resolve(
         }
         (None, Some(query)) => pinned::verify(&cx, pattern, query, diagnostics),
         (None, None) => search(&cx, pattern, diagnostics),
-    }
+    }?;
+    filtered::check(&cx, pattern, &resolution, diagnostics).then_some(resolution)
+}
+
+/// Whether the pattern's filter removes every item of `entity`.
+pub(super) fn removed_by_filter(cx: &Context, pattern: &Pattern, entity: EntityId) -> bool {
+    let Some(filter) = &pattern.filter else { return false };
+    let table = cx.model.table(cx.table);
+    let keys: Vec<&str> = table.key_attributes().map(|k| k.name.as_str()).collect();
+    crate::check::filter::keeps(cx.model, &cx.returns, cx.model.entity(entity), &keys, &filter.expr)
+        == crate::check::filter::Keeps::Never
 }
 
 /// A pinned pattern's Query as written, even when the checker rejects what
@@ -304,6 +320,10 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
         );
         return None;
     }
+    let not_in_keys = reasons.iter().find_map(|(_, reason)| match reason {
+        rejection::Rejection::NotInKeys { attr, .. } => Some(attr.clone()),
+        _ => None,
+    });
     let mut diagnostic = Diagnostic::new(
         Code::NoSingleQuery,
         pattern.at(pattern.name.span),
@@ -324,8 +344,13 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
             format!("via {via}: {}", reason.render(cx.model)),
         );
     }
-    let (help, fix) = proposal::propose(cx, pattern);
-    diagnostics.push(diagnostic.with_help(help).with_fixes(fix));
+    let (mut help, fix) = proposal::propose(cx, pattern);
+    let mut fixes: Vec<Fix> = fix.into_iter().collect();
+    if let Some((as_filter, filter_fix)) = not_in_keys.and_then(|attr| filtered::known_as_filter(cx, pattern, &attr)) {
+        help = format!("{help}; {as_filter}");
+        fixes.extend(filter_fix);
+    }
+    diagnostics.push(diagnostic.with_help(help).with_fixes(fixes));
     None
 }
 

@@ -92,6 +92,14 @@ pub fn check_modifiers(pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) -> 
                 );
                 ok = false;
             }
+            if let Some(filter) = &pattern.filter {
+                rule(
+                    filter.span,
+                    format!("{name} has no `FilterExpression`: it returns the items whose keys it is given"),
+                    "drop the filter and test the item in the application, or read with a Query",
+                );
+                ok = false;
+            }
             if let Some((span, _)) = pattern.segments {
                 rule(
                     span,
@@ -161,7 +169,7 @@ pub fn check_modifiers(pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) -> 
                 rule(
                     known.span,
                     "a Scan reads no key: a known value would only be checked after every item is read".into(),
-                    "drop the known values, or read with a Query whose key holds them",
+                    "read with a Query whose key holds it, or test it in a filter (`where attr = value`)",
                 );
                 ok = false;
             }
@@ -268,7 +276,11 @@ pub fn scan(
     let stored = stored_in(cx.model, cx.registry, cx.table, table, access_id);
     let where_ = scanned_place(table, access_id);
     let mut ok = true;
-    let extra: Vec<&ItemRef> = stored.iter().filter(|i| !cx.returns.contains(&i.entity)).collect();
+    // Undeclared entities a filter removes are read, not returned (W231).
+    let (mut filtered_out, extra): (Vec<&ItemRef>, Vec<&ItemRef>) = stored
+        .iter()
+        .filter(|i| !cx.returns.contains(&i.entity))
+        .partition(|i| super::removed_by_filter(cx, pattern, i.entity));
     if !extra.is_empty() {
         let mut names: Vec<&str> = extra
             .iter()
@@ -327,6 +339,11 @@ pub fn scan(
         read: super::Read::Scan {
             segments: pattern.segments.map(|(_, n)| n),
         },
+        filtered_out: {
+            filtered_out.dedup_by_key(|i| i.entity);
+            filtered_out.iter().map(|i| i.entity).collect()
+        },
+        filter: pattern.filter.clone(),
     };
     // Allowed, but never silent: the cost grows with the table, not with
     // what the caller needs.

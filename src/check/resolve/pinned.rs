@@ -60,8 +60,11 @@ pub fn verify(
     if !ok || !declared.none_missing(cx, &items, diagnostics) {
         return None;
     }
-    match exact::check_matched(cx, pattern, &resolution, items.clone()) {
-        Ok(caveats) => warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics),
+    let filtered_out = match exact::check_matched(cx, pattern, &resolution, items.clone()) {
+        Ok(caveats) => {
+            warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics);
+            caveats.filtered_out
+        }
         Err(reason) => {
             diagnostics.push(
                 Diagnostic::new(
@@ -73,7 +76,11 @@ pub fn verify(
             );
             return None;
         }
-    }
+    };
+    let resolution = Resolution {
+        filtered_out,
+        ..resolution
+    };
     Some(relying_on_items(cx, access, resolution, &items))
 }
 
@@ -124,6 +131,8 @@ fn as_resolution(
         consistent: pattern.consistent.is_some(),
         limit: pattern.limit,
         returns: cx.returns.clone(),
+        filtered_out: Vec::new(),
+        filter: pattern.filter.clone(),
         relies_on: vec![cx.model.table(table).at(cx.model.access(table, access).span)],
         pinned: true,
         read: super::Read::Query,
@@ -195,7 +204,10 @@ impl Declared<'_> {
     /// Entities the Query returns that the pattern does not declare:
     /// reported, with the narrower `begins_with` when there is one; `false`.
     fn no_extra(&self, cx: &Context, items: &[super::ItemRef], diagnostics: &mut Vec<Diagnostic>) -> bool {
-        let extra: Vec<_> = items.iter().filter(|i| !cx.returns.contains(&i.entity)).collect();
+        let extra: Vec<_> = items
+            .iter()
+            .filter(|i| !cx.returns.contains(&i.entity) && !super::removed_by_filter(cx, self.pattern, i.entity))
+            .collect();
         if extra.is_empty() {
             return true;
         }

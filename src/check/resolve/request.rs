@@ -6,6 +6,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use super::{Read, Resolution, SortOp};
+use crate::check::filter::{self, Expression};
 use crate::check::model::{KeySchema, Model};
 use crate::syntax::ast::KeyType;
 
@@ -20,6 +21,10 @@ fn typed(ty: KeyType, value: String) -> Json {
 pub fn request(model: &Model, resolution: &Resolution) -> Json {
     let table = model.table(resolution.table);
     let access = table.access(resolution.access);
+    let filter = resolution
+        .filter
+        .as_ref()
+        .map(|f| filter::expression(model, &resolution.returns, f));
     let shape = Shape {
         table_name: &table.name.text,
         access,
@@ -28,6 +33,7 @@ pub fn request(model: &Model, resolution: &Resolution) -> Json {
         forward: !resolution.descending,
         consistent: resolution.consistent,
         limit: resolution.limit,
+        filter: filter.as_ref(),
     };
     shape.request(resolution.read)
 }
@@ -42,6 +48,8 @@ pub struct Shape<'a> {
     pub forward: bool,
     pub consistent: bool,
     pub limit: Option<u64>,
+    /// The FilterExpression with its names and values (`#fN`, `:fN`).
+    pub filter: Option<&'a Expression>,
 }
 
 impl Shape<'_> {
@@ -67,6 +75,11 @@ impl Shape<'_> {
                 request.insert("TableName".into(), json!(self.table_name));
                 if self.access.is_index() {
                     request.insert("IndexName".into(), json!(self.access.name.text));
+                }
+                if let Some(filter) = self.filter {
+                    request.insert("FilterExpression".into(), json!(filter.text));
+                    request.insert("ExpressionAttributeNames".into(), Json::Object(filter.names.clone()));
+                    request.insert("ExpressionAttributeValues".into(), Json::Object(filter.values.clone()));
                 }
                 request.insert("ConsistentRead".into(), json!(self.consistent));
                 if let Some(limit) = self.limit {
@@ -116,6 +129,11 @@ impl Shape<'_> {
             request.insert("IndexName".into(), json!(access.name.text));
         }
         request.insert("KeyConditionExpression".into(), json!(expression));
+        if let Some(filter) = self.filter {
+            request.insert("FilterExpression".into(), json!(filter.text));
+            names.extend(filter.names.clone());
+            values.extend(filter.values.clone());
+        }
         request.insert("ExpressionAttributeNames".into(), Json::Object(names));
         request.insert("ExpressionAttributeValues".into(), Json::Object(values));
         request.insert("ScanIndexForward".into(), json!(self.forward));

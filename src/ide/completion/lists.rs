@@ -112,6 +112,7 @@ pub(super) fn modifiers() -> Vec<Completion> {
         Completion::new("batch get", CompletionKind::Keyword).detail("read with BatchGetItem: up to 100 keys"),
         Completion::new("scan", CompletionKind::Keyword).detail("read every item of the table or an index"),
         Completion::new("segments", CompletionKind::Keyword).detail("a parallel Scan in N segments"),
+        Completion::new("where", CompletionKind::Keyword).detail("filter the items read (FilterExpression)"),
         Completion::new("= query …", CompletionKind::Snippet)
             .detail("pin the Query")
             .snippet("= query ${1:Table} where ${2}"),

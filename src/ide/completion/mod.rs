@@ -13,6 +13,7 @@ use crate::check::model::{EntityId, Model, TableId};
 use crate::syntax::lexer::Token;
 use crate::syntax::{Span, names};
 
+mod filter;
 mod limit;
 mod lists;
 mod places;
@@ -567,6 +568,7 @@ impl<'a> Cx<'a> {
                     out
                 }
             },
+            Phase::Filter => self.in_filter(start, before),
             Phase::Query { eq } => self.in_query(start, eq, before),
         }
     }
@@ -620,8 +622,11 @@ impl<'a> Cx<'a> {
                 Token::Arrow => Phase::Returns,
                 _ => phase,
             },
-            Phase::Returns | Phase::Modifiers => match token {
+            Phase::Returns | Phase::Modifiers | Phase::Filter => match token {
+                // In a filter, `=` compares; only `= query` pins the Query.
+                Token::Eq if matches!(phase, Phase::Filter) && !self.is_word(index + 1, "query") => phase,
                 Token::Eq => Phase::Query { eq: index },
+                Token::Ident("where") if !matches!(self.sig[index - 1].0, Token::Arrow | Token::Comma) => Phase::Filter,
                 Token::Ident("by" | "consistent" | "limit" | "get" | "batch" | "scan" | "segments")
                     if !matches!(self.sig[index - 1].0, Token::Arrow | Token::Comma) =>
                 {

@@ -19,6 +19,8 @@ pub(super) enum Phase {
     Returns,
     /// After `by`, `consistent` or `limit`.
     Modifiers,
+    /// After `where`: inside the filter.
+    Filter,
     /// After the `=` at token `eq`.
     Query { eq: usize },
 }

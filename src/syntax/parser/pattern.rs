@@ -1,5 +1,5 @@
 //! `pattern name(known values) -> Returns[] [by attr desc] [consistent]
-//!  [limit N] [get | batch get | scan [index] [segments N]]
+//!  [limit N] [get | batch get | scan [index] [segments N]] [where filter ~N%]
 //!  [= query Table.index where ...]`
 
 use chumsky::prelude::*;
@@ -9,8 +9,8 @@ use super::atoms::{
 };
 use crate::diagnostic::Code;
 use crate::syntax::ast::{
-    CompareOp, Condition, ConditionKind, Known, KnownKind, Literal, Modifier, Name, Operand, Operation, Pattern, Query,
-    Returned,
+    CompareOp, Condition, ConditionKind, Filter, FilterExpr, FilterOp, FilterValue, Known, KnownKind, Literal,
+    Modifier, Name, Operand, Operation, Pattern, Query, Returned, Share,
 };
 use crate::syntax::lexer::Token;
 use crate::syntax::names::CLAUSE_WORDS;
@@ -71,8 +71,152 @@ fn returned<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
         .labelled("an entity name")
 }
 
-fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Modifier, Extra<E>> + Clone
-{
+/// A filter's right side: a string, number, `true`, `false`, or a word
+/// (an enum value or a caller's value, told apart by the checker).
+fn filter_value<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, FilterValue, Extra<E>> + Clone {
+    choice((
+        string().map(|s| FilterValue::Literal(Literal::Str(s))),
+        number_text().map(|(text, at)| FilterValue::Literal(Literal::Number(text.to_string(), at))),
+        kw("true").map(|at| FilterValue::Literal(Literal::Bool(true, at))),
+        kw("false").map(|at| FilterValue::Literal(Literal::Bool(false, at))),
+        name().map(FilterValue::Word),
+    ))
+    .labelled("a value")
+}
+
+/// `not` binds tighter than `and`, which binds tighter than `or`, as in
+/// DynamoDB's condition expressions.
+fn filter_expr<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, FilterExpr, Extra<E>> + Clone {
+    recursive(|expr| {
+        let op = choice((
+            just(Token::Eq).to(FilterOp::Eq),
+            just(Token::Ne).to(FilterOp::Ne),
+            just(Token::Lt).to(FilterOp::Lt),
+            just(Token::Le).to(FilterOp::Le),
+            just(Token::Gt).to(FilterOp::Gt),
+            just(Token::Ge).to(FilterOp::Ge),
+        ));
+        let call = |word: &'static str| kw(word).ignore_then(just(Token::LParen)).ignore_then(dynamo_name());
+        let begins_with = call("begins_with")
+            .then_ignore(just(Token::Comma))
+            .then(filter_value())
+            .then_ignore(just(Token::RParen))
+            .map_with(|(attr, value), e| FilterExpr::BeginsWith {
+                span: span(e.span()),
+                attr,
+                value,
+            });
+        let exists = choice((
+            call("attribute_exists").map(|attr| (attr, true)),
+            call("attribute_not_exists").map(|attr| (attr, false)),
+        ))
+        .then_ignore(just(Token::RParen))
+        .map_with(|(attr, exists), e| FilterExpr::Exists {
+            span: span(e.span()),
+            attr,
+            exists,
+        });
+        let group = expr
+            .clone()
+            .delimited_by(just(Token::LParen), just(Token::RParen))
+            .map_with(|inner, e| FilterExpr::Group {
+                span: span(e.span()),
+                inner: Box::new(inner),
+            });
+        let in_list = dynamo_name()
+            .then_ignore(kw("in"))
+            .then(
+                filter_value()
+                    .separated_by(just(Token::Comma))
+                    .at_least(1)
+                    .collect::<Vec<_>>()
+                    .delimited_by(just(Token::LParen), just(Token::RParen)),
+            )
+            .map_with(|(attr, values), e| FilterExpr::In {
+                span: span(e.span()),
+                attr,
+                values,
+            });
+        let compare = dynamo_name()
+            .then(op)
+            .then(filter_value())
+            .map_with(|((attr, op), value), e| FilterExpr::Compare {
+                span: span(e.span()),
+                attr,
+                op,
+                value,
+            });
+        let atom = choice((begins_with, exists, group, in_list, compare)).labelled("a filter condition");
+        let unary = recursive(|unary| {
+            kw("not")
+                .ignore_then(unary)
+                .map_with(|inner, e| FilterExpr::Not {
+                    span: span(e.span()),
+                    inner: Box::new(inner),
+                })
+                .or(atom)
+        });
+        let and = unary.clone().foldl(kw("and").ignore_then(unary).repeated(), |a, b| {
+            FilterExpr::And(Box::new(a), Box::new(b))
+        });
+        and.clone().foldl(kw("or").ignore_then(and).repeated(), |a, b| {
+            FilterExpr::Or(Box::new(a), Box::new(b))
+        })
+    })
+}
+
+/// `~20%`: a share of the read items, more than 0 and at most 100 percent.
+fn share<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Share, Extra<E>> + Clone {
+    just(Token::Tilde)
+        .ignore_then(number_text())
+        .then_ignore(just(Token::Percent))
+        .validate(|(text, _), e, emitter| {
+            let percent = text.parse::<f64>().unwrap_or(f64::NAN);
+            if !(percent > 0.0 && percent <= 100.0) {
+                emitter.emit(coded(
+                    Code::InvalidNumber,
+                    e.span(),
+                    format!("a filter keeps more than 0% and at most 100% of what it reads, not `{text}%`"),
+                ));
+            }
+            Share {
+                span: span(e.span()),
+                fraction: if percent > 0.0 && percent <= 100.0 {
+                    percent / 100.0
+                } else {
+                    1.0
+                },
+                text: text.to_string(),
+            }
+        })
+        .labelled("a share such as ~20%")
+}
+
+/// `where expr [~N%]`. A broken filter is skipped up to the next item or
+/// pinned query and read as none, so the pattern survives while it is typed.
+fn filter<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, Option<Filter>, Extra<E>> + Clone {
+    let stop = one_of([Token::Table, Token::Entity, Token::Pattern, Token::Eq]).ignored();
+    kw("where")
+        .ignore_then(
+            filter_expr()
+                .then(share().or_not())
+                .map_with(|(expr, keeps), e| Some((expr, keeps, e.span())))
+                .recover_with(via_parser(any().and_is(stop.not()).repeated().map(|_| None))),
+        )
+        .map_with(|parsed, e| {
+            parsed.map(|(expr, keeps, _)| Filter {
+                span: span(e.span()),
+                expr,
+                keeps,
+            })
+        })
+}
+
+fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, Option<Modifier>, Extra<E>> + Clone {
     let direction = choice((kw("asc").to(false), kw("desc").to(true)));
     choice((
         kw("by")
@@ -101,6 +245,8 @@ fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
                 count,
             }),
     ))
+    .map(Some)
+    .or(filter().map(|f| f.map(Modifier::Where)))
 }
 
 fn operation<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
@@ -210,7 +356,7 @@ pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
             name,
             known,
             returns,
-            modifiers,
+            modifiers: modifiers.into_iter().flatten().collect(),
             query: query.flatten(),
         })
 }
