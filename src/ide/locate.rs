@@ -95,14 +95,14 @@ impl Walk<'_> {
         };
         self.push(table.name.span, Symbol::Table(id), true);
         for key in &table.keys {
-            self.key_declarations(id, std::iter::once(&key.partition).chain(&key.sort));
+            self.key_declarations(id, key.attrs());
         }
         for index in &table.indexes {
             let access = self.model.table(id).index_id(&index.name.text);
             if let Some(access) = access {
                 self.push(index.name.span, Symbol::Index { table: id, access }, true);
             }
-            self.key_declarations(id, std::iter::once(&index.partition).chain(&index.sort));
+            self.key_declarations(id, index.attrs());
         }
         // `ttl expiresAt` names the attribute of each entity of the table
         // that declares it: one occurrence per entity, as a known value.

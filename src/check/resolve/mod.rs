@@ -7,6 +7,7 @@ mod condition;
 mod declarative;
 mod exact;
 mod knowns;
+mod multi;
 mod pinned;
 mod proposal;
 pub(super) use proposal::new_analysis;
@@ -36,8 +37,15 @@ pub struct Resolution {
     pub table: TableId,
     /// The table itself or the index the Query reads.
     pub access: AccessId,
-    /// The partition key value.
+    /// The partition key value (of the first attribute of a multi-attribute
+    /// key).
     pub partition: Value,
+    /// A multi-attribute key: the values of the further partition
+    /// attributes, then equalities on the leading sort attributes; `sort`
+    /// is then the condition on the sort attribute after those. Empty for a
+    /// key of one attribute per side.
+    pub partition_rest: Vec<Value>,
+    pub sort_equal: Vec<Value>,
     pub sort: Option<SortOp>,
     pub descending: bool,
     pub consistent: bool,
@@ -322,6 +330,9 @@ fn served_without_consistent(cx: &Context, pattern: &Pattern) -> Option<AccessId
 /// matching the sort condition.
 pub fn matching_items(model: &Model, registry: &Registry, resolution: &Resolution) -> Vec<ItemRef> {
     let access = resolution.key_schema(model);
+    if access.is_multi_attribute() {
+        return multi::matching_items(model, resolution);
+    }
     let sort_attr = access.sk.as_ref();
     let mut found: Vec<ItemRef> = Vec::new();
     // Compiled once for every candidate item.

@@ -5,30 +5,19 @@
 use serde_json::{Map, Value as Json, json};
 
 use super::Resolution;
-use crate::check::model::Model;
+use crate::check::model::{KeySchema, Model};
 use crate::syntax::ast::KeyType;
 
 pub fn query_request(model: &Model, resolution: &Resolution) -> Json {
     let table = model.table(resolution.table);
     let access = table.access(resolution.access);
-    let typed = |ty: KeyType, value: String| match ty {
-        KeyType::String => json!({ "S": value }),
-        KeyType::Number => json!({ "N": value }),
-        KeyType::Binary => json!({ "B": value }),
-    };
     let mut names = Map::new();
     let mut values = Map::new();
-    names.insert("#pk".into(), json!(access.pk.name));
-    values.insert(":pk".into(), typed(access.pk.ty, resolution.partition.to_string()));
-    let mut expression = "#pk = :pk".to_string();
-    if let (Some(sort), Some(sk)) = (&resolution.sort, &access.sk) {
-        names.insert("#sk".into(), json!(sk.name));
-        for (placeholder, value) in sort.values() {
-            values.insert(placeholder.into(), typed(sk.ty, value.to_string()));
-        }
-        expression.push_str(" AND ");
-        expression.push_str(&sort.expression("#sk"));
-    }
+    let expression = if access.is_multi_attribute() {
+        multi_attribute_condition(resolution, access, &mut names, &mut values)
+    } else {
+        one_attribute_condition(resolution, access, &mut names, &mut values)
+    };
     let mut request = Map::new();
     request.insert("TableName".into(), json!(table.name.text));
     if access.is_index() {
@@ -43,4 +32,88 @@ pub fn query_request(model: &Model, resolution: &Resolution) -> Json {
         request.insert("Limit".into(), json!(limit));
     }
     Json::Object(request)
+}
+
+fn typed(ty: KeyType, value: String) -> Json {
+    match ty {
+        KeyType::String => json!({ "S": value }),
+        KeyType::Number => json!({ "N": value }),
+        KeyType::Binary => json!({ "B": value }),
+    }
+}
+
+/// `#pk = :pk AND <sort condition on #sk>`.
+fn one_attribute_condition(
+    resolution: &Resolution,
+    access: &KeySchema,
+    names: &mut Map<String, Json>,
+    values: &mut Map<String, Json>,
+) -> String {
+    names.insert("#pk".into(), json!(access.pk.name));
+    values.insert(":pk".into(), typed(access.pk.ty, resolution.partition.to_string()));
+    let mut expression = "#pk = :pk".to_string();
+    if let (Some(sort), Some(sk)) = (&resolution.sort, &access.sk) {
+        names.insert("#sk".into(), json!(sk.name));
+        for (placeholder, value) in sort.values() {
+            values.insert(placeholder.into(), typed(sk.ty, value.to_string()));
+        }
+        expression.push_str(" AND ");
+        expression.push_str(&sort.expression("#sk"));
+    }
+    expression
+}
+
+/// `#tenantId = :tenantId AND #region = :region AND #status = :status AND
+/// #createdAt >= :since`: every partition attribute, the fixed sort
+/// attributes, then the range on the next one, each under its own name.
+fn multi_attribute_condition(
+    resolution: &Resolution,
+    access: &KeySchema,
+    names: &mut Map<String, Json>,
+    values: &mut Map<String, Json>,
+) -> String {
+    let equal = std::iter::once(&resolution.partition)
+        .chain(&resolution.partition_rest)
+        .zip(access.partition_keys())
+        .chain(resolution.sort_equal.iter().zip(access.sort_keys()));
+    let mut conditions = Vec::new();
+    for (i, (value, key)) in equal.enumerate() {
+        let (name, placeholder) = placeholders(&key.name, i);
+        names.insert(name.clone(), json!(key.name));
+        values.insert(placeholder.clone(), typed(key.ty, value.to_string()));
+        conditions.push(format!("{name} = {placeholder}"));
+    }
+    let ranged = access.sort_keys().nth(resolution.sort_equal.len());
+    if let (Some(sort), Some(key)) = (&resolution.sort, ranged) {
+        let (name, _) = placeholders(&key.name, conditions.len());
+        names.insert(name.clone(), json!(key.name));
+        // The bounds are the caller's parameters: `:since`, `:from`, `:to`.
+        let mut expression = sort.expression(&name);
+        for (generic, value) in sort.values() {
+            let placeholder = value
+                .params()
+                .next()
+                .filter(|p| is_placeholder_name(p) && !values.contains_key(&format!(":{p}")))
+                .map_or_else(|| generic.to_string(), |p| format!(":{p}"));
+            expression = expression.replace(generic, &placeholder);
+            values.insert(placeholder, typed(key.ty, value.to_string()));
+        }
+        conditions.push(expression);
+    }
+    conditions.join(" AND ")
+}
+
+/// `#name` and `:name` for a key attribute whose name can be a placeholder,
+/// `#k2` and `:k2` otherwise.
+fn placeholders(attr: &str, position: usize) -> (String, String) {
+    if is_placeholder_name(attr) {
+        (format!("#{attr}"), format!(":{attr}"))
+    } else {
+        (format!("#k{position}"), format!(":k{position}"))
+    }
+}
+
+/// Expression placeholders are `#` or `:` and then alphanumeric characters.
+fn is_placeholder_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
