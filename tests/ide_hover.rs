@@ -490,7 +490,7 @@ fn index_shows_writers_and_projection() {
         expect![[r#"
             3:9 gsi1
             ---
-            **global index** `gsi1`
+            **global index** `gsi1` (gsi1pk, gsi1sk)
 
             Projection: keys and email. Eventually consistent reads only.
 
@@ -528,7 +528,7 @@ fn index_keyed_on_a_plain_attribute() {
         expect![[r#"
             3:9 byEmail
             ---
-            **global index** `byEmail`
+            **global index** `byEmail` (email)
 
             Projection: all attributes. Eventually consistent reads only.
 
@@ -554,7 +554,7 @@ fn index_nobody_writes() {
         expect![[r#"
             3:9 byStatus
             ---
-            **global index** `byStatus`
+            **global index** `byStatus` (gsi1pk, gsi1sk)
 
             Projection: keys only. Eventually consistent reads only.
 
