@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
-use aws_sdk_dynamodb::error::DisplayErrorContext;
+use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata};
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement,
@@ -106,24 +106,19 @@ fn scalar(ty: KeyType) -> ScalarAttributeType {
     }
 }
 
+/// HASH then RANGE elements; a multi-attribute GSI key has one per
+/// attribute, partition attributes first (as the CloudFormation export).
 fn key_schema(access: &KeySchema) -> Result<Vec<KeySchemaElement>, String> {
-    let mut out = vec![
+    let element = |name: &str, ty: SdkKeyType| {
         KeySchemaElement::builder()
-            .attribute_name(&access.pk.name)
-            .key_type(SdkKeyType::Hash)
+            .attribute_name(name)
+            .key_type(ty)
             .build()
-            .map_err(|e| e.to_string())?,
-    ];
-    if let Some(sk) = &access.sk {
-        out.push(
-            KeySchemaElement::builder()
-                .attribute_name(&sk.name)
-                .key_type(SdkKeyType::Range)
-                .build()
-                .map_err(|e| e.to_string())?,
-        );
-    }
-    Ok(out)
+            .map_err(|e| e.to_string())
+    };
+    let hash = access.partition_keys().map(|k| element(&k.name, SdkKeyType::Hash));
+    let range = access.sort_keys().map(|k| element(&k.name, SdkKeyType::Range));
+    hash.chain(range).collect()
 }
 
 fn projection(projection: &Projection) -> SdkProjection {
@@ -140,14 +135,32 @@ fn projection(projection: &Projection) -> SdkProjection {
 }
 
 /// Creates the table under `name` (its keys, indexes and projections,
-/// on-demand billing) and waits until it and its indexes are active.
-pub async fn create_table(client: &Client, table: &Table, name: &str) -> Result<(), String> {
+/// on-demand billing) and waits until it and its indexes are active. An
+/// endpoint that predates keys of several attributes (November 2025)
+/// rejects such a global index: the table is then created without them,
+/// and `Ok(Some(why))` says what the endpoint answered.
+pub async fn create_table(client: &Client, table: &Table, name: &str) -> Result<Option<String>, String> {
+    match create(client, table, name, true).await {
+        Ok(()) => Ok(None),
+        Err(error) if table.access.iter().any(|a| a.is_multi_attribute()) => {
+            create(client, table, name, false).await?;
+            Ok(Some(error))
+        }
+        Err(error) => Err(error),
+    }
+}
+
+async fn create(client: &Client, table: &Table, name: &str, multi_attribute: bool) -> Result<(), String> {
     let base = table
         .base()
         .ok_or_else(|| format!("table `{}` has no key", table.name.text))?;
     let mut definitions: Vec<AttributeDefinition> = Vec::new();
     let mut defined: Vec<&str> = Vec::new();
-    for key in table.key_attributes() {
+    let accesses = table
+        .access
+        .iter()
+        .filter(|a| multi_attribute || !a.is_multi_attribute());
+    for key in accesses.clone().flat_map(|a| a.key_attributes()) {
         if defined.contains(&key.name.as_str()) {
             continue;
         }
@@ -162,7 +175,7 @@ pub async fn create_table(client: &Client, table: &Table, name: &str) -> Result<
     }
     let mut gsis = Vec::new();
     let mut lsis = Vec::new();
-    for access in table.access.iter().filter(|a| a.is_index()) {
+    for access in accesses.filter(|a| a.is_index()) {
         match access.kind {
             AccessKind::Gsi => gsis.push(
                 GlobalSecondaryIndex::builder()
@@ -193,7 +206,14 @@ pub async fn create_table(client: &Client, table: &Table, name: &str) -> Result<
         .billing_mode(BillingMode::PayPerRequest)
         .send()
         .await
-        .map_err(|e| sdk_error(&format!("creating table `{name}`"), e))?;
+        .map_err(|e| {
+            // The service's own words when it answered (a ValidationException
+            // naming the key schema), the whole error chain otherwise.
+            match e.as_service_error().and_then(|s| Some((s.code()?, s.message()?))) {
+                Some((code, message)) => format!("creating table `{name}`: {code}: {message}"),
+                None => sdk_error(&format!("creating table `{name}`"), e),
+            }
+        })?;
     wait_active(client, name).await?;
     if let Some(ttl) = &table.ttl {
         enable_ttl(client, name, &ttl.text).await?;
