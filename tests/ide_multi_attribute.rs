@@ -174,3 +174,45 @@ fn completion_opening_a_sort_key_list_offers_the_entities_attributes() {
     "#]],
     );
 }
+
+/// The file after renaming what the cursor is on, and whether its
+/// diagnostics stayed the same.
+fn renamed(fixture: &str, new_name: &str) -> String {
+    let (text, offset) = cursor::cursor(fixture);
+    let file = File::new(text);
+    match dyno::ide::rename::rename(&file, offset, new_name) {
+        Ok(edits) => {
+            let renamed = cursor::apply_fix(&file.text, &edits);
+            let codes = |a: &dyno::check::Analysis| a.diagnostics().iter().map(|d| d.code).collect::<Vec<_>>();
+            assert_eq!(
+                codes(&file.analysis),
+                codes(&File::new(renamed.clone()).analysis),
+                "the rename changed the diagnostics:\n{renamed}"
+            );
+            renamed
+        }
+        Err(message) => format!("error: {message}\n"),
+    }
+}
+
+#[test]
+fn renaming_a_key_attribute_in_the_list_renames_the_entities_attribute_and_the_patterns() {
+    expect![[r#"
+        table Orders {
+          key pk, sk
+          index byRegion ([tenantId, region], [status, placedAt: number])
+        }
+        entity Order {
+          tenantId: id
+          orderId: id
+          region: string
+          status: enum(open, shipped)
+          placedAt: int
+          pk = "ORDER#{orderId}"
+          sk = "ORDER"
+        }
+        /// Open orders of a tenant in a region since a moment.
+        pattern recentOrders(tenantId, region, status = open, placedAt >= since) -> Order[] by placedAt
+    "#]]
+    .assert_eq(&renamed(&at("$K"), "placedAt"));
+}
