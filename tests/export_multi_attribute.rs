@@ -3,19 +3,14 @@
 //! RANGE; the Workbench model, whose indexes have one partition and one
 //! sort key, leaves the index out and says so.
 
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Output;
+
+use common::cli::dyno;
 use serde_json::Value as Json;
 
 const SCHEMA: &str = "tests/fixtures/check/multi_attribute_keys.dyno";
-
-fn dyno(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dyno"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run dyno")
-}
 
 fn json_of(output: &Output) -> Json {
     assert_eq!(

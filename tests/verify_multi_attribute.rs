@@ -4,8 +4,9 @@
 //! for each pattern the index serves. Needs moto in `DYNO_TEST_ENDPOINT` and
 //! dynalite in `DYNO_TEST_DYNALITE` (README: Tests).
 
-use std::process::Command;
+mod common;
 
+use common::cli::dyno;
 use serde_json::Value as Json;
 
 const SCHEMA: &str = "tests/fixtures/check/multi_attribute_keys.dyno";
@@ -18,11 +19,7 @@ fn endpoint(var: &str) -> String {
 }
 
 fn verify(endpoint: &str) -> Json {
-    let output = Command::new(env!("CARGO_BIN_EXE_dyno"))
-        .args(["verify", SCHEMA, "--endpoint", endpoint, "--format", "json"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run dyno");
+    let output = dyno(&["verify", SCHEMA, "--endpoint", endpoint, "--format", "json"]);
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&output.stderr)))
 }
