@@ -334,22 +334,25 @@ pub async fn query_pages(
     follow: bool,
 ) -> Result<Pages, String> {
     let access = query.key_schema(model);
-    let typed = |ty: KeyType, text: String| match ty {
-        KeyType::String => AttributeValue::S(text),
-        KeyType::Number => AttributeValue::N(text),
-        KeyType::Binary => AttributeValue::B(Blob::new(base64_decode(&text).unwrap_or_else(|| text.into_bytes()))),
-    };
-    let mut names = HashMap::from([("#pk".to_string(), access.pk.name.clone())]);
-    let mut values = HashMap::from([(":pk".to_string(), typed(access.pk.ty, query.partition.clone()))]);
-    let mut expression = "#pk = :pk".to_string();
-    if let (Some(sort), Some(sk)) = (&query.sort, &access.sk) {
-        names.insert("#sk".into(), sk.name.clone());
-        for (placeholder, value) in sort.values() {
-            values.insert(placeholder.to_string(), typed(sk.ty, value.to_string()));
-        }
-        expression.push_str(" AND ");
-        expression.push_str(&sort.expression("#sk"));
-    }
+    // The request `dyno verify` reports is the one sent: its condition,
+    // names and values (a multi-attribute key names each attribute).
+    let request = query.request(model, name);
+    let expression = request["KeyConditionExpression"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let names: HashMap<String, String> = request["ExpressionAttributeNames"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+        .collect();
+    let values: HashMap<String, AttributeValue> = request["ExpressionAttributeValues"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), condition_value(v)))
+        .collect();
     let mut out = Pages::default();
     let mut start: Option<HashMap<String, AttributeValue>> = None;
     loop {
@@ -381,6 +384,17 @@ pub async fn query_pages(
         }
     }
     Ok(out)
+}
+
+/// A condition value: binary text that is not base64 (a `begins_with`
+/// prefix cut mid-character) is sent as its bytes.
+fn condition_value(value: &Json) -> AttributeValue {
+    match value.get("B").and_then(Json::as_str) {
+        Some(text) => AttributeValue::B(Blob::new(
+            base64_decode(text).unwrap_or_else(|| text.as_bytes().to_vec()),
+        )),
+        None => to_value(value),
+    }
 }
 
 pub fn to_item(item: &Map<String, Json>) -> HashMap<String, AttributeValue> {

@@ -4,8 +4,9 @@
 
 use serde_json::{Map, Value as Json, json};
 
-use super::Resolution;
+use super::{Resolution, SortOp};
 use crate::check::model::{KeySchema, Model};
+use crate::check::value::Value;
 use crate::syntax::ast::KeyType;
 
 pub fn query_request(model: &Model, resolution: &Resolution) -> Json {
@@ -14,7 +15,16 @@ pub fn query_request(model: &Model, resolution: &Resolution) -> Json {
     let mut names = Map::new();
     let mut values = Map::new();
     let expression = if access.is_multi_attribute() {
-        multi_attribute_condition(resolution, access, &mut names, &mut values)
+        let partition: Vec<Value> = std::iter::once(&resolution.partition)
+            .chain(&resolution.partition_rest)
+            .cloned()
+            .collect();
+        let conditions = (
+            partition.as_slice(),
+            resolution.sort_equal.as_slice(),
+            resolution.sort.as_ref(),
+        );
+        multi_attribute_condition(access, conditions, &mut names, &mut values)
     } else {
         one_attribute_condition(resolution, access, &mut names, &mut values)
     };
@@ -66,16 +76,20 @@ fn one_attribute_condition(
 /// `#tenantId = :tenantId AND #region = :region AND #status = :status AND
 /// #createdAt >= :since`: every partition attribute, the fixed sort
 /// attributes, then the range on the next one, each under its own name.
-fn multi_attribute_condition(
-    resolution: &Resolution,
+/// The values of every partition attribute, of the leading sort
+/// attributes, and the condition on the next one.
+pub type MultiAttributeConditions<'a> = (&'a [Value], &'a [Value], Option<&'a SortOp>);
+
+pub fn multi_attribute_condition(
     access: &KeySchema,
+    (partition, sort_equal, sort): MultiAttributeConditions,
     names: &mut Map<String, Json>,
     values: &mut Map<String, Json>,
 ) -> String {
-    let equal = std::iter::once(&resolution.partition)
-        .chain(&resolution.partition_rest)
+    let equal = partition
+        .iter()
         .zip(access.partition_keys())
-        .chain(resolution.sort_equal.iter().zip(access.sort_keys()));
+        .chain(sort_equal.iter().zip(access.sort_keys()));
     let mut conditions = Vec::new();
     for (i, (value, key)) in equal.enumerate() {
         let (name, placeholder) = placeholders(&key.name, i);
@@ -83,8 +97,8 @@ fn multi_attribute_condition(
         values.insert(placeholder.clone(), typed(key.ty, value.to_string()));
         conditions.push(format!("{name} = {placeholder}"));
     }
-    let ranged = access.sort_keys().nth(resolution.sort_equal.len());
-    if let (Some(sort), Some(key)) = (&resolution.sort, ranged) {
+    let ranged = access.sort_keys().nth(sort_equal.len());
+    if let (Some(sort), Some(key)) = (sort, ranged) {
         let (name, _) = placeholders(&key.name, conditions.len());
         names.insert(name.clone(), json!(key.name));
         // The bounds are the caller's parameters: `:since`, `:from`, `:to`.
