@@ -79,6 +79,16 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
 
     // The leading sort attributes every item's caller value fixes.
     let sort_keys: Vec<&KeyAttr> = access.sort_keys().collect();
+    if sort_keys.is_empty() {
+        if let Some((attr, _)) = &cx.knowns.range {
+            return Err(Rejection::NoSortKeyForRange { attr: attr.clone() });
+        }
+        if let Some(order) = &pattern.order {
+            return Err(Rejection::NoSortKeyForOrder {
+                attr: order.attr.text.clone(),
+            });
+        }
+    }
     let mut sort_equal: Vec<Value> = Vec::new();
     let mut next: Option<(&KeyAttr, Vec<String>)> = None;
     for key in &sort_keys {
@@ -100,12 +110,9 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         None => None,
         Some((ranged, range)) => {
             let Some((key, attrs)) = &next else {
-                return Err(Rejection::MultiAttribute(match sort_keys.last() {
-                    None => format!("the range on `{ranged}` needs a sort key, and the index has none"),
-                    Some(_) => format!(
-                        "the range on `{ranged}` has no sort attribute left: the pattern fixes every one by equality"
-                    ),
-                }));
+                return Err(Rejection::MultiAttribute(format!(
+                    "the range on `{ranged}` has no sort attribute left: the pattern fixes every one by equality"
+                )));
             };
             if attrs.iter().any(|a| a != ranged) {
                 return Err(Rejection::MultiAttribute(format!(
