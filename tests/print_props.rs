@@ -191,7 +191,8 @@ const NOT_KEPT_BY_THE_TREE: &[(&str, &str, &str)] = &[
         "docs/language.md",
         "by number asc",
         "`by number asc` is printed `by number`",
-    ),    (
+    ),
+    (
         "tests/fixtures/format/multi_attribute_keys.dyno",
         "region,]",
         "a trailing comma in a key list",

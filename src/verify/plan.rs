@@ -49,9 +49,10 @@ impl ConcreteQuery {
         let mut values = Map::new();
         let mut expression = "#pk = :pk".to_string();
         if access.is_multi_attribute() {
-            let literals = |texts: &[String]| texts.iter().map(|t| Value::literal(t)).collect::<Vec<_>>();
-            let partition = literals(&[&[self.partition.clone()], self.partition_rest.as_slice()].concat());
-            let sort_equal = literals(&self.sort_equal);
+            let literals =
+                |texts: &mut dyn Iterator<Item = &String>| texts.map(|t| Value::literal(t)).collect::<Vec<_>>();
+            let partition = literals(&mut std::iter::once(&self.partition).chain(&self.partition_rest));
+            let sort_equal = literals(&mut self.sort_equal.iter());
             let conditions = (partition.as_slice(), sort_equal.as_slice(), self.sort.as_ref());
             expression = multi_attribute_condition(access, conditions, &mut names, &mut values);
         } else {
