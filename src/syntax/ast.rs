@@ -90,10 +90,7 @@ pub struct KeyDecl {
 impl KeyDecl {
     /// Every key attribute named, partition first.
     pub fn attrs(&self) -> impl Iterator<Item = &KeyAttr> {
-        self.partition
-            .attrs
-            .iter()
-            .chain(self.sort.iter().flat_map(|s| &s.attrs))
+        KeyPart::both(&self.partition, &self.sort)
     }
 }
 
@@ -117,6 +114,11 @@ impl KeyPart {
 
     pub fn first(&self) -> &KeyAttr {
         &self.attrs[0]
+    }
+
+    /// The attributes of a partition side and an optional sort side.
+    fn both<'a>(partition: &'a KeyPart, sort: &'a Option<KeyPart>) -> impl Iterator<Item = &'a KeyAttr> {
+        partition.attrs.iter().chain(sort.iter().flat_map(|s| &s.attrs))
     }
 }
 
@@ -160,10 +162,7 @@ pub struct IndexDecl {
 impl IndexDecl {
     /// Every key attribute named, partition first.
     pub fn attrs(&self) -> impl Iterator<Item = &KeyAttr> {
-        self.partition
-            .attrs
-            .iter()
-            .chain(self.sort.iter().flat_map(|s| &s.attrs))
+        KeyPart::both(&self.partition, &self.sort)
     }
 }
 
