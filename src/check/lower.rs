@@ -160,6 +160,7 @@ fn lower_table(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnosti
         access.push(lower_index(file, table, index, access.first(), diagnostics));
     }
     check_index_counts(file, table, &access, diagnostics);
+    keys::check_key_types_agree(file, &access, diagnostics);
     Table {
         file,
         name: table.name.clone(),

@@ -5,8 +5,10 @@
 //! https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html).
 //! A table's own key and a local index's key stay one attribute per side.
 
+use std::collections::HashMap;
+
 use super::key_attr;
-use crate::check::model::{AttrType, Entity, ItemShape, KeyAttr, Table};
+use crate::check::model::{AttrType, Entity, ItemShape, KeyAttr, KeySchema, Table};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::FileId;
 use crate::syntax::ast::{self, KeyType};
@@ -98,6 +100,35 @@ pub(super) fn check_distinct(file: FileId, index: &ast::IndexDecl, diagnostics: 
                 .with_related(file.at(first.name.span), "first named here"),
             );
         }
+    }
+}
+
+/// E113 for a key attribute declared with two types in one table: a table
+/// has one AttributeDefinition per attribute, so its key schemas (the
+/// table's and every index's) agree on each attribute's type.
+pub(super) fn check_key_types_agree(file: FileId, access: &[KeySchema], diagnostics: &mut Vec<Diagnostic>) {
+    // Each name's first declaration, and whether a conflict was reported.
+    let mut first: HashMap<&str, (&KeyAttr, bool)> = HashMap::new();
+    for key in access.iter().flat_map(KeySchema::key_attributes) {
+        let (first, reported) = first.entry(&key.name).or_insert((key, false));
+        if first.ty == key.ty || *reported {
+            continue;
+        }
+        *reported = true;
+        diagnostics.push(
+            Diagnostic::new(
+                Code::InvalidTable,
+                file.at(key.span),
+                format!(
+                    "`{}` is a {} key here but a {} key elsewhere: a table defines each attribute's type once \
+                     (AttributeDefinitions)",
+                    key.name,
+                    key_type_name(key.ty),
+                    key_type_name(first.ty)
+                ),
+            )
+            .with_related(file.at(first.span), "declared here with the other type"),
+        );
     }
 }
 
