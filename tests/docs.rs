@@ -165,6 +165,8 @@ code_tests! {
     e115_number_key_template => NumberKeyTemplate,
     e116_invalid_name => InvalidName,
     e117_ttl_not_a_number => TtlNotANumber,
+    e118_multi_attribute_key => MultiAttributeKey,
+    e119_key_attribute_type => KeyAttributeType,
     w101_too_many_global_indexes => TooManyGlobalIndexes,
     e201_no_single_query => NoSingleQuery,
     e202_extra_entities => ExtraEntities,

@@ -62,9 +62,11 @@ fn the_cloudformation_export_of_every_example_passes_cfn_lint() {
     // One cfn-lint run over every template: it takes seconds to start.
     let scratch = common::scratch::Scratch::new("export-cfn");
     let mut paths = Vec::new();
-    // The examples, and a table with Time to Live (an example would carry
-    // its expired-items hint, and the examples have no diagnostics).
-    for example in EXAMPLES.into_iter().chain([TTL]) {
+    // The examples, a table with Time to Live (an example would carry its
+    // expired-items hint, and the examples have no diagnostics), and a
+    // global index keyed on several attributes (four KeySchema elements).
+    let multi_attribute = "tests/fixtures/check/multi_attribute_keys.dyno";
+    for example in EXAMPLES.into_iter().chain([TTL, multi_attribute]) {
         for format in ["yaml", "json"] {
             let output = dyno(&["export", "cloudformation", example, "--format", format]);
             assert_eq!(output.status.code(), Some(0), "{example}");

@@ -1038,3 +1038,20 @@ fn after_batch_only_get() {
         "#]],
     );
 }
+
+#[test]
+fn a_multi_attribute_key_list_offers_the_entities_attributes() {
+    let entity =
+        "entity Order {\n  tenantId: id\n  region: string\n  createdAt: int\n  pk = \"ORDER\"\n  sk = \"ORDER\"\n}\n";
+    for list in ["([tenantId, $0", "([tenantId, region], [$0"] {
+        let fixture = format!("table Orders {{\n  key pk, sk\n  index byRegion {list}\n}}\n{entity}");
+        check(
+            &fixture,
+            expect![[r#"
+                Attribute tenantId — id
+                Attribute region — string
+                Attribute createdAt — int
+            "#]],
+        );
+    }
+}

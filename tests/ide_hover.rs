@@ -490,7 +490,7 @@ fn index_shows_writers_and_projection() {
         expect![[r#"
             3:9 gsi1
             ---
-            **global index** `gsi1`
+            **global index** `gsi1` (gsi1pk, gsi1sk)
 
             Projection: keys and email. Eventually consistent reads only.
 
@@ -528,7 +528,7 @@ fn index_keyed_on_a_plain_attribute() {
         expect![[r#"
             3:9 byEmail
             ---
-            **global index** `byEmail`
+            **global index** `byEmail` (email)
 
             Projection: all attributes. Eventually consistent reads only.
 
@@ -554,7 +554,7 @@ fn index_nobody_writes() {
         expect![[r#"
             3:9 byStatus
             ---
-            **global index** `byStatus`
+            **global index** `byStatus` (gsi1pk, gsi1sk)
 
             Projection: keys only. Eventually consistent reads only.
 
@@ -951,11 +951,118 @@ fn a_scanned_index_is_the_index() {
         expect![[r#"
             12:35 byEmail
             ---
-            **global index** `byEmail`
+            **global index** `byEmail` (gsi1pk)
 
             Projection: all attributes. Eventually consistent reads only.
 
             Written by `User` (sparse: entities that do not write its keys are not in it).
         "#]],
+    );
+}
+
+/// A global index keyed on several attributes; `$I`, `$K` and `$P` mark the
+/// index, a key attribute and a pattern.
+const MULTI_ATTRIBUTE: &str = r#"
+table Orders {
+  key pk, sk
+  index by$IRegion ([tenantId, region], [status, created$KAt: number])
+}
+entity Order {
+  tenantId: id
+  orderId: id
+  region: string
+  status: enum(open, shipped)
+  createdAt: int
+  pk = "ORDER#{orderId}"
+  sk = "ORDER"
+}
+/// Open orders of a tenant in a region since a moment.
+pattern recent$POrders(tenantId, region, status = open, createdAt >= since) -> Order[] by createdAt
+"#;
+
+/// `MULTI_ATTRIBUTE` with the cursor at `marker`, the other markers removed.
+fn multi_attribute_at(marker: &str) -> String {
+    ["$I", "$K", "$P"]
+        .into_iter()
+        .fold(MULTI_ATTRIBUTE.replace(marker, "$0"), |text, other| {
+            text.replace(other, "")
+        })
+}
+
+#[test]
+fn multi_attribute_index_shows_its_attributes_and_key_condition() {
+    check(
+        &multi_attribute_at("$I"),
+        expect![[r#"
+        3:9 byRegion
+        ---
+        **global index** `byRegion` ([tenantId, region], [status, createdAt])
+
+        Key condition, in full: `#tenantId = :tenantId AND #region = :region AND #status = :status AND #createdAt = :createdAt`. Every partition attribute is compared by equality; the sort attributes (status, createdAt) are used left to right, equality on the leading ones and at most one range (`<`, `<=`, `>`, `>=`, `BETWEEN`, `begins_with`) on the last one used. Each attribute compares by its own type: numbers numerically.
+
+        Projection: all attributes. Eventually consistent reads only.
+
+        Written by `Order` (sparse: entities that do not write its keys are not in it).
+    "#]],
+    );
+}
+
+#[test]
+fn pattern_on_a_multi_attribute_index_shows_the_key_condition_over_every_attribute() {
+    check(
+        &multi_attribute_at("$P"),
+        expect![[r##"
+        15:9 recentOrders
+        ---
+        **pattern** `recentOrders`
+
+        Open orders of a tenant in a region since a moment.
+
+        One Query on index `byRegion`:
+
+        ```json
+        {
+          "TableName": "Orders",
+          "IndexName": "byRegion",
+          "KeyConditionExpression": "#tenantId = :tenantId AND #region = :region AND #status = :status AND #createdAt >= :since",
+          "ExpressionAttributeNames": {
+            "#tenantId": "tenantId",
+            "#region": "region",
+            "#status": "status",
+            "#createdAt": "createdAt"
+          },
+          "ExpressionAttributeValues": {
+            ":tenantId": {
+              "S": "{tenantId}"
+            },
+            ":region": {
+              "S": "{region}"
+            },
+            ":status": {
+              "S": "open"
+            },
+            ":since": {
+              "N": "{since}"
+            }
+          },
+          "ScanIndexForward": true,
+          "ConsistentRead": false
+        }
+        ```
+
+        Cost: ~10 items × 174 B = 1.7 KB, read as 4 KB → 0.5 RCU (eventually consistent; sizes estimated from type defaults; 10 items per `E[]` without `~N`)
+    "##]],
+    );
+}
+
+#[test]
+fn attribute_of_a_multi_attribute_key_names_its_role() {
+    check(
+        &multi_attribute_at("$K"),
+        expect![[r#"
+        3:48 createdAt
+        ---
+        **key** `createdAt`: number sort key of index `byRegion`
+    "#]],
     );
 }

@@ -1069,3 +1069,43 @@ fn a_scanned_index_renamed_to_a_modifier_word_is_quoted_after_scan() {
         "#]],
     );
 }
+
+#[test]
+fn a_name_in_a_multi_attribute_key_list_renames_the_entities_attribute_and_the_patterns() {
+    check(
+        r#"
+        table Orders {
+          key pk, sk
+          index byRegion ([tenantId, region], [status, created$0At: number])
+        }
+        entity Order {
+          tenantId: id
+          orderId: id
+          region: string
+          status: string
+          createdAt: int
+          pk = "ORDER#{orderId}"
+          sk = "ORDER"
+        }
+        pattern recentOrders(tenantId, region, status, createdAt >= since) -> Order[] by createdAt
+        "#,
+        "placedAt",
+        expect![[r#"
+            4 edits
+            table Orders {
+              key pk, sk
+              index byRegion ([tenantId, region], [status, placedAt: number])
+            }
+            entity Order {
+              tenantId: id
+              orderId: id
+              region: string
+              status: string
+              placedAt: int
+              pk = "ORDER#{orderId}"
+              sk = "ORDER"
+            }
+            pattern recentOrders(tenantId, region, status, placedAt >= since) -> Order[] by placedAt
+        "#]],
+    );
+}

@@ -192,6 +192,11 @@ const NOT_KEPT_BY_THE_TREE: &[(&str, &str, &str)] = &[
         "by number asc",
         "`by number asc` is printed `by number`",
     ),
+    (
+        "tests/fixtures/format/multi_attribute_keys.dyno",
+        "region,]",
+        "a trailing comma in a key list",
+    ),
 ];
 
 /// `dyno fmt` output without `//` comments, printed from its tree: the same

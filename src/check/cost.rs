@@ -278,7 +278,7 @@ pub fn entry_size(model: &Model, entity: EntityId, item: usize, access: &KeySche
     };
     let mut keys: Vec<&str> = Vec::new();
     for schema in [table_base, access] {
-        for key in std::iter::once(&schema.pk).chain(schema.sk.as_ref()) {
+        for key in schema.key_attributes() {
             if !keys.contains(&key.name.as_str()) {
                 keys.push(&key.name);
             }

@@ -12,6 +12,9 @@ use crate::syntax::ast::{self, KeyType, Name, Segment, TypeArg};
 use crate::syntax::template::is_identifier;
 use crate::syntax::{FileId, FileSpan, Span};
 
+mod keys;
+use keys::{KeyOwner, lower_side};
+
 /// Local secondary indexes per table: a hard limit.
 pub const MAX_LOCAL_INDEXES: usize = 5;
 /// Global secondary indexes per table: the default quota, adjustable.
@@ -157,6 +160,7 @@ fn lower_table(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnosti
         access.push(lower_index(file, table, index, access.first(), diagnostics));
     }
     check_index_counts(file, table, &access, diagnostics);
+    keys::check_key_types_agree(file, &access, diagnostics);
     Table {
         file,
         name: table.name.clone(),
@@ -201,12 +205,19 @@ fn base_key(file: FileId, table: &ast::Table, diagnostics: &mut Vec<Diagnostic>)
                 .with_related(file.at(key.span), "the key is declared here"),
         );
     }
+    let (pk, _) = lower_side(file, KeyOwner::Table, "partition", &key.partition, diagnostics);
+    let sk = key
+        .sort
+        .as_ref()
+        .map(|sort| lower_side(file, KeyOwner::Table, "sort", sort, diagnostics).0);
     Some(KeySchema {
         kind: AccessKind::Base,
         name: table.name.clone(),
         span: key.span,
-        pk: key_attr(&key.partition),
-        sk: key.sort.as_ref().map(key_attr),
+        pk,
+        sk,
+        pk_rest: Vec::new(),
+        sk_rest: Vec::new(),
         projection: Projection::All,
     })
 }
@@ -220,7 +231,20 @@ fn lower_index(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> KeySchema {
     check_name(file, "index", &index.name, diagnostics);
-    let pk = key_attr(&index.partition);
+    let owner = if index.local {
+        KeyOwner::LocalIndex
+    } else {
+        KeyOwner::GlobalIndex
+    };
+    let (pk, pk_rest) = lower_side(file, owner, "partition", &index.partition, diagnostics);
+    let (sk, sk_rest) = match &index.sort {
+        Some(sort) => {
+            let (sk, rest) = lower_side(file, owner, "sort", sort, diagnostics);
+            (Some(sk), rest)
+        }
+        None => (None, Vec::new()),
+    };
+    keys::check_distinct(file, index, diagnostics);
     if index.local {
         check_local_index(file, table, index, &pk, base, diagnostics);
     }
@@ -234,7 +258,9 @@ fn lower_index(
         name: index.name.clone(),
         span: index.span,
         pk,
-        sk: index.sort.as_ref().map(key_attr),
+        sk,
+        pk_rest,
+        sk_rest,
         projection,
     }
 }
@@ -272,7 +298,7 @@ fn check_local_index(
         diagnostics.push(
             Diagnostic::new(
                 Code::InvalidTable,
-                file.at(index.partition.name.span),
+                file.at(index.partition.first().name.span),
                 format!(
                     "a local index shares the table's partition key `{table_pk}`, not `{}`",
                     pk.name
@@ -656,6 +682,7 @@ fn lower_item(
             });
         }
     }
+    keys::check_plain_key_types(entity, table, &item, diagnostics);
     check_item_keys(entity, table, &item, diagnostics);
     item
 }
@@ -687,14 +714,12 @@ fn check_item_keys(entity: &Entity, table: &Table, item: &ItemShape, diagnostics
     // attribute and yet is in none of the indexes keyed on it: the template
     // then serves no Query. A plain attribute used as a key is the
     // attribute's own value, never dead, and is not checked.
-    let in_access = |access: &KeySchema| {
-        item.key(&access.pk.name).is_some() && access.sk.as_ref().is_none_or(|sk| item.key(&sk.name).is_some())
-    };
+    let in_access = |access: &KeySchema| access.key_attributes().all(|k| item.key(&k.name).is_some());
     for written in item.keys.iter().filter(|k| !k.implicit) {
         let keyed: Vec<&KeySchema> = table
             .access
             .iter()
-            .filter(|a| a.pk.name == written.attr || a.sk.as_ref().is_some_and(|sk| sk.name == written.attr))
+            .filter(|a| a.key_attributes().any(|k| k.name == written.attr))
             .collect();
         // The table's own keys are E104's.
         let base_key = written.attr == base.pk.name || base.sk.as_ref().is_some_and(|sk| sk.name == written.attr);
@@ -703,7 +728,7 @@ fn check_item_keys(entity: &Entity, table: &Table, item: &ItemShape, diagnostics
         }
         // Every index keyed on it lacks another key of the item: name them.
         let mut missing: Vec<&str> = Vec::new();
-        for key in keyed.iter().flat_map(|a| std::iter::once(&a.pk).chain(a.sk.as_ref())) {
+        for key in keyed.iter().flat_map(|a| a.key_attributes()) {
             if item.key(&key.name).is_none() && !missing.contains(&key.name.as_str()) {
                 missing.push(&key.name);
             }

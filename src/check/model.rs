@@ -184,9 +184,7 @@ impl Table {
 
     /// Every key attribute name of the table and its indexes.
     pub fn key_attributes(&self) -> impl Iterator<Item = &KeyAttr> {
-        self.access
-            .iter()
-            .flat_map(|a| std::iter::once(&a.pk).chain(a.sk.as_ref()))
+        self.access.iter().flat_map(KeySchema::key_attributes)
     }
 
     pub fn is_key_attribute(&self, name: &str) -> bool {
@@ -208,14 +206,42 @@ pub struct KeySchema {
     /// The index name; the table name for the base table.
     pub name: Name,
     pub span: Span,
+    /// The (first) partition key attribute.
     pub pk: KeyAttr,
+    /// The (first) sort key attribute.
     pub sk: Option<KeyAttr>,
+    /// A multi-attribute GSI key (`index byRegion ([tenantId, region],
+    /// [status, createdAt])`): the partition attributes after `pk` and the
+    /// sort attributes after `sk`, in order. Empty for a one-attribute key.
+    pub pk_rest: Vec<KeyAttr>,
+    pub sk_rest: Vec<KeyAttr>,
     pub projection: Projection,
 }
 
 impl KeySchema {
     pub fn is_index(&self) -> bool {
         self.kind != AccessKind::Base
+    }
+
+    /// A key of several attributes on either side: the Query names each
+    /// one, and no key template is involved.
+    pub fn is_multi_attribute(&self) -> bool {
+        !self.pk_rest.is_empty() || !self.sk_rest.is_empty()
+    }
+
+    /// The partition key attributes, in order.
+    pub fn partition_keys(&self) -> impl Iterator<Item = &KeyAttr> {
+        std::iter::once(&self.pk).chain(&self.pk_rest)
+    }
+
+    /// The sort key attributes, in order (none without a sort key).
+    pub fn sort_keys(&self) -> impl Iterator<Item = &KeyAttr> {
+        self.sk.iter().chain(&self.sk_rest)
+    }
+
+    /// Every key attribute: partition, then sort.
+    pub fn key_attributes(&self) -> impl Iterator<Item = &KeyAttr> {
+        self.partition_keys().chain(self.sort_keys())
     }
 }
 

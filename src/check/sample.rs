@@ -280,6 +280,19 @@ fn pooled_attributes(model: &Model, entity: &Entity) -> Vec<usize> {
         return Vec::new();
     };
     let mut pooled = Vec::new();
+    // A multi-attribute key's partition attributes are the entity's own.
+    let multi_partition = table
+        .access
+        .iter()
+        .filter(|a| a.is_multi_attribute())
+        .flat_map(|a| a.partition_keys())
+        .filter_map(|k| entity.attribute_id(&k.name));
+    for attr in multi_partition {
+        let ty = &entity.attributes[attr].ty;
+        if !matches!(ty, AttrType::Enum(_) | AttrType::Bool) && !pooled.contains(&attr) {
+            pooled.push(attr);
+        }
+    }
     for shape in &entity.items {
         for key in shape.keys.iter().filter(|k| !k.implicit) {
             if !table.access.iter().any(|a| a.pk.name == key.attr) {

@@ -73,6 +73,12 @@ pub fn run(args: &ExportArgs) -> i32 {
             };
             let document = workbench::data_model(&analysis, &source.path, &options, SystemTime::now());
             println!("{}", serde_json::to_string_pretty(&document).unwrap());
+            for index in workbench::left_out(&analysis) {
+                eprintln!(
+                    "warning: index `{index}` is left out of the model: its key has several attributes, and a \
+                     Workbench model's index has one partition key and one sort key"
+                );
+            }
         }
     }
     EXIT_OK

@@ -90,6 +90,8 @@ codes! {
     NumberKeyTemplate = "E115", Error, "template for a number key";
     InvalidName = "E116", Error, "table or index name DynamoDB rejects";
     TtlNotANumber = "E117", Error, "TTL attribute that is not a number";
+    MultiAttributeKey = "E118", Error, "key of several attributes DynamoDB rejects";
+    KeyAttributeType = "E119", Error, "plain attribute whose type is not its key's";
     TooManyGlobalIndexes = "W101", Warning, "more global indexes than the default quota";
     NoSingleQuery = "E201", Error, "no single Query serves the pattern";
     ExtraEntities = "E202", Error, "key condition also matches undeclared entities";

@@ -20,12 +20,18 @@ fn key_definitions(table: &Table) -> Vec<Json> {
     out
 }
 
+/// The HASH element, then the RANGE one; a multi-attribute GSI key lists
+/// each of its partition attributes as HASH, then each sort attribute as
+/// RANGE, in the order the key composes them ("Multi-attribute keys
+/// pattern", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html).
 fn key_schema(access: &KeySchema) -> Vec<Json> {
-    let mut out = vec![json!({ "AttributeName": access.pk.name, "KeyType": "HASH" })];
-    if let Some(sk) = &access.sk {
-        out.push(json!({ "AttributeName": sk.name, "KeyType": "RANGE" }));
-    }
-    out
+    let hash = access
+        .partition_keys()
+        .map(|k| json!({ "AttributeName": k.name, "KeyType": "HASH" }));
+    let range = access
+        .sort_keys()
+        .map(|k| json!({ "AttributeName": k.name, "KeyType": "RANGE" }));
+    hash.chain(range).collect()
 }
 
 /// A logical id: the table name's letters and digits, then `Table`.

@@ -108,7 +108,7 @@ pub fn data_model(analysis: &Analysis, path: &Path, options: &Options, created: 
         let gsis: Vec<Json> = table
             .access
             .iter()
-            .filter(|a| a.kind == AccessKind::Gsi)
+            .filter(|a| a.kind == AccessKind::Gsi && !a.is_multi_attribute())
             .map(|a| {
                 json!({
                     "IndexName": a.name.text,
@@ -148,6 +148,24 @@ pub fn data_model(analysis: &Analysis, path: &Path, options: &Options, created: 
         },
         "DataModel": tables,
     })
+}
+
+/// The global indexes the model leaves out, as `table.index`: a model's
+/// index has one `PartitionKey` and one `SortKey`, so it cannot say a key
+/// of several attributes, and writing only the first of them would model
+/// another index.
+pub fn left_out(analysis: &Analysis) -> Vec<String> {
+    let model = &analysis.schema.model;
+    model
+        .tables
+        .iter()
+        .flat_map(|t| {
+            t.access
+                .iter()
+                .filter(|a| a.is_multi_attribute())
+                .map(move |a| format!("{}.{}", t.name.text, a.name.text))
+        })
+        .collect()
 }
 
 /// `Jan 12, 2023, 10:14 AM` (UTC), as Workbench writes dates.

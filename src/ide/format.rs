@@ -323,6 +323,26 @@ impl<'a, 'src> Plan<'a, 'src> {
                 self.set(paren, Place::Inline { space: 1 });
             }
         }
+        // A key list `[tenantId, region]` is set off like a name, except
+        // right after the index's `(`.
+        let key_parts = table
+            .keys
+            .iter()
+            .flat_map(|k| std::iter::once(&k.partition).chain(&k.sort));
+        let index_parts = table
+            .indexes
+            .iter()
+            .flat_map(|i| std::iter::once(&i.partition).chain(&i.sort));
+        for list in key_parts.chain(index_parts).filter_map(|part| part.list) {
+            let bracket = self.at(list.start);
+            let after_paren = bracket
+                .checked_sub(1)
+                .and_then(|i| self.significant.get(i))
+                .is_some_and(|(t, _)| *t == Token::LParen);
+            if !after_paren {
+                self.set(bracket, Place::Inline { space: 1 });
+            }
+        }
         self.close_body(open, last, 0);
     }
 

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::File;
 use super::locate::{self, Symbol};
 use crate::check::cost;
-use crate::check::model::{AccessId, AccessKind, EntityId, Model, PatternId, Projection, TableId};
+use crate::check::model::{AccessId, AccessKind, EntityId, KeySchema, Model, PatternId, Projection, TableId};
 use crate::check::sample::example_item;
 use crate::syntax::{Span, ast, names};
 
@@ -157,8 +157,7 @@ fn table(model: &Model, id: TableId) -> String {
     let table = model.table(id);
     let mut out = format!("**table** `{}`", table.name.text);
     for access in &table.access {
-        let keys = std::iter::once(access.pk.name.as_str()).chain(access.sk.as_ref().map(|k| k.name.as_str()));
-        let keys = keys.collect::<Vec<_>>().join(", ");
+        let keys = key_list(access);
         let _ = match access.kind {
             AccessKind::Base => write!(out, "\n\n- key ({keys})"),
             AccessKind::Gsi => write!(out, "\n- global index `{}` ({keys})", access.name.text),
@@ -170,6 +169,46 @@ fn table(model: &Model, id: TableId) -> String {
     out
 }
 
+/// `pk, sk`, or `[tenantId, region], [status, createdAt]` for a key of
+/// several attributes.
+fn key_list(access: &KeySchema) -> String {
+    let side = |keys: Vec<&str>| match keys.as_slice() {
+        [one] if !access.is_multi_attribute() => one.to_string(),
+        _ => format!("[{}]", keys.join(", ")),
+    };
+    let partition = side(access.partition_keys().map(|k| k.name.as_str()).collect());
+    match access.sk {
+        Some(_) => format!(
+            "{partition}, {}",
+            side(access.sort_keys().map(|k| k.name.as_str()).collect())
+        ),
+        None => partition,
+    }
+}
+
+/// How a Query names a multi-attribute key: each attribute under its own
+/// name, equality on every partition attribute, the sort attributes left
+/// to right with a range only on the last one used.
+fn multi_attribute_condition(access: &KeySchema) -> String {
+    let equal: Vec<String> = access
+        .key_attributes()
+        .map(|k| format!("#{} = :{}", k.name, k.name))
+        .collect();
+    let sort: Vec<&str> = access.sort_keys().map(|k| k.name.as_str()).collect();
+    let mut out = format!("\n\nKey condition, in full: `{}`.", equal.join(" AND "));
+    out.push_str(" Every partition attribute is compared by equality");
+    if !sort.is_empty() {
+        let _ = write!(
+            out,
+            "; the sort attributes ({}) are used left to right, equality on the leading ones and at most one \
+             range (`<`, `<=`, `>`, `>=`, `BETWEEN`, `begins_with`) on the last one used",
+            sort.join(", ")
+        );
+    }
+    out.push_str(". Each attribute compares by its own type: numbers numerically.");
+    out
+}
+
 fn index(model: &Model, table: TableId, access_id: AccessId) -> String {
     let access = model.access(table, access_id);
     let kind = if access.kind == AccessKind::Lsi {
@@ -177,7 +216,10 @@ fn index(model: &Model, table: TableId, access_id: AccessId) -> String {
     } else {
         "global index"
     };
-    let mut out = format!("**{kind}** `{}`", access.name.text);
+    let mut out = format!("**{kind}** `{}` ({})", access.name.text, key_list(access));
+    if access.is_multi_attribute() {
+        out.push_str(&multi_attribute_condition(access));
+    }
     let projection = match &access.projection {
         Projection::All => "all attributes".to_string(),
         Projection::KeysOnly => "keys only".to_string(),
@@ -192,9 +234,9 @@ fn index(model: &Model, table: TableId, access_id: AccessId) -> String {
         .iter()
         .filter(|e| e.table == Some(table))
         .filter(|e| {
-            e.items.iter().any(|i| {
-                i.key(&access.pk.name).is_some() && access.sk.as_ref().is_none_or(|s| i.key(&s.name).is_some())
-            })
+            e.items
+                .iter()
+                .any(|i| access.key_attributes().all(|k| i.key(&k.name).is_some()))
         })
         .map(|e| format!("`{}`", e.name.text))
         .collect();
@@ -215,9 +257,13 @@ fn key(model: &Model, table: TableId, name: &str) -> String {
     let owner = table
         .access
         .iter()
-        .find(|a| a.pk.name == name || a.sk.as_ref().is_some_and(|s| s.name == name))
+        .find(|a| a.key_attributes().any(|k| k.name == name))
         .map(|a| {
-            let role = if a.pk.name == name { "partition key" } else { "sort key" };
+            let role = if a.partition_keys().any(|k| k.name == name) {
+                "partition key"
+            } else {
+                "sort key"
+            };
             if a.is_index() {
                 format!("{role} of index `{}`", a.name.text)
             } else {

@@ -95,26 +95,38 @@ impl Walk<'_> {
         };
         self.push(table.name.span, Symbol::Table(id), true);
         for key in &table.keys {
-            self.key_declarations(id, std::iter::once(&key.partition).chain(&key.sort));
+            self.key_declarations(id, key.attrs());
         }
         for index in &table.indexes {
             let access = self.model.table(id).index_id(&index.name.text);
             if let Some(access) = access {
                 self.push(index.name.span, Symbol::Index { table: id, access }, true);
             }
-            self.key_declarations(id, std::iter::once(&index.partition).chain(&index.sort));
+            self.key_declarations(id, index.attrs());
+            // A key of several attributes names the entities' own
+            // attributes: renaming one renames them together.
+            let lists = std::iter::once(&index.partition).chain(&index.sort);
+            for attr in lists.filter(|part| part.list.is_some()).flat_map(|part| &part.attrs) {
+                self.attribute_everywhere(id, &attr.name);
+            }
         }
         // `ttl expiresAt` names the attribute of each entity of the table
         // that declares it: one occurrence per entity, as a known value.
         for ttl in &table.ttls {
-            for (entity, model_entity) in self.model.entities.iter().enumerate() {
-                if model_entity.table != Some(id) {
-                    continue;
-                }
-                if let Some(attr) = model_entity.attribute_id(&ttl.attribute.text) {
-                    let entity = EntityId::new(entity);
-                    self.push(ttl.attribute.span, Symbol::Attribute { entity, attr }, false);
-                }
+            self.attribute_everywhere(id, &ttl.attribute);
+        }
+    }
+
+    /// `name` as an occurrence of the attribute of that name in each entity
+    /// of `table` that declares it.
+    fn attribute_everywhere(&mut self, table: TableId, name: &Name) {
+        for (entity, model_entity) in self.model.entities.iter().enumerate() {
+            if model_entity.table != Some(table) {
+                continue;
+            }
+            if let Some(attr) = model_entity.attribute_id(&name.text) {
+                let entity = EntityId::new(entity);
+                self.push(name.span, Symbol::Attribute { entity, attr }, false);
             }
         }
     }

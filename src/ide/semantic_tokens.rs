@@ -122,11 +122,7 @@ pub fn tokens(file: &File) -> Vec<SemanticToken> {
             specific.extend(entity.attributes.iter().map(|a| token(a.ty.name.span, Kind::Type)));
         }
         if let Item::Table(table) = item {
-            for attr in table
-                .keys
-                .iter()
-                .flat_map(|k| std::iter::once(&k.partition).chain(&k.sort))
-            {
+            for attr in table.keys.iter().flat_map(|k| k.attrs()) {
                 specific.extend(attr.ty.map(|(_, span)| token(span, Kind::Type)));
             }
         }

@@ -83,8 +83,43 @@ pub struct Table {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeyDecl {
     pub span: Span,
-    pub partition: KeyAttr,
-    pub sort: Option<KeyAttr>,
+    pub partition: KeyPart,
+    pub sort: Option<KeyPart>,
+}
+
+impl KeyDecl {
+    /// Every key attribute named, partition first.
+    pub fn attrs(&self) -> impl Iterator<Item = &KeyAttr> {
+        KeyPart::both(&self.partition, &self.sort)
+    }
+}
+
+/// One side of a key: `pk`, or a list `[tenantId, region]` (a GSI key
+/// composed of several attributes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyPart {
+    /// At least one.
+    pub attrs: Vec<KeyAttr>,
+    /// The brackets, when written as a list (even of one attribute).
+    pub list: Option<Span>,
+}
+
+impl KeyPart {
+    pub fn single(attr: KeyAttr) -> KeyPart {
+        KeyPart {
+            attrs: vec![attr],
+            list: None,
+        }
+    }
+
+    pub fn first(&self) -> &KeyAttr {
+        &self.attrs[0]
+    }
+
+    /// The attributes of a partition side and an optional sort side.
+    fn both<'a>(partition: &'a KeyPart, sort: &'a Option<KeyPart>) -> impl Iterator<Item = &'a KeyAttr> {
+        partition.attrs.iter().chain(sort.iter().flat_map(|s| &s.attrs))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,9 +154,16 @@ pub struct IndexDecl {
     pub docs: Option<Docs>,
     pub local: bool,
     pub name: Name,
-    pub partition: KeyAttr,
-    pub sort: Option<KeyAttr>,
+    pub partition: KeyPart,
+    pub sort: Option<KeyPart>,
     pub projection: Projection,
+}
+
+impl IndexDecl {
+    /// Every key attribute named, partition first.
+    pub fn attrs(&self) -> impl Iterator<Item = &KeyAttr> {
+        KeyPart::both(&self.partition, &self.sort)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

@@ -106,17 +106,11 @@ pub fn quotable_spans(file: &SourceFile) -> Vec<Span> {
             Item::Table(table) => {
                 push(&table.name);
                 for key in &table.keys {
-                    push(&key.partition.name);
-                    if let Some(sort) = &key.sort {
-                        push(&sort.name);
-                    }
+                    key.attrs().for_each(|k| push(&k.name));
                 }
                 for index in &table.indexes {
                     push(&index.name);
-                    push(&index.partition.name);
-                    if let Some(sort) = &index.sort {
-                        push(&sort.name);
-                    }
+                    index.attrs().for_each(|k| push(&k.name));
                     if let Projection::Include(_, names) = &index.projection {
                         names.iter().for_each(&mut push);
                     }

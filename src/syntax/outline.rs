@@ -33,10 +33,18 @@ fn key_attr(k: &KeyAttr) -> String {
     }
 }
 
-fn keys(partition: &KeyAttr, sort: &Option<KeyAttr>) -> String {
+fn key_part(part: &KeyPart) -> String {
+    let attrs: Vec<String> = part.attrs.iter().map(key_attr).collect();
+    match part.list {
+        Some(_) => format!("[{}]", attrs.join(", ")),
+        None => attrs.join(", "),
+    }
+}
+
+fn keys(partition: &KeyPart, sort: &Option<KeyPart>) -> String {
     match sort {
-        Some(s) => format!("{}, {}", key_attr(partition), key_attr(s)),
-        None => key_attr(partition),
+        Some(s) => format!("{}, {}", key_part(partition), key_part(s)),
+        None => key_part(partition),
     }
 }
 

@@ -56,8 +56,8 @@
 
 use super::ast::{
     Attribute, ConditionKind, Docs, Entity, Filter, FilterExpr, FilterValue, IndexDecl, Item, ItemShape, KeyAttr,
-    KeyDecl, KeyTemplate, KeyType, Known, KnownKind, Literal, Modifier, Operand, Operation, Pattern, Projection, Query,
-    Returned, Segment, SizeHint, SizeUnit, SourceFile, StringLit, Table, TypeArg, TypeRef,
+    KeyDecl, KeyPart, KeyTemplate, KeyType, Known, KnownKind, Literal, Modifier, Operand, Operation, Pattern,
+    Projection, Query, Returned, Segment, SizeHint, SizeUnit, SourceFile, StringLit, Table, TypeArg, TypeRef,
 };
 use super::names::{written, written_after_scan};
 
@@ -103,11 +103,22 @@ fn print_table(table: &Table, lines: &mut Vec<String>) {
 }
 
 fn key_decl(key: &KeyDecl) -> String {
-    let mut out = format!("key {}", key_attr(&key.partition));
+    let mut out = format!("key {}", key_part(&key.partition));
     if let Some(sort) = &key.sort {
-        out += &format!(", {}", key_attr(sort));
+        out += &format!(", {}", key_part(sort));
     }
     out
+}
+
+/// `pk`, or `[tenantId, region]` as written in brackets.
+fn key_part(part: &KeyPart) -> String {
+    match part.list {
+        None => key_attr(part.first()),
+        Some(_) => {
+            let attrs: Vec<String> = part.attrs.iter().map(key_attr).collect();
+            format!("[{}]", attrs.join(", "))
+        }
+    }
 }
 
 fn index_decl(index: &IndexDecl) -> String {
@@ -115,10 +126,10 @@ fn index_decl(index: &IndexDecl) -> String {
     let mut out = format!(
         "{local}index {} ({}",
         written(&index.name.text),
-        key_attr(&index.partition)
+        key_part(&index.partition)
     );
     if let Some(sort) = &index.sort {
-        out += &format!(", {}", key_attr(sort));
+        out += &format!(", {}", key_part(sort));
     }
     out.push(')');
     match &index.projection {

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
-use aws_sdk_dynamodb::error::DisplayErrorContext;
+use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata};
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement,
@@ -106,24 +106,19 @@ fn scalar(ty: KeyType) -> ScalarAttributeType {
     }
 }
 
+/// HASH then RANGE elements; a multi-attribute GSI key has one per
+/// attribute, partition attributes first (as the CloudFormation export).
 fn key_schema(access: &KeySchema) -> Result<Vec<KeySchemaElement>, String> {
-    let mut out = vec![
+    let element = |name: &str, ty: SdkKeyType| {
         KeySchemaElement::builder()
-            .attribute_name(&access.pk.name)
-            .key_type(SdkKeyType::Hash)
+            .attribute_name(name)
+            .key_type(ty)
             .build()
-            .map_err(|e| e.to_string())?,
-    ];
-    if let Some(sk) = &access.sk {
-        out.push(
-            KeySchemaElement::builder()
-                .attribute_name(&sk.name)
-                .key_type(SdkKeyType::Range)
-                .build()
-                .map_err(|e| e.to_string())?,
-        );
-    }
-    Ok(out)
+            .map_err(|e| e.to_string())
+    };
+    let hash = access.partition_keys().map(|k| element(&k.name, SdkKeyType::Hash));
+    let range = access.sort_keys().map(|k| element(&k.name, SdkKeyType::Range));
+    hash.chain(range).collect()
 }
 
 fn projection(projection: &Projection) -> SdkProjection {
@@ -140,14 +135,32 @@ fn projection(projection: &Projection) -> SdkProjection {
 }
 
 /// Creates the table under `name` (its keys, indexes and projections,
-/// on-demand billing) and waits until it and its indexes are active.
-pub async fn create_table(client: &Client, table: &Table, name: &str) -> Result<(), String> {
+/// on-demand billing) and waits until it and its indexes are active. An
+/// endpoint that predates keys of several attributes (November 2025)
+/// rejects such a global index: the table is then created without them,
+/// and `Ok(Some(why))` says what the endpoint answered.
+pub async fn create_table(client: &Client, table: &Table, name: &str) -> Result<Option<String>, String> {
+    match create(client, table, name, true).await {
+        Ok(()) => Ok(None),
+        Err(error) if table.access.iter().any(|a| a.is_multi_attribute()) => {
+            create(client, table, name, false).await?;
+            Ok(Some(error))
+        }
+        Err(error) => Err(error),
+    }
+}
+
+async fn create(client: &Client, table: &Table, name: &str, multi_attribute: bool) -> Result<(), String> {
     let base = table
         .base()
         .ok_or_else(|| format!("table `{}` has no key", table.name.text))?;
     let mut definitions: Vec<AttributeDefinition> = Vec::new();
     let mut defined: Vec<&str> = Vec::new();
-    for key in table.key_attributes() {
+    let accesses = table
+        .access
+        .iter()
+        .filter(|a| multi_attribute || !a.is_multi_attribute());
+    for key in accesses.clone().flat_map(|a| a.key_attributes()) {
         if defined.contains(&key.name.as_str()) {
             continue;
         }
@@ -162,7 +175,7 @@ pub async fn create_table(client: &Client, table: &Table, name: &str) -> Result<
     }
     let mut gsis = Vec::new();
     let mut lsis = Vec::new();
-    for access in table.access.iter().filter(|a| a.is_index()) {
+    for access in accesses.filter(|a| a.is_index()) {
         match access.kind {
             AccessKind::Gsi => gsis.push(
                 GlobalSecondaryIndex::builder()
@@ -193,7 +206,14 @@ pub async fn create_table(client: &Client, table: &Table, name: &str) -> Result<
         .billing_mode(BillingMode::PayPerRequest)
         .send()
         .await
-        .map_err(|e| sdk_error(&format!("creating table `{name}`"), e))?;
+        .map_err(|e| {
+            // The service's own words when it answered (a ValidationException
+            // naming the key schema), the whole error chain otherwise.
+            match e.as_service_error().and_then(|s| Some((s.code()?, s.message()?))) {
+                Some((code, message)) => format!("creating table `{name}`: {code}: {message}"),
+                None => sdk_error(&format!("creating table `{name}`"), e),
+            }
+        })?;
     wait_active(client, name).await?;
     if let Some(ttl) = &table.ttl {
         enable_ttl(client, name, &ttl.text).await?;
@@ -336,22 +356,25 @@ pub async fn query_pages(
     follow: bool,
 ) -> Result<Pages, String> {
     let access = query.key_schema(model);
-    let mut names = HashMap::from([("#pk".to_string(), access.pk.name.clone())]);
-    let mut values = HashMap::from([(":pk".to_string(), key_value(access.pk.ty, query.partition.clone()))]);
-    let mut expression = "#pk = :pk".to_string();
-    if let (Some(sort), Some(sk)) = (&query.sort, &access.sk) {
-        names.insert("#sk".into(), sk.name.clone());
-        for (placeholder, value) in sort.values() {
-            values.insert(placeholder.to_string(), key_value(sk.ty, value.to_string()));
-        }
-        expression.push_str(" AND ");
-        expression.push_str(&sort.expression("#sk"));
-    }
-    if let Some(filter) = &query.filter {
-        let (filter_names, filter_values) = filter_placeholders(filter);
-        names.extend(filter_names);
-        values.extend(filter_values);
-    }
+    // The request `dyno verify` reports is the one sent: its condition,
+    // names and values (a multi-attribute key names each attribute).
+    let request = query.request(model, name);
+    let expression = request["KeyConditionExpression"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let names: HashMap<String, String> = request["ExpressionAttributeNames"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+        .collect();
+    let values: HashMap<String, AttributeValue> = request["ExpressionAttributeValues"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), condition_value(v)))
+        .collect();
     let mut out = Pages::default();
     let mut start: Option<HashMap<String, AttributeValue>> = None;
     loop {
@@ -384,6 +407,17 @@ pub async fn query_pages(
         }
     }
     Ok(out)
+}
+
+/// A condition value: binary text that is not base64 (a `begins_with`
+/// prefix cut mid-character) is sent as its bytes.
+fn condition_value(value: &Json) -> AttributeValue {
+    match value.get("B").and_then(Json::as_str) {
+        Some(text) => AttributeValue::B(Blob::new(
+            base64_decode(text).unwrap_or_else(|| text.as_bytes().to_vec()),
+        )),
+        None => to_value(value),
+    }
 }
 
 pub fn to_item(item: &Map<String, Json>) -> HashMap<String, AttributeValue> {

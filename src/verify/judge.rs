@@ -165,9 +165,11 @@ pub fn holds(model: &Model, pattern: &Pattern, params: &HashMap<&str, &str>, rec
 /// Every shape of the entity writes the index's keys: an item of it missing
 /// from the index can only be a record without an optional key attribute.
 fn entity_in_access(model: &Model, entity: EntityId, access: &KeySchema) -> bool {
-    model.entity(entity).items.iter().any(|shape| {
-        shape.key(&access.pk.name).is_some() && access.sk.as_ref().is_none_or(|sk| shape.key(&sk.name).is_some())
-    })
+    model
+        .entity(entity)
+        .items
+        .iter()
+        .any(|shape| access.key_attributes().all(|k| shape.key(&k.name).is_some()))
 }
 
 /// The text of a key attribute value: `TENANT#x`, `42`.

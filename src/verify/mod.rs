@@ -18,7 +18,7 @@ mod simulate;
 use serde_json::{Value as Json, json};
 
 use crate::check::Analysis;
-use crate::check::model::{AccessKind, TableId};
+use crate::check::model::{AccessKind, PatternId, TableId};
 use crate::check::resolve::pinned_as_written;
 use crate::check::sample::{self, Samples};
 use judge::{Failure, Returned};
@@ -145,6 +145,22 @@ impl Report {
     }
 }
 
+/// Why a pattern served by a multi-attribute index was not run, when the
+/// endpoint rejected the index.
+fn endpoint_rejected(analysis: &Analysis, pattern: PatternId, rejected: &[(TableId, String)]) -> Option<String> {
+    let model = &analysis.schema.model;
+    let resolution = analysis.schema.resolution(pattern)?;
+    let access = resolution.key_schema(model);
+    let (_, answer) = rejected.iter().find(|(t, _)| *t == resolution.table)?;
+    access.is_multi_attribute().then(|| {
+        format!(
+            "the endpoint does not support index `{}`, a key of several attributes (DynamoDB, November 2025): \
+             it answered {answer}",
+            access.name.text
+        )
+    })
+}
+
 /// A prefix no earlier run used: `dyno-verify-<pid>-<time>-`.
 pub fn unique_prefix() -> String {
     let nanos = std::time::SystemTime::now()
@@ -218,13 +234,24 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
         notes: samples.notes.clone(),
     };
     let mut created: Vec<String> = Vec::new();
+    // Tables the endpoint created without their multi-attribute indexes,
+    // with its answer.
+    let mut rejected: Vec<(TableId, String)> = Vec::new();
     let setup = async {
         for (t, table) in model.table_ids() {
             if table.base().is_none() {
                 continue;
             }
             let name = name_of(t);
-            dynamo::create_table(&client, table, &name).await?;
+            let without_multi_attribute = dynamo::create_table(&client, table, &name).await?;
+            if let Some(answer) = &without_multi_attribute {
+                report.notes.push(format!(
+                    "table `{}` was created without its indexes keyed on several attributes, which the endpoint \
+                     rejected: {answer}",
+                    table.name.text
+                ));
+                rejected.push((t, answer.clone()));
+            }
             created.push(name.clone());
             let items: Vec<_> = samples.tables[t.index()].items.iter().map(|i| &i.item).collect();
             dynamo::write_items(&client, &name, &items).await?;
@@ -232,7 +259,12 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
                 table: table.name.text.clone(),
                 name,
                 items: items.len(),
-                global_indexes: table.access.iter().filter(|a| a.kind == AccessKind::Gsi).count(),
+                global_indexes: table
+                    .access
+                    .iter()
+                    .filter(|a| a.kind == AccessKind::Gsi)
+                    .filter(|a| without_multi_attribute.is_none() || !a.is_multi_attribute())
+                    .count(),
                 local_indexes: table.access.iter().filter(|a| a.kind == AccessKind::Lsi).count(),
             });
         }
@@ -248,8 +280,13 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
         return Err(error);
     }
 
-    for (pattern, plan) in model.patterns.iter().zip(plans) {
+    for ((id, pattern), plan) in model.pattern_ids().zip(plans) {
         let pattern = pattern.name.text.clone();
+        // An index the endpoint rejected is not on its table: nothing to run.
+        let plan = match endpoint_rejected(analysis, id, &rejected) {
+            Some(reason) => Err(reason),
+            None => plan,
+        };
         let plan = match plan {
             Ok(plan) => plan,
             Err(reason) => {

@@ -27,7 +27,11 @@ pub struct ConcreteQuery {
     pub table: TableId,
     pub access: AccessId,
     pub partition: String,
-    /// Its values are literals.
+    /// A multi-attribute key: the further partition attributes' values and
+    /// the leading sort attributes' (see `Resolution`); empty otherwise.
+    pub partition_rest: Vec<String>,
+    pub sort_equal: Vec<String>,
+    /// Its values are literals; on the sort attribute after `sort_equal`.
     pub sort: Option<SortOp>,
     pub forward: bool,
     pub consistent: bool,
@@ -50,7 +54,11 @@ impl ConcreteQuery {
         Shape {
             table_name,
             access: self.key_schema(model),
-            partition: self.partition.clone(),
+            partition: std::iter::once(&self.partition)
+                .chain(&self.partition_rest)
+                .map(|t| Value::literal(t))
+                .collect(),
+            sort_equal: self.sort_equal.iter().map(|t| Value::literal(t)).collect(),
             sort: self.sort.as_ref(),
             forward: self.forward,
             consistent: self.consistent,
@@ -70,8 +78,15 @@ impl ConcreteQuery {
                 _ => format!("scan of index {}", access.name.text),
             };
         }
-        let mut out = format!("{} = {:?}", access.pk.name, self.partition);
-        if let (Some(sort), Some(sk)) = (&self.sort, &access.sk) {
+        let equal = std::iter::once(&self.partition)
+            .chain(&self.partition_rest)
+            .zip(access.partition_keys())
+            .chain(self.sort_equal.iter().zip(access.sort_keys()));
+        let mut out = equal
+            .map(|(value, key)| format!("{} = {value:?}", key.name))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        if let (Some(sort), Some(sk)) = (&self.sort, access.sort_keys().nth(self.sort_equal.len())) {
             let v = |value: &Value| format!("{:?}", value.to_string());
             let condition = match sort {
                 SortOp::Eq(x) => format!("{} = {}", sk.name, v(x)),
@@ -158,7 +173,10 @@ pub fn plan(model: &Model, samples: &Samples, index: PatternId, resolution: &Res
 /// and the pattern's own — equalities and range bounds the Query may not use
 /// at all (`color` in a pattern whose Query never mentions it).
 fn param_names(model: &Model, pattern: &Pattern, resolution: &Resolution) -> Vec<String> {
-    let mut names: Vec<String> = resolution.partition.params().map(str::to_string).collect();
+    let keyed = std::iter::once(&resolution.partition)
+        .chain(&resolution.partition_rest)
+        .chain(&resolution.sort_equal);
+    let mut names: Vec<String> = keyed.flat_map(Value::params).map(str::to_string).collect();
     if let Some(sort) = &resolution.sort {
         for (_, value) in sort.values() {
             names.extend(value.params().map(str::to_string));
@@ -209,10 +227,14 @@ fn build(
     let lookup: HashMap<&str, &str> = params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let access = resolution.key_schema(model);
     let consistent_on_gsi = resolution.consistent && access.kind == AccessKind::Gsi;
+    let filled =
+        |values: &[Value]| -> Vec<String> { values.iter().map(|v| substitute(v, &lookup).to_string()).collect() };
     let query = ConcreteQuery {
         table: resolution.table,
         access: resolution.access,
         partition: substitute(&resolution.partition, &lookup).to_string(),
+        partition_rest: filled(&resolution.partition_rest),
+        sort_equal: filled(&resolution.sort_equal),
         sort: resolution
             .sort
             .as_ref()
@@ -462,7 +484,7 @@ fn instant(text: &str) -> Option<(i64, String)> {
 
 /// The item is in the access path: it has the index's key attributes.
 pub fn in_access(item: &Map<String, Json>, access: &KeySchema) -> bool {
-    item.contains_key(&access.pk.name) && access.sk.as_ref().is_none_or(|sk| item.contains_key(&sk.name))
+    access.key_attributes().all(|k| item.contains_key(&k.name))
 }
 
 /// `status = "open"` in the pattern: the record's status is `open`.
@@ -500,13 +522,18 @@ pub fn key_condition_holds(item: &Map<String, Json>, access: &KeySchema, query: 
     if let Read::Scan { .. } = query.read {
         return true;
     }
-    let Some(pk) = item.get(&access.pk.name) else {
-        return false;
-    };
-    if key_cmp(pk, &query.partition, access.pk.ty) != Some(Ordering::Equal) {
-        return false;
+    // Every partition attribute, then the leading sort attributes, equal.
+    let equal = std::iter::once(&query.partition)
+        .chain(&query.partition_rest)
+        .zip(access.partition_keys())
+        .chain(query.sort_equal.iter().zip(access.sort_keys()));
+    for (text, key) in equal {
+        let holds = item.get(&key.name).and_then(|v| key_cmp(v, text, key.ty)) == Some(Ordering::Equal);
+        if !holds {
+            return false;
+        }
     }
-    let (Some(sort), Some(sk_attr)) = (&query.sort, &access.sk) else {
+    let (Some(sort), Some(sk_attr)) = (&query.sort, access.sort_keys().nth(query.sort_equal.len())) else {
         return true;
     };
     let Some(sk) = item.get(&sk_attr.name) else {

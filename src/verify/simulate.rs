@@ -25,16 +25,22 @@ fn answer(model: &crate::check::model::Model, samples: &Samples, plan: &Plan) ->
     let access = plan.query.key_schema(model);
     let items = &samples.tables[plan.query.table.index()].items;
     let mut returned: Vec<&SampleItem> = plan.expected.iter().map(|&n| &items[n]).collect();
-    if let Some(sk) = &access.sk {
-        returned.sort_by(|a, b| {
+    // By each sort attribute in turn (one, but for a multi-attribute key).
+    returned.sort_by(|a, b| {
+        let by = |sk: &crate::check::model::KeyAttr| {
             let text = |i: &SampleItem| scalar_text(&i.item[&sk.name]);
-            let o = match sk.ty {
+            match sk.ty {
                 KeyType::Number => text(a).parse::<f64>().unwrap().total_cmp(&text(b).parse().unwrap()),
                 _ => text(a).cmp(&text(b)),
-            };
-            if plan.query.forward { o } else { o.reverse() }
-        });
-    }
+            }
+        };
+        let o = access
+            .sort_keys()
+            .map(by)
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal);
+        if plan.query.forward { o } else { o.reverse() }
+    });
     returned.into_iter().map(|i| i.item.clone()).collect()
 }
 

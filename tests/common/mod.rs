@@ -4,6 +4,7 @@
 //! Run with `UPDATE_EXPECT=1` to rewrite the expected files after a
 //! deliberate change, then review the diff.
 
+pub mod cli;
 pub mod cursor;
 pub mod framing;
 pub mod lsp_client;

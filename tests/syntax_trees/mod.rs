@@ -106,8 +106,20 @@ fn key_attr() -> impl Strategy<Value = KeyAttr> {
     })
 }
 
+/// One attribute, or a list of one to five (the printer writes what the
+/// checker would reject too: lists on table keys, five attributes).
+fn key_part() -> impl Strategy<Value = KeyPart> {
+    prop_oneof![
+        3 => key_attr().prop_map(KeyPart::single),
+        1 => prop::collection::vec(key_attr(), 1..6).prop_map(|attrs| KeyPart {
+            attrs,
+            list: Some(Span::default()),
+        }),
+    ]
+}
+
 fn table() -> impl Strategy<Value = Item> {
-    let key = (key_attr(), prop::option::of(key_attr())).prop_map(|(partition, sort)| KeyDecl {
+    let key = (key_part(), prop::option::of(key_part())).prop_map(|(partition, sort)| KeyDecl {
         span: Span::default(),
         partition,
         sort,
@@ -122,8 +134,8 @@ fn table() -> impl Strategy<Value = Item> {
         docs(),
         any::<bool>(),
         dynamo_name(),
-        key_attr(),
-        prop::option::of(key_attr()),
+        key_part(),
+        prop::option::of(key_part()),
         projection,
     )
         .prop_map(|(docs, local, name, partition, sort, projection)| IndexDecl {

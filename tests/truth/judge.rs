@@ -120,6 +120,8 @@ impl Case {
                 table: resolution.table,
                 access: resolution.access,
                 partition: fill(&resolution.partition, &texts)?.to_string(),
+                partition_rest: Vec::new(),
+                sort_equal: Vec::new(),
                 sort: resolution.sort.as_ref().map(|s| fill_sort(s, &texts)).transpose()?,
                 forward: !resolution.descending,
                 consistent: resolution.consistent,

@@ -42,6 +42,11 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
     for (pattern, resolution) in model.patterns.iter().zip(resolutions) {
         let Some(resolution) = resolution else { continue };
         let access = resolution.key_schema(model);
+        // A multi-attribute key compares each attribute whole, by its own
+        // type: no value is followed by anything in it.
+        if access.is_multi_attribute() {
+            continue;
+        }
         let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
             continue;
         };

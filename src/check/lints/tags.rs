@@ -67,7 +67,8 @@ impl Tagged<'_> {
 pub fn type_tag_prefixes(model: &Model, registry: &Registry, diagnostics: &mut Vec<Diagnostic>) {
     for (table_id, table) in model.table_ids() {
         let mut reported: HashSet<(&str, &str, &str)> = HashSet::new();
-        for access in &table.access {
+        // A multi-attribute key has no templates to read a type tag from.
+        for access in table.access.iter().filter(|a| !a.is_multi_attribute()) {
             let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
                 continue;
             };

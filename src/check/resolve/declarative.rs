@@ -34,6 +34,9 @@ pub fn search_order(table: &Table) -> Vec<AccessId> {
 
 pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Result<(Resolution, Caveats), Rejection> {
     let access = cx.model.access(cx.table, access_id);
+    if access.is_multi_attribute() {
+        return super::multi::try_access(cx, pattern, access_id);
+    }
     if pattern.consistent.is_some() && access.kind == AccessKind::Gsi {
         return Err(Rejection::ConsistentOnGlobalIndex);
     }
@@ -49,6 +52,8 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         table: cx.table,
         access: access_id,
         partition,
+        partition_rest: Vec::new(),
+        sort_equal: Vec::new(),
         sort,
         descending: pattern.order.as_ref().is_some_and(|o| o.descending),
         consistent: pattern.consistent.is_some(),
@@ -348,6 +353,6 @@ fn key_order(
 
 /// Whether two values are written the same (`TENANT#{tenantId}`); equal
 /// parts are, without formatting either.
-fn same_text(a: &Value, b: &Value) -> bool {
+pub(super) fn same_text(a: &Value, b: &Value) -> bool {
     a.parts == b.parts || a.to_string() == b.to_string()
 }

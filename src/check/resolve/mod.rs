@@ -8,6 +8,7 @@ mod declarative;
 mod exact;
 mod filtered;
 mod knowns;
+mod multi;
 mod operation;
 mod pinned;
 mod proposal;
@@ -39,8 +40,15 @@ pub struct Resolution {
     pub table: TableId,
     /// The table itself or the index the Query reads.
     pub access: AccessId,
-    /// The partition key value.
+    /// The partition key value (of the first attribute of a multi-attribute
+    /// key).
     pub partition: Value,
+    /// A multi-attribute key: the values of the further partition
+    /// attributes, then equalities on the leading sort attributes; `sort`
+    /// is then the condition on the sort attribute after those. Empty for a
+    /// key of one attribute per side.
+    pub partition_rest: Vec<Value>,
+    pub sort_equal: Vec<Value>,
     pub sort: Option<SortOp>,
     pub descending: bool,
     pub consistent: bool,
@@ -376,6 +384,9 @@ pub fn matching_items(model: &Model, registry: &Registry, resolution: &Resolutio
         return operation::stored_in(model, registry, resolution.table, table, resolution.access);
     }
     let access = resolution.key_schema(model);
+    if access.is_multi_attribute() {
+        return multi::matching_items(model, resolution);
+    }
     let sort_attr = access.sk.as_ref();
     let mut found: Vec<ItemRef> = Vec::new();
     // Compiled once for every candidate item.

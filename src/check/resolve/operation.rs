@@ -329,6 +329,8 @@ pub fn scan(
         table: cx.table,
         access: access_id,
         partition: Value::default(),
+        partition_rest: Vec::new(),
+        sort_equal: Vec::new(),
         sort: None,
         descending: false,
         consistent: pattern.consistent.is_some(),
@@ -373,8 +375,8 @@ fn scanned_place(table: &Table, access: AccessId) -> String {
     }
 }
 
-/// Every item shape that is stored in the table or index: it writes the
-/// access path's partition key and, when there is one, its sort key.
+/// Every item shape that is stored in the table or index: it writes every
+/// key attribute of the access path.
 pub fn stored_in(
     model: &Model,
     registry: &super::Registry,
@@ -386,10 +388,7 @@ pub fn stored_in(
     let mut found: Vec<ItemRef> = registry
         .compatible(table_id, &access.pk.name, "")
         .into_iter()
-        .filter(|i| {
-            let item = &model.entity(i.entity).items[i.item];
-            access.sk.as_ref().is_none_or(|sk| item.key(&sk.name).is_some())
-        })
+        .filter(|i| super::multi::in_index(access, &model.entity(i.entity).items[i.item]))
         .collect();
     found.sort_by_key(|i| (i.entity.index(), i.item));
     found.dedup();

@@ -36,6 +36,21 @@ pub fn verify(
         return None;
     }
     let access = cx.model.access(table_id, access_id);
+    if access.is_multi_attribute() {
+        // A pinned condition names one `pk` and one `sk`.
+        diagnostics.push(
+            Diagnostic::new(
+                Code::KeyConditionRule,
+                cx.file.at(query.span),
+                format!(
+                    "index `{}` has a key of several attributes, which a pinned query cannot state",
+                    access.name.text
+                ),
+            )
+            .with_help("drop the `= query ...`: dyno finds the Query through the index and shows it in `dyno explain`"),
+        );
+        return None;
+    }
     let (partition, sort) = key_conditions(cx, access, query, diagnostics)?;
     let consistent_ok = check_consistent(cx, pattern, access, diagnostics);
     let resolution = as_resolution(
@@ -126,6 +141,8 @@ fn as_resolution(
         table,
         access,
         partition: partition.clone(),
+        partition_rest: Vec::new(),
+        sort_equal: Vec::new(),
         sort: sort.cloned(),
         descending: pattern.order.as_ref().is_some_and(|o| o.descending),
         consistent: pattern.consistent.is_some(),
@@ -301,6 +318,9 @@ fn relying_on_items(
 pub fn as_written(cx: &Context, pattern: &Pattern, query: &ast::Query) -> Option<Resolution> {
     let (table_id, access_id) = query_access(cx, query)?;
     let access = cx.model.access(table_id, access_id);
+    if access.is_multi_attribute() {
+        return None;
+    }
     let (partition, sort) = key_conditions(cx, access, query, &mut Vec::new())?;
     Some(as_resolution(
         cx,

@@ -249,6 +249,10 @@ impl Proposal {
     /// keys and they are generic key names (not attributes of the entity).
     fn reuse(cx: &Context, pattern: &Pattern, access: &KeySchema) -> Option<Proposal> {
         let entity = &cx.model.entity(cx.returns[0]);
+        // Its keys are attributes the entity would have to declare, not templates.
+        if access.is_multi_attribute() {
+            return None;
+        }
         let sk = access.sk.as_ref()?;
         let keys = [&access.pk.name, &sk.name];
         let writes = entity.items.iter().any(|i| keys.iter().any(|k| i.key(k).is_some()));

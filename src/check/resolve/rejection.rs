@@ -130,6 +130,8 @@ pub enum Rejection {
     SeveralItems {
         entity: EntityId,
     },
+    /// A rule of multi-attribute keys the pattern breaks, said in full.
+    MultiAttribute(String),
 }
 
 /// A key condition that matches an item of `entity` whose `attr` is not
@@ -193,6 +195,7 @@ impl Rejection {
                 "the partition key `{pk}` of `{}` needs `{attr}`, which the pattern does not know",
                 name(entity)
             ),
+            Rejection::MultiAttribute(why) => why.clone(),
             Rejection::NotInIndex { entity } => format!("`{}` is not in it: no item writes its keys", name(entity)),
             Rejection::DifferentPartitions {
                 first: (first_entity, first),

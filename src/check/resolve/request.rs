@@ -8,6 +8,7 @@ use serde_json::{Map, Value as Json, json};
 use super::{Read, Resolution, SortOp};
 use crate::check::filter::{self, Expression};
 use crate::check::model::{KeySchema, Model};
+use crate::check::value::Value;
 use crate::syntax::ast::KeyType;
 
 fn typed(ty: KeyType, value: String) -> Json {
@@ -28,7 +29,11 @@ pub fn request(model: &Model, resolution: &Resolution) -> Json {
     let shape = Shape {
         table_name: &table.name.text,
         access,
-        partition: resolution.partition.to_string(),
+        partition: std::iter::once(&resolution.partition)
+            .chain(&resolution.partition_rest)
+            .cloned()
+            .collect(),
+        sort_equal: resolution.sort_equal.clone(),
         sort: resolution.sort.as_ref(),
         forward: !resolution.descending,
         consistent: resolution.consistent,
@@ -43,7 +48,12 @@ pub fn request(model: &Model, resolution: &Resolution) -> Json {
 pub struct Shape<'a> {
     pub table_name: &'a str,
     pub access: &'a KeySchema,
-    pub partition: String,
+    /// Every partition attribute's value: one, unless the key is
+    /// multi-attribute.
+    pub partition: Vec<Value>,
+    /// A multi-attribute key: the leading sort attributes' values (the
+    /// condition `sort` is on the next one).
+    pub sort_equal: Vec<Value>,
     pub sort: Option<&'a SortOp>,
     pub forward: bool,
     pub consistent: bool,
@@ -98,10 +108,8 @@ impl Shape<'_> {
     /// `{"pk": {"S": ...}, "sk": {"S": ...}}`: the whole primary key of a get.
     pub fn primary_key(&self) -> Json {
         let mut key = Map::new();
-        key.insert(
-            self.access.pk.name.clone(),
-            typed(self.access.pk.ty, self.partition.clone()),
-        );
+        let partition = self.partition.first().map(Value::to_string).unwrap_or_default();
+        key.insert(self.access.pk.name.clone(), typed(self.access.pk.ty, partition));
         if let (Some(sk), Some(SortOp::Eq(value))) = (&self.access.sk, self.sort) {
             key.insert(sk.name.clone(), typed(sk.ty, value.to_string()));
         }
@@ -112,17 +120,24 @@ impl Shape<'_> {
         let access = self.access;
         let mut names = Map::new();
         let mut values = Map::new();
-        names.insert("#pk".into(), json!(access.pk.name));
-        values.insert(":pk".into(), typed(access.pk.ty, self.partition.clone()));
-        let mut expression = "#pk = :pk".to_string();
-        if let (Some(sort), Some(sk)) = (self.sort, &access.sk) {
-            names.insert("#sk".into(), json!(sk.name));
-            for (placeholder, value) in sort.values() {
-                values.insert(placeholder.into(), typed(sk.ty, value.to_string()));
+        let expression = if access.is_multi_attribute() {
+            let conditions = (self.partition.as_slice(), self.sort_equal.as_slice(), self.sort);
+            multi_attribute_condition(access, conditions, &mut names, &mut values)
+        } else {
+            let partition = self.partition.first().map(Value::to_string).unwrap_or_default();
+            names.insert("#pk".into(), json!(access.pk.name));
+            values.insert(":pk".into(), typed(access.pk.ty, partition));
+            let mut expression = "#pk = :pk".to_string();
+            if let (Some(sort), Some(sk)) = (self.sort, &access.sk) {
+                names.insert("#sk".into(), json!(sk.name));
+                for (placeholder, value) in sort.values() {
+                    values.insert(placeholder.into(), typed(sk.ty, value.to_string()));
+                }
+                expression.push_str(" AND ");
+                expression.push_str(&sort.expression("#sk"));
             }
-            expression.push_str(" AND ");
-            expression.push_str(&sort.expression("#sk"));
-        }
+            expression
+        };
         let mut request = Map::new();
         request.insert("TableName".into(), json!(self.table_name));
         if access.is_index() {
@@ -143,4 +158,63 @@ impl Shape<'_> {
         }
         Json::Object(request)
     }
+}
+
+/// `#tenantId = :tenantId AND #region = :region AND #status = :status AND
+/// #createdAt >= :since`: every partition attribute, the fixed sort
+/// attributes, then the range on the next one, each under its own name.
+/// The values of every partition attribute, of the leading sort
+/// attributes, and the condition on the next one.
+pub type MultiAttributeConditions<'a> = (&'a [Value], &'a [Value], Option<&'a SortOp>);
+
+pub fn multi_attribute_condition(
+    access: &KeySchema,
+    (partition, sort_equal, sort): MultiAttributeConditions,
+    names: &mut Map<String, Json>,
+    values: &mut Map<String, Json>,
+) -> String {
+    let equal = partition
+        .iter()
+        .zip(access.partition_keys())
+        .chain(sort_equal.iter().zip(access.sort_keys()));
+    let mut conditions = Vec::new();
+    for (i, (value, key)) in equal.enumerate() {
+        let (name, placeholder) = placeholders(&key.name, i);
+        names.insert(name.clone(), json!(key.name));
+        values.insert(placeholder.clone(), typed(key.ty, value.to_string()));
+        conditions.push(format!("{name} = {placeholder}"));
+    }
+    let ranged = access.sort_keys().nth(sort_equal.len());
+    if let (Some(sort), Some(key)) = (sort, ranged) {
+        let (name, _) = placeholders(&key.name, conditions.len());
+        names.insert(name.clone(), json!(key.name));
+        // The bounds are the caller's parameters: `:since`, `:from`, `:to`.
+        let mut expression = sort.expression(&name);
+        for (generic, value) in sort.values() {
+            let placeholder = value
+                .params()
+                .next()
+                .filter(|p| is_placeholder_name(p) && !values.contains_key(&format!(":{p}")))
+                .map_or_else(|| generic.to_string(), |p| format!(":{p}"));
+            expression = expression.replace(generic, &placeholder);
+            values.insert(placeholder, typed(key.ty, value.to_string()));
+        }
+        conditions.push(expression);
+    }
+    conditions.join(" AND ")
+}
+
+/// `#name` and `:name` for a key attribute whose name can be a placeholder,
+/// `#k2` and `:k2` otherwise.
+fn placeholders(attr: &str, position: usize) -> (String, String) {
+    if is_placeholder_name(attr) {
+        (format!("#{attr}"), format!(":{attr}"))
+    } else {
+        (format!("#k{position}"), format!(":k{position}"))
+    }
+}
+
+/// Expression placeholders are `#` or `:` and then alphanumeric characters.
+fn is_placeholder_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

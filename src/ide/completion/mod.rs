@@ -335,6 +335,12 @@ impl<'a> Cx<'a> {
                     }
                     return Vec::new();
                 }
+                // A multi-attribute key `[tenantId, region]` lists attributes
+                // the table's entities already have.
+                if self.in_key_list(open, before) && matches!(self.sig[prev].0, Token::LBracket | Token::Comma) {
+                    let entities: Vec<EntityId> = table.map_or_else(Vec::new, |t| self.entities_in(t));
+                    return attributes(self.model, &entities, false);
+                }
                 // An index's key list.
                 match self.sig[prev].0 {
                     Token::Colon => key_types(),
@@ -350,6 +356,19 @@ impl<'a> Cx<'a> {
                 }
             }
         }
+    }
+
+    /// Whether the tokens after `open` up to `before` leave a `[` open.
+    fn in_key_list(&self, open: usize, before: usize) -> bool {
+        let mut depth = 0usize;
+        for (token, _) in &self.sig[open + 1..before] {
+            match token {
+                Token::LBracket => depth += 1,
+                Token::RBracket => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        depth > 0
     }
 
     /// `index name (...)` ends at token `close`.

@@ -4,7 +4,7 @@ use chumsky::prelude::*;
 
 use super::atoms::{Extra, Fail, Tokens, braced, coded, dynamo_name, kw, name, paren_list, skip_member, span, string};
 use crate::diagnostic::Code;
-use crate::syntax::ast::{DelimiterDecl, IndexDecl, KeyAttr, KeyDecl, KeyType, Projection, Table, TtlDecl};
+use crate::syntax::ast::{DelimiterDecl, IndexDecl, KeyAttr, KeyDecl, KeyPart, KeyType, Projection, Table, TtlDecl};
 use crate::syntax::lexer::Token;
 
 enum Member {
@@ -35,6 +35,23 @@ fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
         })
 }
 
+/// `pk`, `pk: number`, or a list `[tenantId, region: string]`: a key
+/// composed of several attributes (the checker says where that is allowed).
+fn key_part<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, KeyPart, Extra<E>> + Clone
+{
+    let list = key_attr()
+        .separated_by(just(Token::Comma))
+        .allow_trailing()
+        .at_least(1)
+        .collect::<Vec<_>>()
+        .delimited_by(just(Token::LBracket), just(Token::RBracket))
+        .map_with(|attrs, e| KeyPart {
+            attrs,
+            list: Some(span(e.span())),
+        });
+    choice((list, key_attr().map(KeyPart::single)))
+}
+
 fn projection<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
 -> impl Parser<'t, I, Projection, Extra<E>> + Clone {
     choice((
@@ -48,8 +65,8 @@ fn projection<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
 
 pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Table, Extra<E>> + Clone {
     let key_decl = kw("key")
-        .ignore_then(key_attr())
-        .then(just(Token::Comma).ignore_then(key_attr()).or_not())
+        .ignore_then(key_part())
+        .then(just(Token::Comma).ignore_then(key_part()).or_not())
         .map_with(|(partition, sort), e| {
             Member::Key(KeyDecl {
                 span: span(e.span()),
@@ -58,8 +75,8 @@ pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl 
             })
         });
 
-    let index_keys = key_attr()
-        .then(just(Token::Comma).ignore_then(key_attr()).or_not())
+    let index_keys = key_part()
+        .then(just(Token::Comma).ignore_then(key_part()).or_not())
         .delimited_by(just(Token::LParen), just(Token::RParen));
     let index_decl = kw("local")
         .or_not()

@@ -1,0 +1,11 @@
+//! The `dyno` binary as a user runs it, from the crate root.
+
+use std::process::{Command, Output};
+
+pub fn dyno(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dyno"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run dyno")
+}
