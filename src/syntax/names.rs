@@ -25,14 +25,20 @@ pub fn written(text: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
+    push_escaped(&mut out, text);
+    out.push('"');
+    Cow::Owned(out)
+}
+
+/// Appends `text` as the inside of a string: `"`, `\`, `{` and `}` escaped,
+/// so it is literal text, never a hole (a key template's literal parts).
+pub fn push_escaped(out: &mut String, text: &str) {
     for c in text.chars() {
         if matches!(c, '"' | '\\' | '{' | '}') {
             out.push('\\');
         }
         out.push(c);
     }
-    out.push('"');
-    Cow::Owned(out)
 }
 
 /// The name a source slice stands for: a quoted name's text with its escapes
