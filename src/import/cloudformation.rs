@@ -30,7 +30,10 @@ pub fn draft(text: &str, source: &str, json: bool) -> Result<Draft, ImportError>
     let template: Json = if json {
         serde_json::from_str(text).map_err(|e| ImportError(format!("{source}: not valid JSON: {e}")))?
     } else {
-        serde_saphyr::from_str::<Node>(text)
+        // YAML 1.1 reads `N` (the Number type letter) as false; templates
+        // mean the letter, so only `true` and `false` are booleans.
+        let options = serde_saphyr::options! { strict_booleans: true };
+        serde_saphyr::from_str_with_options::<Node>(text, options)
             .map_err(|e| ImportError(format!("{source}: not valid YAML: {e}")))?
             .0
     };

@@ -144,6 +144,7 @@ pub fn entity(source: &EntitySource) -> EntityDraft {
         todos: builder.todos,
         attributes: builder.attributes,
         keys: builder.keys,
+        items: Vec::new(),
     }
 }
 
@@ -317,7 +318,9 @@ impl Builder<'_> {
                 && c.tag.as_deref().is_none_or(|t| t == tag.unwrap_or(""))
                 && self.attributes.iter().any(|a| a.name == c.attribute && fillable(&a.ty))
         }) {
-            return found.attribute.clone();
+            let name = found.attribute.clone();
+            self.narrow_to_id(&name, column);
+            return name;
         }
         let values: Vec<&str> = column.iter().map(String::as_str).collect();
         let shape = infer::shape_of(&values);
@@ -356,6 +359,23 @@ impl Builder<'_> {
         name
     }
 
+    /// A `string` attribute that fills a hole, whose sample values are never
+    /// empty and never contain the delimiter, is an `id` (the type a hole
+    /// infers for an attribute of its own).
+    fn narrow_to_id<S: AsRef<str>>(&mut self, name: &str, values: &[S]) {
+        let id_like = !values.is_empty()
+            && values
+                .iter()
+                .all(|v| !v.as_ref().is_empty() && !v.as_ref().contains(DELIMITER));
+        if let Some(attribute) = self.attributes.iter_mut().find(|a| a.name == name)
+            && attribute.ty == "string"
+            && attribute.todo.is_none()
+            && id_like
+        {
+            attribute.ty = "id".into();
+        }
+    }
+
     /// A key whose template the model spells out as its alias.
     fn aliased_key(&mut self, key: &KeyDraft, template: Template, samples: &[Sample]) {
         let values: Vec<&str> = samples.iter().filter_map(|s| s.text()).collect();
@@ -366,6 +386,7 @@ impl Builder<'_> {
             let column: Vec<&str> = captures.iter().map(|c| c[hole].as_str()).collect();
             hole += 1;
             if self.taken(name) {
+                self.narrow_to_id(name, &column);
                 continue;
             }
             let inferred = if key.ty != KeyType::String {

@@ -95,7 +95,8 @@ impl Inferred {
     }
 }
 
-/// The most enum values a small set of sample words may have.
+/// The most enum values a small set of sample words may have. (One value
+/// repeated is a constant, which an enum of one would promise forever.)
 const ENUM_MAX_VALUES: usize = 4;
 
 /// An attribute's type from its sample values, or from the DynamoDB type
@@ -153,7 +154,8 @@ fn declared_type(declared: Option<&str>) -> Result<Inferred, String> {
 }
 
 /// The type of String values: a date, a datetime, a uuid or ulid, an enum
-/// of a few repeated words, else `string`.
+/// of a few repeated words (letters, `_` and `-`: a digit makes a value
+/// look like an id or a version), else `string`.
 fn string_type(values: &[&str]) -> Inferred {
     match shape_of(values) {
         Shape::Date => return Inferred::sure("date"),
@@ -174,9 +176,9 @@ fn string_type(values: &[&str]) -> Inferred {
     let words = distinct.iter().all(|v| {
         v.len() <= 32
             && v.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            && v.chars().all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
     });
-    if words && distinct.len() <= ENUM_MAX_VALUES && values.len() > distinct.len() {
+    if words && (2..=ENUM_MAX_VALUES).contains(&distinct.len()) && values.len() > distinct.len() {
         let list: Vec<_> = distinct
             .iter()
             .map(|v| crate::syntax::names::written(v).into_owned())
@@ -184,7 +186,7 @@ fn string_type(values: &[&str]) -> Inferred {
         return Inferred::unsure(
             &format!("enum({})", list.join(", ")),
             format!(
-                "an enum of the {} value(s) seen in {} samples: add the values they lack, or make it `string`",
+                "an enum of the {} values seen in {} samples: add the values they lack, or make it `string`",
                 distinct.len(),
                 values.len()
             ),
@@ -395,7 +397,8 @@ mod tests {
         assert_eq!(ty(&["01ARZ3NDEKTSV4RRFFQ69G5FAV"]).ty, "ulid");
         assert_eq!(ty(&["open", "paid", "open"]).ty, "enum(open, paid)");
         assert_eq!(ty(&["open", "paid"]).ty, "string");
-        assert_eq!(ty(&["in-use", "in-use"]).ty, "enum(\"in-use\")");
+        assert_eq!(ty(&["in-use", "on", "in-use"]).ty, "enum(\"in-use\", on)");
+        assert_eq!(ty(&["same", "same"]).ty, "string");
     }
 
     #[test]

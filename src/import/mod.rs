@@ -83,6 +83,9 @@ pub struct EntityDraft {
     pub attributes: Vec<AttributeDraft>,
     /// Key attribute and its template, in the table's key order.
     pub keys: Vec<(String, Template)>,
+    /// Several item shapes (`item { ... }`), each its keys; then `keys`
+    /// is empty.
+    pub items: Vec<Vec<(String, Template)>>,
 }
 
 #[derive(Clone, Debug)]
@@ -220,11 +223,19 @@ impl Draft {
                 }
                 out.push('\n');
             }
-            if !entity.attributes.is_empty() && !entity.keys.is_empty() {
+            let has_keys = !entity.keys.is_empty() || !entity.items.is_empty();
+            if !entity.attributes.is_empty() && has_keys {
                 out.push('\n');
             }
             for (key, template) in &entity.keys {
                 out.push_str(&format!("  {} = {}\n", written(key), template.written()));
+            }
+            for item in &entity.items {
+                out.push_str("  item {\n");
+                for (key, template) in item {
+                    out.push_str(&format!("    {} = {}\n", written(key), template.written()));
+                }
+                out.push_str("  }\n");
             }
             out.push_str("}\n");
         }

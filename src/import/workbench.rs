@@ -6,7 +6,7 @@
 use serde_json::{Map, Value as Json};
 
 use super::entity::{self, EntitySource, parse_template, usable};
-use super::{Draft, ImportError, IndexDraft, KeyDraft, ProjectionDraft, TableDraft, pascal_case, unique};
+use super::{Draft, EntityDraft, ImportError, IndexDraft, KeyDraft, ProjectionDraft, TableDraft, pascal_case, unique};
 use crate::syntax::ast::KeyType;
 
 /// The schema text for the model in `text`; `source` names it in errors
@@ -191,7 +191,7 @@ fn key_text<'a>(item: &'a Map<String, Json>, key: &str) -> Option<&'a str> {
 
 /// One entity per facet; a table without facets but with items is one
 /// entity of them all.
-fn entities(table: &TableDraft, json: &Json) -> Vec<super::EntityDraft> {
+fn entities(table: &TableDraft, json: &Json) -> Vec<EntityDraft> {
     let declared = |name: &str| -> Option<String> {
         json.get("NonKeyAttributes")
             .and_then(Json::as_array)
@@ -238,25 +238,29 @@ fn entities(table: &TableDraft, json: &Json) -> Vec<super::EntityDraft> {
         text(aliases, field).map(str::to_string)
     };
     // Facets without items of their own take the table's items their key
-    // templates match (the layout of Workbench 3 and `dyno export`).
+    // templates match (the layout of Workbench 3 and `dyno export`): an
+    // alias with holes is a template, and beside one, any other alias but
+    // the key's own name is the key's constant value (`META`).
     let matches = |facet: &Json, item: &Map<String, Json>| {
-        let base = std::iter::once(&table.partition).chain(table.sort.as_ref());
-        let mut any_template = false;
-        for key in base {
-            if let Some(template) = alias_of(facet, &key.name).as_deref().and_then(parse_template) {
-                any_template = true;
-                let Some(value) = key_text(item, &key.name) else {
-                    return false;
-                };
-                if entity::captures(&template, value).is_none() {
-                    return false;
-                }
-            }
+        let base: Vec<&KeyDraft> = std::iter::once(&table.partition).chain(table.sort.as_ref()).collect();
+        let aliases: Vec<Option<String>> = base.iter().map(|k| alias_of(facet, &k.name)).collect();
+        if !aliases.iter().flatten().any(|a| parse_template(a).is_some()) {
+            return false;
         }
-        any_template
+        base.iter().zip(&aliases).all(|(key, alias)| {
+            let value = key_text(item, &key.name);
+            match alias {
+                None => true,
+                Some(alias) if *alias == key.name => true,
+                Some(alias) => match parse_template(alias) {
+                    Some(template) => value.is_some_and(|v| entity::captures(&template, v).is_some()),
+                    None => value == Some(alias.as_str()),
+                },
+            }
+        })
     };
     let mut claimed = vec![false; table_items.len()];
-    let mut out = Vec::new();
+    let mut out: Vec<(String, EntityDraft)> = Vec::new();
     for (n, facet) in facets.iter().enumerate() {
         let facet_name = text(facet, "FacetName").unwrap_or("");
         let mut facet_items = items(facet.get("TableData"));
@@ -287,8 +291,10 @@ fn entities(table: &TableDraft, json: &Json) -> Vec<super::EntityDraft> {
             alias: &alias,
             todos,
         };
-        out.push(entity::entity(&source));
+        let entity = entity::entity(&source);
+        merge_or_push(&mut out, facet_name, entity);
     }
+    let mut out: Vec<EntityDraft> = out.into_iter().map(|(_, e)| e).collect();
     let unclaimed = claimed.iter().filter(|c| !**c).count();
     if unclaimed > 0
         && let Some(first) = out.first_mut()
@@ -330,4 +336,32 @@ fn access_patterns(model: &Json) -> Vec<String> {
         }
     }
     out
+}
+
+/// `dyno export workbench` writes an entity of several item shapes as
+/// facets `Name`, `Name_2`, …: a facet so named, with the same attributes
+/// as the facet `Name` before it, is another item shape of its entity.
+fn merge_or_push(out: &mut Vec<(String, EntityDraft)>, facet: &str, entity: EntityDraft) {
+    let base = facet
+        .rsplit_once('_')
+        .filter(|(_, n)| n.parse::<usize>().is_ok_and(|n| n >= 2))
+        .map(|(base, _)| base);
+    let names = |e: &EntityDraft| {
+        let mut names: Vec<String> = e.attributes.iter().map(|a| a.name.clone()).collect();
+        names.sort_unstable();
+        names
+    };
+    if let Some(base) = base
+        && let Some((_, first)) = out.iter_mut().find(|(name, _)| name == base)
+        && names(first) == names(&entity)
+    {
+        if first.items.is_empty() {
+            first.items.push(std::mem::take(&mut first.keys));
+        }
+        first.items.push(entity.keys);
+        let new: Vec<String> = entity.todos.into_iter().filter(|t| !first.todos.contains(t)).collect();
+        first.todos.extend(new);
+        return;
+    }
+    out.push((facet.to_string(), entity));
 }

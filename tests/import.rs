@@ -1,0 +1,253 @@
+//! `dyno import`: each NoSQL Workbench model under
+//! `tests/fixtures/import/workbench` (hand-written, see the README there)
+//! and each template under `tests/fixtures/import/cloudformation` beside
+//! the schema it imports to (`UPDATE_EXPECT=1` rewrites them); every
+//! imported schema parses, is formatted, checks without errors and keeps
+//! the input's tables, indexes and entities. Round trips: the bundled
+//! examples exported and imported again keep their tables, keys, indexes
+//! and (Workbench) facets.
+
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use dyno::check::analyze;
+use dyno::check::model::AccessKind;
+use dyno::check::sample::Options;
+use dyno::diagnostic::Severity;
+use dyno::export;
+use dyno::ide::format::format;
+use dyno::import::{cloudformation, workbench};
+use expect_test::expect_file;
+use serde_json::{Value as Json, json};
+
+fn inputs(dir: &str, extensions: &[&str]) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| extensions.iter().any(|x| e == *x)))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no inputs in {}", dir.display());
+    files
+}
+
+fn name(path: &Path) -> String {
+    path.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+/// The schema parses, is what `dyno fmt` makes of it, and checks without
+/// errors (hints that no pattern reads an entity are expected).
+fn assert_sound(input: &str, schema: &str) {
+    let analysis = analyze(schema);
+    assert!(
+        analysis.parse.diagnostics.is_empty(),
+        "{input}: the imported schema has syntax errors: {:?}\n{schema}",
+        analysis.parse.diagnostics
+    );
+    let errors: Vec<_> = analysis
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{input}: the imported schema has errors {errors:?}\n{schema}"
+    );
+    assert_eq!(
+        format(schema).unwrap(),
+        schema,
+        "{input}: the imported schema is not formatted"
+    );
+}
+
+/// Table names with their index names, of the input and of the schema.
+fn tables_of_schema(schema: &str) -> Vec<(String, Vec<String>)> {
+    let analysis = analyze(schema);
+    analysis
+        .schema
+        .model
+        .tables
+        .iter()
+        .map(|t| {
+            let indexes = t.access.iter().filter(|a| a.kind != AccessKind::Base);
+            (t.name.text.clone(), indexes.map(|a| a.name.text.clone()).collect())
+        })
+        .collect()
+}
+
+#[test]
+fn every_workbench_model_imports_to_its_schema() {
+    for path in inputs("tests/fixtures/import/workbench", &["json"]) {
+        let input = name(&path);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let schema = workbench::import(&text, &input).unwrap_or_else(|e| panic!("{input}: {e}"));
+        assert_sound(&input, &schema);
+        let model: Json = serde_json::from_str(&text).unwrap();
+        let tables = model["DataModel"].as_array().unwrap();
+        let expected: Vec<(String, Vec<String>)> = tables
+            .iter()
+            .map(|t| {
+                let indexes = t["GlobalSecondaryIndexes"].as_array().into_iter().flatten();
+                (
+                    t["TableName"].as_str().unwrap().to_string(),
+                    indexes.map(|i| i["IndexName"].as_str().unwrap().to_string()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(tables_of_schema(&schema), expected, "{input}: tables and indexes");
+        // One entity per facet; a table without facets but with items, one.
+        let entities: usize = tables
+            .iter()
+            .map(|t| match t["TableFacets"].as_array() {
+                Some(facets) if !facets.is_empty() => facets.len(),
+                _ => usize::from(t["TableData"].as_array().is_some_and(|d| !d.is_empty())),
+            })
+            .sum();
+        assert_eq!(
+            analyze(&schema).schema.model.entities.len(),
+            entities,
+            "{input}: entities"
+        );
+        expect_file![path.with_extension("dyno")].assert_eq(&schema);
+    }
+}
+
+#[test]
+fn every_cloudformation_template_imports_to_its_schema() {
+    for path in inputs("tests/fixtures/import/cloudformation", &["yaml", "yml", "json"]) {
+        let input = name(&path);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let json = path.extension().is_some_and(|e| e == "json");
+        let schema = cloudformation::import(&text, &input, json).unwrap_or_else(|e| panic!("{input}: {e}"));
+        assert_sound(&input, &schema);
+        expect_file![path.with_extension("dyno")].assert_eq(&schema);
+    }
+}
+
+const EXAMPLES: [&str; 3] = ["examples/billing.dyno", "examples/shop.dyno", "examples/teams.dyno"];
+
+fn example(file: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap()
+}
+
+fn workbench_model(schema: &str, file: &str) -> Json {
+    export::workbench::data_model(&analyze(schema), Path::new(file), &Options::default(), UNIX_EPOCH)
+}
+
+/// What a Workbench model says of the tables, without the sample items and
+/// the dates: keys, indexes, each facet's key aliases and attributes.
+fn structure(model: &Json) -> Json {
+    let tables = model["DataModel"].as_array().unwrap().iter().map(|t| {
+        let facets: Vec<Json> = t["TableFacets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let mut attributes: Vec<&str> = f["NonKeyAttributes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.as_str().unwrap())
+                    .collect();
+                attributes.sort_unstable();
+                json!({ "facet": f["FacetName"], "aliases": f["KeyAttributeAlias"], "attributes": attributes })
+            })
+            .collect();
+        json!({
+            "table": t["TableName"],
+            "keys": t["KeyAttributes"],
+            "indexes": t["GlobalSecondaryIndexes"],
+            "facets": facets,
+        })
+    });
+    Json::Array(tables.collect())
+}
+
+#[test]
+fn an_example_exported_to_workbench_and_imported_exports_the_same_model() {
+    for file in EXAMPLES {
+        let model = workbench_model(&example(file), file);
+        let schema = workbench::import(&model.to_string(), file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_sound(file, &schema);
+        let again = workbench_model(&schema, file);
+        assert_eq!(structure(&again), structure(&model), "{file}: imported\n{schema}");
+    }
+}
+
+/// A template's tables: name, key schema, indexes and Time to Live.
+fn table_resources(template: &Json) -> Vec<Json> {
+    let resources = template["Resources"].as_object().unwrap();
+    resources
+        .values()
+        .map(|r| {
+            let p = &r["Properties"];
+            json!([
+                p["TableName"],
+                p["KeySchema"],
+                p["GlobalSecondaryIndexes"],
+                p["LocalSecondaryIndexes"],
+                p["TimeToLiveSpecification"]
+            ])
+        })
+        .collect()
+}
+
+#[test]
+fn an_example_exported_to_cloudformation_and_imported_exports_the_same_tables() {
+    for file in EXAMPLES {
+        let analysis = analyze(&example(file));
+        let template = export::cloudformation::template(&analysis, file);
+        for (text, json) in [
+            (export::cloudformation::yaml(&template), false),
+            (serde_json::to_string_pretty(&template).unwrap(), true),
+        ] {
+            let schema = cloudformation::import(&text, file, json).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_sound(file, &schema);
+            let again = export::cloudformation::template(&analyze(&schema), file);
+            assert_eq!(
+                table_resources(&again),
+                table_resources(&template),
+                "{file}: imported\n{schema}"
+            );
+        }
+    }
+}
+
+#[test]
+fn what_is_not_a_model_or_template_is_a_clear_error() {
+    let cases = [
+        (
+            workbench::import("{", "m.json").unwrap_err().0,
+            "m.json: not valid JSON",
+        ),
+        (
+            workbench::import("{}", "m.json").unwrap_err().0,
+            "m.json: no `DataModel` list",
+        ),
+        (
+            workbench::import(r#"{"DataModel": [{"TableName": "T"}]}"#, "m.json")
+                .unwrap_err()
+                .0,
+            "m.json: the model has no table that can be imported",
+        ),
+        (
+            cloudformation::import("a: [", "t.yaml", false).unwrap_err().0,
+            "t.yaml: not valid YAML",
+        ),
+        (
+            cloudformation::import("{}", "t.json", true).unwrap_err().0,
+            "t.json: no `Resources` mapping",
+        ),
+        (
+            cloudformation::import("Resources: {B: {Type: AWS::S3::Bucket}}", "t.yaml", false)
+                .unwrap_err()
+                .0,
+            "t.yaml: no AWS::DynamoDB::Table or AWS::DynamoDB::GlobalTable that can be imported",
+        ),
+    ];
+    for (error, start) in cases {
+        assert!(error.starts_with(start), "{error:?} should start with {start:?}");
+    }
+}
