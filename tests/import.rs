@@ -251,3 +251,110 @@ fn what_is_not_a_model_or_template_is_a_clear_error() {
         assert!(error.starts_with(start), "{error:?} should start with {start:?}");
     }
 }
+
+#[test]
+fn the_command_prints_the_schema_and_exits_by_what_went_wrong() {
+    let dyno = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_dyno"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("run dyno")
+    };
+    let path = "tests/fixtures/import/workbench/sensor-log.json";
+    let output = dyno(&["import", "workbench", path]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        workbench::import(&text, path).unwrap()
+    );
+    let not_a_model = dyno(&[
+        "import",
+        "workbench",
+        "tests/fixtures/import/cloudformation/events.json",
+    ]);
+    assert_eq!(not_a_model.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&not_a_model.stderr).contains("no `DataModel` list"));
+    assert!(not_a_model.stdout.is_empty());
+    let missing = dyno(&["import", "cloudformation", "no/such/template.yaml"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("does not exist"));
+}
+
+/// JSON pointers to every value of `json`, the root included.
+fn pointers(json: &Json, at: String, out: &mut Vec<String>) {
+    match json {
+        Json::Object(map) => {
+            for (key, value) in map {
+                pointers(
+                    value,
+                    format!("{at}/{}", key.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
+            }
+        }
+        Json::Array(items) => {
+            for (n, value) in items.iter().enumerate() {
+                pointers(value, format!("{at}/{n}"), out);
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
+}
+
+/// Each value of `input` replaced, one at a time, by each of the values a
+/// model or template might hold by mistake, run through `import` (a fuzz
+/// target body: it panics on a finding).
+fn mutate_each_value(input: &Json, import: impl Fn(&[u8])) {
+    let odd = [
+        json!(null),
+        json!(""),
+        json!(7),
+        json!(-1.5),
+        json!(true),
+        json!([]),
+        json!({}),
+        json!("line\nbreak \"{quoted}\" \\"),
+        json!("#"),
+        json!({ "S": "x#1" }),
+        json!({ "N": "01" }),
+        json!({ "SS": ["a"] }),
+        json!({ "Ref": "Stage" }),
+    ];
+    let mut all = Vec::new();
+    pointers(input, String::new(), &mut all);
+    for pointer in all {
+        for value in &odd {
+            let mut mutated = input.clone();
+            *mutated.pointer_mut(&pointer).unwrap() = value.clone();
+            let text = mutated.to_string();
+            if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| import(text.as_bytes()))) {
+                panic!("{pointer} = {value}: {panic:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_model_or_template_with_any_one_value_replaced_imports_soundly_or_is_refused() {
+    for file in ["community.json", "memberships.json"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/import/workbench")
+            .join(file);
+        let model: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        mutate_each_value(&model, dyno::fuzz::import_workbench);
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/cloudformation/events.json");
+    let template: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // The fuzz body reads JSON after an even first byte.
+    mutate_each_value(&template, |text| {
+        dyno::fuzz::import_cloudformation(&[b"\0", text].concat())
+    });
+}

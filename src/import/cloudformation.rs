@@ -134,10 +134,15 @@ fn key_schema(
             name: name.to_string(),
             ty,
         };
-        match element.get("KeyType").and_then(Json::as_str) {
-            Some("HASH") => partition = Some(key),
-            Some("RANGE") => sort = Some(key),
+        let slot = match element.get("KeyType").and_then(Json::as_str) {
+            Some("HASH") => &mut partition,
+            Some("RANGE") => &mut sort,
             other => return Err(format!("key `{name}` has the `KeyType` {other:?}, not HASH or RANGE")),
+        };
+        // A GSI key of several attributes (up to four per key since
+        // November 2025) has no dyno equivalent.
+        if slot.replace(key).is_some() {
+            return Err("a key of several attributes (multi-attribute keys): dyno has none".into());
         }
     }
     Ok((partition.ok_or("its `KeySchema` has no HASH key")?, sort))
@@ -178,7 +183,13 @@ fn table(logical_id: &str, kind: &str, properties: &Json) -> Result<TableDraft, 
         for index in list(properties, field)? {
             let mut index_todos = Vec::new();
             let name = plain(index.get("IndexName").unwrap_or(&Json::Null), "an `IndexName`")?;
-            let (index_partition, index_sort) = key_schema(index, &definitions, &mut index_todos)?;
+            let (index_partition, index_sort) = match key_schema(index, &definitions, &mut index_todos) {
+                Ok(keys) => keys,
+                Err(why) => {
+                    todos.push(format!("index `{name}` is not imported: {why}"));
+                    continue;
+                }
+            };
             let projection = projection(index.get("Projection"), &mut index_todos);
             indexes.push(IndexDraft {
                 name: name.to_string(),
