@@ -247,14 +247,17 @@ impl Draft {
     }
 }
 
+/// The runs of ASCII letters and digits in `text`: the words of a name.
+fn ascii_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
 /// `warehouseItem`, `order-line`, `9lives` as an entity name: an
 /// identifier in PascalCase (`WarehouseItem`, `OrderLine`, `E9lives`).
 pub(crate) fn pascal_case(text: &str) -> String {
     let mut out = String::new();
-    for word in text
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
+    for word in ascii_words(text) {
         let mut chars = word.chars();
         if let Some(first) = chars.next() {
             out.extend(first.to_uppercase());
@@ -272,10 +275,7 @@ pub(crate) fn pascal_case(text: &str) -> String {
 /// is left.
 pub(crate) fn camel_case(text: &str) -> String {
     let mut out = String::new();
-    for word in text
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
+    for word in ascii_words(text) {
         let lower = word.chars().all(|c| !c.is_lowercase());
         let mut chars = word.chars();
         let Some(first) = chars.next() else { continue };

@@ -87,16 +87,27 @@ fn key(json: Option<&Json>, what: &str, todos: &mut Vec<String>) -> Result<Optio
     }))
 }
 
-fn read_table(json: &Json) -> Result<TableDraft, String> {
-    let name = text(json, "TableName").ok_or("it has no `TableName`")?;
+/// The name in `field` and the `KeyAttributes` of a table or index
+/// (`what`), with the TODOs about them.
+fn name_and_keys(
+    json: &Json,
+    field: &str,
+    what: &str,
+) -> Result<(String, KeyDraft, Option<KeyDraft>, Vec<String>), String> {
+    let name = text(json, field).ok_or(format!("it has no `{field}`"))?;
     if !usable(name) {
         return Err(format!("its name {name:?} cannot be written in a schema"));
     }
     let mut todos = Vec::new();
     let keys = json.get("KeyAttributes");
     let partition = key(keys.and_then(|k| k.get("PartitionKey")), "partition key", &mut todos)?
-        .ok_or(format!("table `{name}` has no partition key"))?;
+        .ok_or(format!("{what} `{name}` has no partition key"))?;
     let sort = key(keys.and_then(|k| k.get("SortKey")), "sort key", &mut todos)?;
+    Ok((name.to_string(), partition, sort, todos))
+}
+
+fn read_table(json: &Json) -> Result<TableDraft, String> {
+    let (name, partition, sort, mut todos) = name_and_keys(json, "TableName", "table")?;
     let mut indexes = Vec::new();
     for (field, local) in [("GlobalSecondaryIndexes", false), ("LocalSecondaryIndexes", true)] {
         for index in json.get(field).and_then(Json::as_array).into_iter().flatten() {
@@ -107,7 +118,7 @@ fn read_table(json: &Json) -> Result<TableDraft, String> {
         }
     }
     Ok(TableDraft {
-        name: name.to_string(),
+        name,
         todos,
         partition,
         sort,
@@ -117,18 +128,10 @@ fn read_table(json: &Json) -> Result<TableDraft, String> {
 }
 
 fn read_index(json: &Json, local: bool) -> Result<IndexDraft, String> {
-    let name = text(json, "IndexName").ok_or("it has no `IndexName`")?;
-    if !usable(name) {
-        return Err(format!("its name {name:?} cannot be written in a schema"));
-    }
-    let mut todos = Vec::new();
-    let keys = json.get("KeyAttributes");
-    let partition = key(keys.and_then(|k| k.get("PartitionKey")), "partition key", &mut todos)?
-        .ok_or(format!("index `{name}` has no partition key"))?;
-    let sort = key(keys.and_then(|k| k.get("SortKey")), "sort key", &mut todos)?;
+    let (name, partition, sort, mut todos) = name_and_keys(json, "IndexName", "index")?;
     let projection = projection(json.get("Projection"), &mut todos);
     Ok(IndexDraft {
-        name: name.to_string(),
+        name,
         local,
         partition,
         sort,
