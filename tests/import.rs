@@ -85,7 +85,13 @@ fn every_workbench_model_imports_to_its_schema() {
         let schema = workbench::import(&text, &input).unwrap_or_else(|e| panic!("{input}: {e}"));
         assert_sound(&input, &schema);
         let model: Json = serde_json::from_str(&text).unwrap();
-        let tables = model["DataModel"].as_array().unwrap();
+        // The tables with a key; a table without one is a TODO.
+        let tables: Vec<&Json> = model["DataModel"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["KeyAttributes"]["PartitionKey"].is_object())
+            .collect();
         let expected: Vec<(String, Vec<String>)> = tables
             .iter()
             .map(|t| {
@@ -97,7 +103,8 @@ fn every_workbench_model_imports_to_its_schema() {
             })
             .collect();
         assert_eq!(tables_of_schema(&schema), expected, "{input}: tables and indexes");
-        // One entity per facet; a table without facets but with items, one.
+        // One entity per facet, or a TODO saying why not; a table without
+        // facets but with items, one.
         let entities: usize = tables
             .iter()
             .map(|t| match t["TableFacets"].as_array() {
@@ -105,8 +112,12 @@ fn every_workbench_model_imports_to_its_schema() {
                 _ => usize::from(t["TableData"].as_array().is_some_and(|d| !d.is_empty())),
             })
             .sum();
+        let refused = schema
+            .lines()
+            .filter(|l| l.starts_with("// TODO: entity `") && l.contains("is not imported"))
+            .count();
         assert_eq!(
-            analyze(&schema).schema.model.entities.len(),
+            analyze(&schema).schema.model.entities.len() + refused,
             entities,
             "{input}: entities"
         );

@@ -73,15 +73,20 @@ struct Builder<'a> {
     columns: Vec<Column>,
     keys: Vec<(String, Template)>,
     todos: Vec<String>,
+    /// String keys without a template or a sample value: nothing says
+    /// what they hold.
+    missing: Vec<String>,
 }
 
-pub fn entity(source: &EntitySource) -> EntityDraft {
+/// The entity, or why it cannot be written (a base key nothing describes).
+pub fn entity(source: &EntitySource) -> Result<EntityDraft, String> {
     let mut builder = Builder {
         source,
         attributes: Vec::new(),
         columns: Vec::new(),
         keys: Vec::new(),
         todos: source.todos.clone(),
+        missing: Vec::new(),
     };
     let pairs = key_pairs(source.table);
     let is_key = |name: &str| pairs.iter().any(|(k, _)| k.name == name);
@@ -128,6 +133,32 @@ pub fn entity(source: &EntitySource) -> EntityDraft {
     for key in templated {
         builder.key(key);
     }
+    let is_base =
+        |name: &str| name == source.table.partition.name || source.table.sort.as_ref().is_some_and(|s| s.name == name);
+    if let Some(base) = builder.missing.iter().find(|m| is_base(m)) {
+        let attributes: Vec<&str> = builder.attributes.iter().map(|a| a.name.as_str()).collect();
+        let listed = if attributes.is_empty() {
+            "it lists no attributes".to_string()
+        } else {
+            format!("its attributes: {}", attributes.join(", "))
+        };
+        return Err(format!(
+            "entity `{}` is not imported: no key template and no sample value says what its `{base}` holds; write it ({listed})",
+            source.name
+        ));
+    }
+    // An index key nothing says anything of is not written, nor its partner.
+    for missing in std::mem::take(&mut builder.missing) {
+        builder.todos.push(format!(
+            "no key template and no sample value for `{missing}`: not written, so this entity is in no index on it"
+        ));
+        let partners: Vec<&str> = pairs
+            .iter()
+            .filter(|(k, p)| k.name == missing || p.is_some_and(|p| p.name == missing))
+            .flat_map(|(k, p)| std::iter::once(k.name.as_str()).chain(p.map(|p| p.name.as_str())))
+            .collect();
+        builder.keys.retain(|(k, _)| !partners.contains(&k.as_str()));
+    }
     match source.items.len() {
         0 => builder.todos.push(
             "no sample items: the attribute types come from the model's type letters and no attribute is optional"
@@ -138,14 +169,14 @@ pub fn entity(source: &EntitySource) -> EntityDraft {
             .push("one sample item: the key templates and types come from its values alone".into()),
         _ => {}
     }
-    EntityDraft {
+    Ok(EntityDraft {
         name: source.name.clone(),
         table: source.table.name.clone(),
         todos: builder.todos,
         attributes: builder.attributes,
         keys: builder.keys,
         items: Vec::new(),
-    }
+    })
 }
 
 impl Builder<'_> {
@@ -261,8 +292,8 @@ impl Builder<'_> {
         }
         let values: Vec<&str> = samples.iter().filter_map(|s| s.text()).collect();
         if values.is_empty() {
-            let todo = format!("no sample values for the key `{}`: write its key template", key.name);
-            return self.plain_key(key, &samples, Some(todo));
+            self.missing.push(key.name.clone());
+            return;
         }
         if values.len() < items.len() {
             self.todos.push(format!(
@@ -344,7 +375,10 @@ impl Builder<'_> {
                 format!("{}{suffix}", camel_case(stem))
             }
         };
-        let name = unique(name, |n| self.taken(n));
+        // Not a key attribute's name either: an attribute so named would put
+        // the entity in an index on it.
+        let is_key = |n: &str| key_pairs(self.source.table).iter().any(|(k, _)| k.name == n);
+        let name = unique(name, |n| self.taken(n) || is_key(n));
         self.attributes.push(AttributeDraft {
             name: name.clone(),
             ty: inferred.ty,

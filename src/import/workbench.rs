@@ -45,7 +45,7 @@ pub fn draft(text: &str, source: &str) -> Result<Draft, ImportError> {
         )));
     }
     for (table, json) in &read {
-        let entities = entities(table, json);
+        let entities = entities(table, json, &mut draft.footer);
         for mut entity in entities {
             entity.name = unique(entity.name, |n| draft.entities.iter().any(|e| e.name == n));
             draft.entities.push(entity);
@@ -193,8 +193,8 @@ fn key_text<'a>(item: &'a Map<String, Json>, key: &str) -> Option<&'a str> {
 }
 
 /// One entity per facet; a table without facets but with items is one
-/// entity of them all.
-fn entities(table: &TableDraft, json: &Json) -> Vec<EntityDraft> {
+/// entity of them all. What cannot be imported is a TODO in `todos`.
+fn entities(table: &TableDraft, json: &Json, todos: &mut Vec<String>) -> Vec<EntityDraft> {
     let declared = |name: &str| -> Option<String> {
         json.get("NonKeyAttributes")
             .and_then(Json::as_array)
@@ -227,7 +227,13 @@ fn entities(table: &TableDraft, json: &Json) -> Vec<EntityDraft> {
                 "the model has no facets: this entity holds every sample item of the table; split it into one entity per item type".into(),
             ],
         };
-        return vec![entity::entity(&source)];
+        return match entity::entity(&source) {
+            Ok(entity) => vec![entity],
+            Err(why) => {
+                todos.push(why);
+                Vec::new()
+            }
+        };
     }
     let alias_of = |facet: &Json, key: &str| -> Option<String> {
         let aliases = facet.get("KeyAttributeAlias")?;
@@ -267,7 +273,7 @@ fn entities(table: &TableDraft, json: &Json) -> Vec<EntityDraft> {
     for (n, facet) in facets.iter().enumerate() {
         let facet_name = text(facet, "FacetName").unwrap_or("");
         let mut facet_items = items(facet.get("TableData"));
-        let mut todos = Vec::new();
+        let mut facet_todos = Vec::new();
         if facet_items.is_empty() {
             for (i, item) in table_items.iter().enumerate() {
                 if !claimed[i] && (facets.len() == 1 || matches(facet, item)) {
@@ -277,7 +283,7 @@ fn entities(table: &TableDraft, json: &Json) -> Vec<EntityDraft> {
             }
         }
         if facet_name.is_empty() {
-            todos.push(format!("facet {} of table `{}` has no name", n + 1, table.name));
+            facet_todos.push(format!("facet {} of table `{}` has no name", n + 1, table.name));
         }
         let alias = |key: &str| alias_of(facet, key);
         let name = if facet_name.is_empty() {
@@ -292,19 +298,18 @@ fn entities(table: &TableDraft, json: &Json) -> Vec<EntityDraft> {
             listed: string_list(facet.get("NonKeyAttributes")),
             declared: &declared,
             alias: &alias,
-            todos,
+            todos: facet_todos,
         };
-        let entity = entity::entity(&source);
-        merge_or_push(&mut out, facet_name, entity);
+        match entity::entity(&source) {
+            Ok(entity) => merge_or_push(&mut out, facet_name, entity),
+            Err(why) => todos.push(why),
+        }
     }
-    let mut out: Vec<EntityDraft> = out.into_iter().map(|(_, e)| e).collect();
+    let out: Vec<EntityDraft> = out.into_iter().map(|(_, e)| e).collect();
     let unclaimed = claimed.iter().filter(|c| !**c).count();
-    if unclaimed > 0
-        && let Some(first) = out.first_mut()
-        && facets.iter().all(|f| items(f.get("TableData")).is_empty())
-    {
-        first.todos.push(format!(
-            "{unclaimed} sample items of table `{}` match no facet's key templates: their entities are not imported",
+    if unclaimed > 0 {
+        todos.push(format!(
+            "{unclaimed} sample items of table `{}` are in no facet (their keys match no facet's key templates): their entities are not imported",
             table.name
         ));
     }
