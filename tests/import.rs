@@ -338,6 +338,7 @@ fn mutate_each_value(input: &Json, import: impl Fn(&[u8])) {
         json!({ "N": "01" }),
         json!({ "SS": ["a"] }),
         json!({ "Ref": "Stage" }),
+        json!("2024-0é-31T1é:00:00Z"),
     ];
     let mut all = Vec::new();
     pointers(input, String::new(), &mut all);

@@ -261,13 +261,20 @@ fn digits(s: &str) -> bool {
 
 fn is_date(s: &str) -> bool {
     let b = s.as_bytes();
-    b.len() == 10 && b[4] == b'-' && b[7] == b'-' && digits(&s[..4]) && digits(&s[5..7]) && digits(&s[8..])
+    // ASCII first: the slices below are at byte offsets.
+    b.len() == 10
+        && b.is_ascii()
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && digits(&s[..4])
+        && digits(&s[5..7])
+        && digits(&s[8..])
 }
 
 /// `Some(true)` for a UTC datetime as dyno writes it, `Some(false)` for one
 /// without the `Z`, `None` for anything else.
 fn is_datetime(s: &str) -> Option<bool> {
-    if s.len() < 19 || !s.is_char_boundary(10) || !s.is_char_boundary(19) {
+    if s.len() < 19 || !s.as_bytes()[..19].is_ascii() {
         return None;
     }
     let (date, time) = (&s[..10], &s[10..19]);
@@ -429,6 +436,22 @@ mod tests {
         let (segments, uneven) = key_segments(&["c#a#b", "c#d"], "#");
         assert!(uneven);
         assert_eq!(segments[0], Segment::Literal("c#".into()));
+    }
+
+    #[test]
+    fn text_that_is_not_ascii_is_never_sliced_inside_a_character() {
+        for text in [
+            "2024-0é-31",
+            "2024-01-31Té:00:00Z",
+            "é024-01-31T10:00:00",
+            "ÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿ",
+        ] {
+            let shape = shape_of(&[text]);
+            assert!(
+                !matches!(shape, Shape::Date | Shape::Datetime | Shape::LocalDatetime),
+                "{text}: {shape:?}"
+            );
+        }
     }
 
     #[test]
