@@ -343,18 +343,21 @@ impl Builder<'_> {
             values.len() == column.len() && values.iter().zip(column).all(|(v, c)| v.as_deref() == Some(c))
         };
         let fillable = |ty: &str| !matches!(ty, "binary" | "list" | "map") && !ty.starts_with("binary(");
+        let values: Vec<&str> = column.iter().map(String::as_str).collect();
+        let shape = infer::shape_of(&values);
+        // The same moments in every sample are one attribute whatever tag
+        // precedes them; equal ids after different tags are not.
+        let moment = matches!(shape, Shape::Date | Shape::Datetime | Shape::LocalDatetime);
         if let Some(found) = self.columns.iter().find(|c| {
             is_identifier(&c.attribute)
                 && same(&c.values)
-                && c.tag.as_deref().is_none_or(|t| t == tag.unwrap_or(""))
+                && (moment || c.tag.as_deref().is_none_or(|t| t == tag.unwrap_or("")))
                 && self.attributes.iter().any(|a| a.name == c.attribute && fillable(&a.ty))
         }) {
             let name = found.attribute.clone();
             self.narrow_to_id(&name, column);
             return name;
         }
-        let values: Vec<&str> = column.iter().map(String::as_str).collect();
-        let shape = infer::shape_of(&values);
         let mut inferred = infer::hole_type(shape, &values);
         if uneven {
             inferred.ty = "string".into();
