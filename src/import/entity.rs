@@ -284,7 +284,7 @@ impl Builder<'_> {
             .map(infer::sample)
             .collect();
         let alias = (self.source.alias)(&key.name);
-        if let Some(template) = alias.as_deref().and_then(parse_template) {
+        if let Some(template) = alias.as_deref().and_then(Template::parse) {
             return self.aliased_key(key, template, &samples);
         }
         if key.ty != KeyType::String {
@@ -416,7 +416,7 @@ impl Builder<'_> {
     /// A key whose template the model spells out as its alias.
     fn aliased_key(&mut self, key: &KeyDraft, template: Template, samples: &[Sample]) {
         let values: Vec<&str> = samples.iter().filter_map(|s| s.text()).collect();
-        let captures: Vec<Vec<String>> = values.iter().filter_map(|v| captures(&template, v)).collect();
+        let captures: Vec<Vec<String>> = values.iter().filter_map(|v| template.captures(v)).collect();
         let mut hole = 0;
         for part in &template.0 {
             let Part::Hole(name) = part else { continue };
@@ -451,78 +451,4 @@ impl Builder<'_> {
 /// The text of an item's attribute as a key holds it (strings, numbers).
 fn key_value(item: &Map<String, Json>, name: &str) -> Option<String> {
     item.get(name).and_then(|v| infer::sample(v).text().map(str::to_string))
-}
-
-/// `USER#{userId}` as a template, when it is one: at least one hole, every
-/// hole an identifier, braces balanced, no escapes.
-pub fn parse_template(text: &str) -> Option<Template> {
-    if !text.contains('{') || text.contains('\\') || !usable(text) {
-        return None;
-    }
-    let mut parts = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        let (literal, after) = rest.split_at(open);
-        if literal.contains('}') {
-            return None;
-        }
-        if !literal.is_empty() {
-            parts.push(Part::Literal(literal.to_string()));
-        }
-        let close = after.find('}')?;
-        let name = &after[1..close];
-        if !is_identifier(name) {
-            return None;
-        }
-        parts.push(Part::Hole(name.to_string()));
-        rest = &after[close + 1..];
-    }
-    if rest.contains('}') {
-        return None;
-    }
-    if !rest.is_empty() {
-        parts.push(Part::Literal(rest.to_string()));
-    }
-    Some(Template(parts))
-}
-
-/// The hole values of `value` under `template`, when it matches: each hole
-/// runs to the first occurrence of the literal after it (or to the end).
-pub fn captures(template: &Template, value: &str) -> Option<Vec<String>> {
-    let mut rest = value;
-    let mut out = Vec::new();
-    let mut parts = template.0.iter().peekable();
-    while let Some(part) = parts.next() {
-        match part {
-            Part::Literal(text) => rest = rest.strip_prefix(text.as_str())?,
-            Part::Hole(_) => {
-                let end = match parts.peek() {
-                    Some(Part::Literal(next)) => rest.find(next.as_str())?,
-                    _ => rest.len(),
-                };
-                if end == 0 {
-                    return None;
-                }
-                out.push(rest[..end].to_string());
-                rest = &rest[end..];
-            }
-        }
-    }
-    rest.is_empty().then_some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn templates_parse_and_match() {
-        let t = parse_template("USER#{userId}#{at}").unwrap();
-        assert_eq!(captures(&t, "USER#u1#2024"), Some(vec!["u1".into(), "2024".into()]));
-        assert_eq!(captures(&t, "ORDER#u1#2024"), None);
-        assert_eq!(parse_template("USER#userId"), None);
-        assert_eq!(parse_template("{a b}"), None);
-        let constant = parse_template("{x}").unwrap();
-        assert_eq!(captures(&constant, ""), None);
-    }
 }

@@ -11,12 +11,14 @@
 pub mod cloudformation;
 mod entity;
 mod infer;
+mod template;
 pub mod workbench;
 
 use std::fmt;
 
 use crate::syntax::ast::KeyType;
-use crate::syntax::names::{push_escaped, written};
+use crate::syntax::names::written;
+pub use template::{Part, Template};
 
 /// Why nothing was imported: the input is not what the importer reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,35 +98,6 @@ pub struct AttributeDraft {
     pub optional: bool,
     /// Written as a trailing `// TODO: ...`.
     pub todo: Option<String>,
-}
-
-/// A key template: literal text and holes naming attributes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Template(pub Vec<Part>);
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Part {
-    Literal(String),
-    Hole(String),
-}
-
-impl Template {
-    /// The template as a string literal, its literal text escaped.
-    fn written(&self) -> String {
-        let mut out = String::from("\"");
-        for part in &self.0 {
-            match part {
-                Part::Literal(text) => push_escaped(&mut out, text),
-                Part::Hole(name) => {
-                    out.push('{');
-                    out.push_str(name);
-                    out.push('}');
-                }
-            }
-        }
-        out.push('"');
-        out
-    }
 }
 
 /// A comment's text on one line: line breaks in names or descriptions

@@ -5,7 +5,8 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::entity::{self, EntitySource, parse_template, usable};
+use super::entity::{self, EntitySource, usable};
+use super::template::Template;
 use super::{Draft, EntityDraft, ImportError, IndexDraft, KeyDraft, ProjectionDraft, TableDraft, pascal_case, unique};
 use crate::syntax::ast::KeyType;
 
@@ -253,7 +254,7 @@ fn entities(table: &TableDraft, json: &Json, todos: &mut Vec<String>) -> Vec<Ent
     let matches = |facet: &Json, item: &Map<String, Json>| {
         let base: Vec<&KeyDraft> = std::iter::once(&table.partition).chain(table.sort.as_ref()).collect();
         let aliases: Vec<Option<String>> = base.iter().map(|k| alias_of(facet, &k.name)).collect();
-        if !aliases.iter().flatten().any(|a| parse_template(a).is_some()) {
+        if !aliases.iter().flatten().any(|a| Template::parse(a).is_some()) {
             return false;
         }
         base.iter().zip(&aliases).all(|(key, alias)| {
@@ -261,8 +262,8 @@ fn entities(table: &TableDraft, json: &Json, todos: &mut Vec<String>) -> Vec<Ent
             match alias {
                 None => true,
                 Some(alias) if *alias == key.name => true,
-                Some(alias) => match parse_template(alias) {
-                    Some(template) => value.is_some_and(|v| entity::captures(&template, v).is_some()),
+                Some(alias) => match Template::parse(alias) {
+                    Some(template) => value.is_some_and(|v| template.captures(v).is_some()),
                     None => value == Some(alias.as_str()),
                 },
             }
