@@ -31,8 +31,9 @@ pub fn draft(text: &str, source: &str, json: bool) -> Result<Draft, ImportError>
         serde_json::from_str(text).map_err(|e| ImportError(format!("{source}: not valid JSON: {e}")))?
     } else {
         // YAML 1.1 reads `N` (the Number type letter) as false; templates
-        // mean the letter, so only `true` and `false` are booleans.
-        let options = serde_saphyr::options! { strict_booleans: true };
+        // mean the letter, so only `true` and `false` are booleans. Errors
+        // are one line, as the JSON ones.
+        let options = serde_saphyr::options! { strict_booleans: true, with_snippet: false };
         serde_saphyr::from_str_with_options::<Node>(text, options)
             .map_err(|e| ImportError(format!("{source}: not valid YAML: {e}")))?
             .0
