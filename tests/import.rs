@@ -39,27 +39,33 @@ fn name(path: &Path) -> String {
 /// The schema parses, is what `dyno fmt` makes of it, and checks without
 /// errors (hints that no pattern reads an entity are expected).
 fn assert_sound(input: &str, schema: &str) {
+    if let Err(why) = soundness(schema) {
+        panic!("{input}: {why}\n{schema}");
+    }
+}
+
+/// Why the schema is not sound, if it is not (see `assert_sound`).
+fn soundness(schema: &str) -> Result<(), String> {
     let analysis = analyze(schema);
-    assert!(
-        analysis.parse.diagnostics.is_empty(),
-        "{input}: the imported schema has syntax errors: {:?}\n{schema}",
-        analysis.parse.diagnostics
-    );
+    if !analysis.parse.diagnostics.is_empty() {
+        return Err(format!(
+            "the imported schema has syntax errors: {:?}",
+            analysis.parse.diagnostics
+        ));
+    }
     let errors: Vec<_> = analysis
         .diagnostics()
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .map(|d| d.message.clone())
         .collect();
-    assert!(
-        errors.is_empty(),
-        "{input}: the imported schema has errors {errors:?}\n{schema}"
-    );
-    assert_eq!(
-        format(schema).unwrap(),
-        schema,
-        "{input}: the imported schema is not formatted"
-    );
+    if !errors.is_empty() {
+        return Err(format!("the imported schema has errors {errors:?}"));
+    }
+    if format(schema).ok().as_deref() != Some(schema) {
+        return Err("the imported schema is not formatted".into());
+    }
+    Ok(())
 }
 
 /// Table names with their index names, of the input and of the schema.
@@ -123,6 +129,68 @@ fn every_workbench_model_imports_to_its_schema() {
         );
         expect_file![path.with_extension("dyno")].assert_eq(&schema);
     }
+}
+
+/// The `*.json` files under `dir` and its subdirectories (hidden ones, such
+/// as `.git`, left out), sorted.
+fn json_files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
+            continue;
+        }
+        if path.is_dir() {
+            json_files_under(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+    out.sort();
+}
+
+/// Opt-in, over models the repository does not hold: every `*.json` under
+/// the directory `DYNO_IMPORT_MODELS` names (and its subdirectories) is a
+/// NoSQL Workbench model that imports to a schema that parses, is formatted
+/// and checks without errors. README.md (Tests) says where to get models.
+#[test]
+#[ignore = "needs NoSQL Workbench models in DYNO_IMPORT_MODELS (README: Tests)"]
+fn every_model_in_dyno_import_models_imports_soundly() {
+    let dir = std::env::var_os("DYNO_IMPORT_MODELS")
+        .expect("DYNO_IMPORT_MODELS names no directory: set it to one holding NoSQL Workbench models");
+    let mut models = Vec::new();
+    json_files_under(Path::new(&dir), &mut models);
+    assert!(!models.is_empty(), "no *.json under {}", Path::new(&dir).display());
+    let mut failures = Vec::new();
+    let (mut tables, mut entities) = (0, 0);
+    for path in &models {
+        let input = path.display().to_string();
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                failures.push(format!("{input}: cannot read: {e}"));
+                continue;
+            }
+        };
+        match workbench::import(&text, &input) {
+            Err(e) => failures.push(e.0),
+            Ok(schema) => match soundness(&schema) {
+                Err(why) => failures.push(format!("{input}: {why}")),
+                Ok(()) => {
+                    let analysis = analyze(&schema);
+                    tables += analysis.schema.model.tables.len();
+                    entities += analysis.schema.model.entities.len();
+                }
+            },
+        }
+    }
+    eprintln!(
+        "{} models: {} imported soundly ({tables} tables, {entities} entities), {} failed",
+        models.len(),
+        models.len() - failures.len(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
