@@ -8,6 +8,9 @@
 //!   the editor features built on the analysis do not panic either.
 //! - [`format`]: formatting is idempotent and keeps the token and comment
 //!   sequence.
+//! - [`import_workbench`], [`import_cloudformation`]: any input imports
+//!   without panicking, and what is imported parses without errors and is
+//!   formatted (a refusal is an `ImportError`, not a panic).
 //! - [`edits`]: incremental edits applied to the language server's document
 //!   store give the same text as the same edits applied to a `String` by an
 //!   independent reading of the protocol's positions; positions out of range
@@ -297,4 +300,36 @@ pub fn edits(data: &[u8]) {
             );
         }
     }
+}
+
+/// An imported schema, if any, parses without errors and is formatted.
+fn assert_imported(imported: Result<String, crate::import::ImportError>) {
+    let Ok(schema) = imported else { return };
+    let diagnostics = crate::syntax::parse(&schema).diagnostics;
+    assert!(
+        diagnostics.is_empty(),
+        "the imported schema does not parse: {diagnostics:?}\n{schema}"
+    );
+    let formatted = crate::ide::format::format(&schema);
+    assert_eq!(
+        formatted.as_deref(),
+        Ok(schema.as_str()),
+        "the imported schema is not formatted"
+    );
+}
+
+/// `dyno import workbench` of any text.
+pub fn import_workbench(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    assert_imported(crate::import::workbench::import(&text, "fuzz.json"));
+}
+
+/// `dyno import cloudformation` of any text, as JSON when the first byte
+/// is even, else as YAML.
+pub fn import_cloudformation(data: &[u8]) {
+    let Some((first, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    assert_imported(crate::import::cloudformation::import(&text, "fuzz", first % 2 == 0));
 }

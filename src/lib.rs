@@ -15,6 +15,7 @@ pub mod export;
 #[doc(hidden)]
 pub mod fuzz;
 pub mod ide;
+pub mod import;
 pub mod lsp;
 pub mod syntax;
 #[doc(hidden)]

@@ -60,6 +60,12 @@ fn edits_inputs() {
     replay("edits", dyno::fuzz::edits);
 }
 
+#[test]
+fn import_inputs() {
+    replay("import_workbench", dyno::fuzz::import_workbench);
+    replay("import_cloudformation", dyno::fuzz::import_cloudformation);
+}
+
 /// Found by `tests/edit_props.rs`: a did-you-mean among equally close entity
 /// names came from a hash map's iteration order, so two analyses of one text
 /// could suggest different names (and an editor's diagnostics flickered).

@@ -1,14 +1,14 @@
-//! Reading schema files, with one clear line for every way that can fail.
+//! Reading input files (schemas, models, templates), with one clear line for every way that can fail.
 
 use std::path::{Path, PathBuf};
 
 pub use crate::diagnostic::render::SourceText;
 
-/// Reads a schema, or says in one line why it cannot.
+/// Reads a text file, or says in one line why it cannot.
 pub fn read(path: &Path) -> Result<SourceText, String> {
     let shown = path.display();
     if path.is_dir() {
-        return Err(format!("`{shown}` is a directory, not a .dyno file"));
+        return Err(format!("`{shown}` is a directory, not a file"));
     }
     let bytes = std::fs::read(path).map_err(|error| match error.kind() {
         std::io::ErrorKind::NotFound => format!("`{shown}` does not exist"),

@@ -5,6 +5,7 @@ mod check;
 mod explain;
 mod export;
 mod fmt;
+mod import;
 pub mod input;
 use crate::diagnostic::render;
 mod sample;
@@ -39,6 +40,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Export the tables: `cloudformation` (a template) or `workbench` (a NoSQL Workbench model).
     Export(export::ExportArgs),
+    /// Write a schema from an existing description: `workbench` (a NoSQL Workbench model) or `cloudformation` (a template).
+    Import(import::ImportArgs),
     /// Print the syntax tree outline of a file (for debugging the parser).
     #[command(hide = true)]
     Syntax { file: std::path::PathBuf },
@@ -92,6 +95,7 @@ pub fn main() -> i32 {
         Command::Sample(args) => sample::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Export(args) => export::run(&args),
+        Command::Import(args) => import::run(&args),
         Command::Syntax { file } => match input::read(&file) {
             Ok(source) => {
                 print!(

@@ -63,14 +63,20 @@ pub fn scan_index_spans(file: &SourceFile) -> Vec<Span> {
 pub fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
+    push_escaped(&mut out, text);
+    out.push('"');
+    out
+}
+
+/// Appends `text` as the inside of a string: `"`, `\`, `{` and `}` escaped,
+/// so it is literal text, never a hole (a key template's literal parts).
+pub fn push_escaped(out: &mut String, text: &str) {
     for c in text.chars() {
         if matches!(c, '"' | '\\' | '{' | '}') {
             out.push('\\');
         }
         out.push(c);
     }
-    out.push('"');
-    out
 }
 
 /// The name a source slice stands for: a quoted name's text with its escapes
