@@ -160,12 +160,8 @@ fn string_type(values: &[&str]) -> Inferred {
     match shape_of(values) {
         Shape::Date => return Inferred::sure("date"),
         Shape::Datetime => return Inferred::sure("datetime"),
-        Shape::LocalDatetime => {
-            return Inferred::unsure(
-                "string",
-                "ISO datetimes without a `Z`: dyno's `datetime` is UTC and ends in `Z`".into(),
-            );
-        }
+        // No zone: text order is time order within the one zone they share.
+        Shape::LocalDatetime => return Inferred::sure("datetime(local)"),
         Shape::Uuid => return Inferred::sure("uuid"),
         Shape::Ulid => return Inferred::sure("ulid"),
         Shape::Padded(_) | Shape::Word | Shape::Text => {}
@@ -243,10 +239,7 @@ pub fn hole_type(shape: Shape, values: &[&str]) -> Inferred {
     match shape {
         Shape::Date => Inferred::sure("date"),
         Shape::Datetime => Inferred::sure("datetime"),
-        Shape::LocalDatetime => Inferred::unsure(
-            "string",
-            "ISO datetimes without a `Z`: dyno's `datetime` is UTC and ends in `Z`".into(),
-        ),
+        Shape::LocalDatetime => Inferred::sure("datetime(local)"),
         Shape::Uuid => Inferred::sure("uuid"),
         Shape::Ulid => Inferred::sure("ulid"),
         Shape::Padded(width) => Inferred::sure(&format!("int(pad {width})")),
