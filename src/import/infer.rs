@@ -392,7 +392,8 @@ mod tests {
     fn string_values_give_their_type() {
         assert_eq!(ty(&["2024-01-31", "2023-12-01"]).ty, "date");
         assert_eq!(ty(&["2024-01-31T10:00:00Z", "2024-01-31T10:00:00.5Z"]).ty, "datetime");
-        assert!(ty(&["2024-01-31T10:00:00"]).todo.is_some());
+        let local = ty(&["2024-01-31T10:00:00", "2024-02-01T08:30:00.25"]);
+        assert_eq!((local.ty.as_str(), local.todo), ("datetime(local)", None));
         assert_eq!(ty(&["0b6f4d2e-6a1c-4a7e-9d43-1a2b3c4d5e6f"]).ty, "uuid");
         assert_eq!(ty(&["01ARZ3NDEKTSV4RRFFQ69G5FAV"]).ty, "ulid");
         assert_eq!(ty(&["open", "paid", "open"]).ty, "enum(open, paid)");
