@@ -346,6 +346,24 @@ pub struct Pages {
     pub pages: usize,
 }
 
+impl Pages {
+    /// Adds one response's items (the first response's count is the first
+    /// page's); the key to go on from, with `follow` and more to read.
+    pub fn add(
+        &mut self,
+        items: &[HashMap<String, AttributeValue>],
+        last_evaluated_key: Option<HashMap<String, AttributeValue>>,
+        follow: bool,
+    ) -> Option<HashMap<String, AttributeValue>> {
+        self.pages += 1;
+        self.items.extend(items.iter().map(from_item));
+        if self.pages == 1 {
+            self.first_page = self.items.len();
+        }
+        last_evaluated_key.filter(|key| follow && !key.is_empty())
+    }
+}
+
 /// Runs the Query and (with `follow`) follows `LastEvaluatedKey` to the last
 /// page, keeping the first page's size apart.
 pub async fn query_pages(
@@ -393,14 +411,9 @@ pub async fn query_pages(
             .send()
             .await
             .map_err(|e| sdk_error("Query", e))?;
-        out.pages += 1;
-        out.items.extend(output.items().iter().map(from_item));
-        if out.pages == 1 {
-            out.first_page = out.items.len();
-        }
-        match output.last_evaluated_key {
-            Some(key) if follow && !key.is_empty() => start = Some(key),
-            _ => break,
+        start = out.add(output.items(), output.last_evaluated_key.clone(), follow);
+        if start.is_none() {
+            break;
         }
         if out.pages >= 10_000 {
             return Err("Query: more than 10000 pages".into());

@@ -133,14 +133,9 @@ async fn scan_segment(
             .await
             .map_err(|e| sdk_error("Scan", e))?;
         pages += 1;
-        out.pages += 1;
-        out.items.extend(output.items().iter().map(from_item));
-        if out.pages == 1 {
-            out.first_page = out.items.len();
-        }
-        match output.last_evaluated_key {
-            Some(key) if follow && !key.is_empty() => start = Some(key),
-            _ => break,
+        start = out.add(output.items(), output.last_evaluated_key.clone(), follow);
+        if start.is_none() {
+            break;
         }
         if pages >= 10_000 {
             return Err("Scan: more than 10000 pages in one segment".into());
