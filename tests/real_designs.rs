@@ -173,6 +173,14 @@ fn every_design_passes_verify_against_the_endpoint() {
             // design: a strict range can select nothing (chat-system's
             // `CreatedAt > FromPosition` on a room with one comment).
             assert_eq!(p["returned"], p["expected"], "{path}: {p:#}");
+            // ... and then the report says the range was never exercised.
+            if p["matching"] == 0 {
+                let unexercised = p["unexercised"].to_string();
+                assert!(
+                    unexercised.contains("range"),
+                    "{path}: an empty range is reported: {p:#}"
+                );
+            }
         }
         assert_eq!(json["summary"]["failed"], 0, "{path}");
         assert_eq!(json["deleted"], true, "{path}: the tables are deleted");

@@ -361,6 +361,17 @@ pub fn check(model: &Model, samples: &Samples, plan: &Plan, returned: Returned<'
         }
     }
     order(&mut judge, &got);
+    // A range the samples' values left empty proves nothing about its bounds.
+    let ranged = pattern
+        .known
+        .iter()
+        .any(|k| !matches!(k.kind, KnownKind::Equal | KnownKind::Fixed(_)));
+    if ranged && plan.matching.is_empty() {
+        judge
+            .verdict
+            .unexercised
+            .push("range: no sample item lies in the range the chosen values give".into());
+    }
     key_condition(&mut judge, &got);
     judge.verdict
 }
