@@ -591,6 +591,16 @@ fn nth_value(seed: u64, stream: &str, ty: &AttrType, name: &str, k: usize, delim
                 text,
             }
         }
+        // 09:00, 10:00, 11:00 and 12:00 UTC, written in offsets whose text
+        // sorts otherwise (`06:00-05:00` before `14:30+05:30`): the samples
+        // show what W303 says of `datetime(offset)` in a key.
+        AttrType::DateTime(Zone::Offset) if k < 4 => s([
+            "2026-03-14T14:30:00+05:30",
+            "2026-03-14T10:00:00Z",
+            "2026-03-14T06:00:00-05:00",
+            "2026-03-14T07:00:00-05:00",
+        ][k]
+            .to_string()),
         AttrType::DateTime(zone) => {
             const NEAR: [&str; 4] = [
                 EXAMPLE_DATETIME,
