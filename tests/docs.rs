@@ -190,6 +190,7 @@ code_tests! {
     w231_filtered_entities => FilteredEntities,
     w232_limit_before_filter => LimitBeforeFilter,
     w202_index_not_unique => IndexNotUnique,
+    w203_coarse_bound => CoarseBound,
     w301_type_tag_prefix => TypeTagPrefix,
     w302_mixed_delimiter => MixedDelimiter,
     w303_unsorted_sort_value => UnsortedSortValue,

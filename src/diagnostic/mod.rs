@@ -110,6 +110,7 @@ codes! {
     FilterOnKey = "E232", Error, "filter on a key attribute of the Query";
     FilterRemovesDeclared = "E233", Error, "filter that removes every item of a declared entity";
     FilterNotProjected = "E234", Error, "filter on an attribute a global index does not project";
+    CoarseBound = "W203", Warning, "date bound on a datetime range";
     IndexNotUnique = "W202", Warning, "single item from an index key that is not unique";
     FilteredEntities = "W231", Warning, "key condition reads undeclared entities that the filter removes";
     LimitBeforeFilter = "W232", Warning, "limit on a filtered pattern";

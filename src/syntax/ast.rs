@@ -368,6 +368,9 @@ pub struct Known {
     pub span: Span,
     pub attr: Name,
     pub kind: KnownKind,
+    /// `at <= until: date`: the type of the caller's bound, when it is not
+    /// the attribute's.
+    pub bound_type: Option<Name>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -156,15 +156,6 @@ fn entity(out: &mut String, e: &Entity) {
     }
 }
 
-fn literal(l: &Literal) -> String {
-    match l {
-        Literal::Str(s) => format!("{:?}", s.display()),
-        Literal::Number(n, _) => n.clone(),
-        Literal::Bool(b, _) => b.to_string(),
-        Literal::Word(w) => w.text.clone(),
-    }
-}
-
 fn operand(o: &Operand) -> String {
     match o {
         Operand::Str(s) => format!("{:?}", s.display()),
@@ -175,20 +166,7 @@ fn operand(o: &Operand) -> String {
 
 fn pattern(out: &mut String, p: &Pattern) {
     docs(out, "", &p.docs);
-    let known: Vec<String> = p
-        .known
-        .iter()
-        .map(|k| {
-            let attr = written(&k.attr.text);
-            match &k.kind {
-                KnownKind::Equal => attr.into_owned(),
-                KnownKind::Fixed(l) => format!("{attr} = {}", literal(l)),
-                KnownKind::Compare(op, b) => format!("{attr} {} {}", op.as_str(), b.text),
-                KnownKind::Between(a, b) => format!("{attr} between {} and {}", a.text, b.text),
-                KnownKind::BeginsWith(b) => format!("{attr} begins_with {}", b.text),
-            }
-        })
-        .collect();
+    let known: Vec<String> = p.known.iter().map(super::print::known).collect();
     let returns: Vec<String> = p
         .returns
         .iter()

@@ -288,7 +288,15 @@ fn print_pattern(pattern: &Pattern, lines: &mut Vec<String>) {
     }
 }
 
-fn known(known: &Known) -> String {
+pub(super) fn known(known: &Known) -> String {
+    let text = known_without_type(known);
+    match &known.bound_type {
+        Some(ty) => format!("{text}: {}", ty.text),
+        None => text,
+    }
+}
+
+fn known_without_type(known: &Known) -> String {
     let attr = written(&known.attr.text);
     match &known.kind {
         KnownKind::Equal => attr.into_owned(),

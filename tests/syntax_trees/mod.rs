@@ -338,6 +338,7 @@ fn pattern() -> impl Strategy<Value = Item> {
         attr_name().prop_map(KnownKind::BeginsWith),
     ];
     let known = (dynamo_name(), kind).prop_map(|(attr, kind)| Known {
+        bound_type: None,
         span: Span::default(),
         attr,
         kind,

@@ -10,6 +10,7 @@
 //! | W303 | warning | an unpadded `int` or a date typed `string` that a pattern orders or ranges by |
 //! | E302 | error   | a key value that can exceed DynamoDB's length limit |
 //! | E117 | error   | a table's ttl attribute that is not a number (or is a key) |
+//! | W203 | warning | a `date` bound on a `datetime` range that cuts its day at midnight |
 //! | H201 | hint    | a pattern that can return expired items |
 //! | H301 | hint    | an entity no pattern returns |
 //! | H302 | hint    | an index no pattern uses |
@@ -20,6 +21,7 @@
 //! are compatible (one a prefix of the other) are ever compared — by a forward
 //! scan over the sorted run, which visits exactly the compatible pairs.
 
+mod bounds;
 mod correlated;
 mod limits;
 mod order;
@@ -58,6 +60,7 @@ pub fn model_lints(model: &Model, registry: &Registry) -> ModelFindings {
     limits::key_lengths(model, &mut after_order);
     ttl::ttl_types(model, &mut after_order);
     ttl::expired_reads(model, &mut after_order);
+    bounds::coarse_bounds(model, &mut after_order);
     unused::unused_entities(model, &mut after_order);
     ModelFindings {
         before_order,

@@ -50,11 +50,16 @@ fn known<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Pars
             .map(|(low, high)| KnownKind::Between(low, high)),
         kw("begins_with").ignore_then(name()).map(KnownKind::BeginsWith),
     ));
-    dynamo_name().then(kind.or_not()).map_with(|(attr, kind), e| Known {
-        span: span(e.span()),
-        attr,
-        kind: kind.unwrap_or(KnownKind::Equal),
-    })
+    let bound_type = just(Token::Colon).ignore_then(name());
+    dynamo_name()
+        .then(kind.or_not())
+        .then(bound_type.or_not())
+        .map_with(|((attr, kind), bound_type), e| Known {
+            span: span(e.span()),
+            attr,
+            kind: kind.unwrap_or(KnownKind::Equal),
+            bound_type,
+        })
 }
 
 fn returned<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Returned, Extra<E>> + Clone
