@@ -1055,3 +1055,24 @@ fn a_multi_attribute_key_list_offers_the_entities_attributes() {
         );
     }
 }
+
+#[test]
+fn after_a_bounds_colon_the_day_type() {
+    check(
+        r#"
+        table App {
+          key pk, sk
+        }
+        entity Event {
+          tenantId: id
+          at: datetime
+          pk = "T#{tenantId}"
+          sk = "E#{at}"
+        }
+        pattern until(tenantId, at <= day: $0) -> Event[]
+        "#,
+        expect![[r#"
+            Type date — the caller passes a day for a datetime: see W203
+        "#]],
+    );
+}

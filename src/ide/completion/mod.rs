@@ -557,6 +557,11 @@ impl<'a> Cx<'a> {
                         Some(attr) => fixed_values(self.model, &self.returned(start), attr),
                         None => Vec::new(),
                     },
+                    // `at <= until: ` — the bound's type (W203 says what a day does).
+                    Token::Colon => vec![
+                        Completion::new("date", CompletionKind::Type)
+                            .detail("the caller passes a day for a datetime: see W203"),
+                    ],
                     _ => Vec::new(),
                 }
             }
