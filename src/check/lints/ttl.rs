@@ -48,49 +48,41 @@ pub fn ttl_types(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
         ) {
             continue;
         }
-        if attribute.ty == AttrType::Epoch(EpochUnit::Millis) {
+        // What is wrong, and the type that says what to store instead.
+        let (why, help, fix) = match &attribute.ty {
             // A Number, but TTL reads "the number of seconds elapsed since"
             // 1970 (AWS, UpdateTimeToLive): a count of milliseconds is
             // always later than now.
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::TtlNotANumber,
-                    entity.at(attribute.ty_span),
-                    format!(
-                        "`{}.{}` is the ttl attribute of `{}`, but it holds milliseconds: DynamoDB reads epoch \
-                         seconds, so the value is always in the future and the item never expires",
-                        entity.name.text, attribute.name.text, table.name.text
-                    ),
-                )
-                .with_related(table.at(ttl.span), "the ttl attribute is declared here")
-                .with_help("store the expiry in epoch seconds, declared `epoch`")
-                .with_fix(Fix::replace(
-                    "store seconds: change to `epoch`",
-                    entity.at(attribute.ty_span),
-                    "epoch",
-                )),
-            );
-            continue;
-        }
-        let written = attribute.ty.name();
+            AttrType::Epoch(EpochUnit::Millis) => (
+                "it holds milliseconds: DynamoDB reads epoch seconds, so the value is always in the future and \
+                 the item never expires"
+                    .to_string(),
+                "store the expiry in epoch seconds, declared `epoch`",
+                Some(("store seconds: change to `epoch`", "epoch")),
+            ),
+            other => (
+                format!(
+                    "`{}` is not stored as a Number: DynamoDB ignores it and the item never expires",
+                    other.name()
+                ),
+                "declare it `int` and store the expiry time in epoch seconds",
+                // A time written as text has an obvious number: its epoch seconds.
+                matches!(other, AttrType::Date | AttrType::DateTime(_))
+                    .then_some(("change to `int` (epoch seconds)", "int")),
+            ),
+        };
         let mut diagnostic = Diagnostic::new(
             Code::TtlNotANumber,
             entity.at(attribute.ty_span),
             format!(
-                "`{}.{}` is the ttl attribute of `{}`, but `{written}` is not stored as a Number: \
-                 DynamoDB ignores it and the item never expires",
+                "`{}.{}` is the ttl attribute of `{}`, but {why}",
                 entity.name.text, attribute.name.text, table.name.text
             ),
         )
         .with_related(table.at(ttl.span), "the ttl attribute is declared here")
-        .with_help("declare it `int` and store the expiry time in epoch seconds");
-        // A time written as text has an obvious number: its epoch seconds.
-        if matches!(attribute.ty, AttrType::Date | AttrType::DateTime(_)) {
-            diagnostic = diagnostic.with_fix(Fix::replace(
-                "change to `int` (epoch seconds)",
-                entity.at(attribute.ty_span),
-                "int",
-            ));
+        .with_help(help);
+        if let Some((title, ty)) = fix {
+            diagnostic = diagnostic.with_fix(Fix::replace(title, entity.at(attribute.ty_span), ty));
         }
         diagnostics.push(diagnostic);
     }
