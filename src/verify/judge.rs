@@ -335,10 +335,7 @@ pub fn check(model: &Model, samples: &Samples, plan: &Plan, returned: Returned<'
     {
         // Each segment pages on its own: only the cap can be judged.
         let n = usize::try_from(n).unwrap_or(usize::MAX);
-        if first_page.len() > n {
-            let message = format!("the first page held {} items, more than `limit {n}`", first_page.len());
-            judge.fail("limit", message, first_page.iter().copied().skip(n));
-        }
+        over_limit(&mut judge, &first_page, n, &format!("`limit {n}`"));
     } else if let Some(n) = pattern.limit {
         let n = usize::try_from(n).unwrap_or(usize::MAX);
         if !limit(&mut judge, &first_page, access, n, &format!("`limit {n}`")) {
@@ -468,10 +465,18 @@ fn single(judge: &mut Judge<'_>, got: &[usize]) {
 /// at most that many items, and as many of the matching items as there are
 /// up to it — with `by`, the first ones in that order. False when no more
 /// items match than the limit, so the page could not show a wrong cut.
+/// A first page holding more than `limit` items fails; `true` when it did.
+fn over_limit(judge: &mut Judge<'_>, first_page: &[usize], limit: usize, what: &str) -> bool {
+    if first_page.len() <= limit {
+        return false;
+    }
+    let message = format!("the first page held {} items, more than {what}", first_page.len());
+    judge.fail("limit", message, first_page.iter().copied().skip(limit));
+    true
+}
+
 fn limit(judge: &mut Judge<'_>, first_page: &[usize], access: &KeySchema, limit: usize, what: &str) -> bool {
-    if first_page.len() > limit {
-        let message = format!("the first page held {} items, more than {what}", first_page.len());
-        judge.fail("limit", message, first_page.iter().copied().skip(limit));
+    if over_limit(judge, first_page, limit, what) {
         return true;
     }
     // One entry per record (an entity with several item shapes may have

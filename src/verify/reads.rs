@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 
-use super::dynamo::{Pages, filter_placeholders, from_item, key_value, query_pages, sdk_error};
+use super::dynamo::{Pages, filter_placeholders, key_value, query_pages, sdk_error};
 use super::plan::ConcreteQuery;
 use crate::check::model::Model;
 use crate::check::resolve::{Read, SortOp};
@@ -31,12 +31,9 @@ pub async fn read_pages(
                 .send()
                 .await
                 .map_err(|e| sdk_error("GetItem", e))?;
-            let items: Vec<_> = output.item().map(from_item).into_iter().collect();
-            Ok(Pages {
-                first_page: items.len(),
-                items,
-                pages: 1,
-            })
+            let mut out = Pages::default();
+            out.add(output.item.as_slice(), None, false);
+            Ok(out)
         }
         Read::BatchGetItem => batch_get(client, model, query, name).await,
         Read::Scan { segments } => {
@@ -76,13 +73,11 @@ async fn batch_get(client: &Client, model: &Model, query: &ConcreteQuery, name: 
             .send()
             .await
             .map_err(|e| sdk_error("BatchGetItem", e))?;
-        out.pages += 1;
-        if let Some(items) = output.responses().and_then(|r| r.get(name)) {
-            out.items.extend(items.iter().map(from_item));
-        }
-        if out.pages == 1 {
-            out.first_page = out.items.len();
-        }
+        let items = output
+            .responses()
+            .and_then(|r| r.get(name))
+            .map_or(&[][..], Vec::as_slice);
+        out.add(items, None, false);
         match output.unprocessed_keys().and_then(|u| u.get(name)) {
             Some(rest) if !rest.keys().is_empty() && out.pages < 100 => request = rest.clone(),
             Some(rest) if !rest.keys().is_empty() => {
