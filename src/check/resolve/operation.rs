@@ -33,6 +33,15 @@ impl Read {
             Read::Scan { .. } => "Scan",
         }
     }
+
+    /// The request a `get`, `batch get` or `scan` pattern makes.
+    pub fn of(operation: &Operation, segments: Option<u64>) -> Read {
+        match operation {
+            Operation::Get => Read::GetItem,
+            Operation::BatchGet => Read::BatchGetItem,
+            Operation::Scan(_) => Read::Scan { segments },
+        }
+    }
 }
 
 /// BatchGetItem: "If you request more than 100 items, BatchGetItem returns a
@@ -60,11 +69,7 @@ pub fn check_modifiers(pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) -> 
         }
         return ok;
     };
-    let name = match operation {
-        Operation::Get => "GetItem",
-        Operation::BatchGet => "BatchGetItem",
-        Operation::Scan(_) => "Scan",
-    };
+    let name = Read::of(operation, None).name();
     if pattern.query.is_some() {
         rule(
             *op_span,
@@ -202,19 +207,13 @@ pub fn get(
     let table = cx.model.table(cx.table);
     let base = AccessId::new(0);
     let access = table.access(base);
-    let name = if batch { "BatchGetItem" } else { "GetItem" };
+    let read = if batch { Read::BatchGetItem } else { Read::GetItem };
+    let name = read.name();
     let (span, _) = pattern.operation.as_ref()?;
     let why = match super::declarative::try_access(cx, one_key, base) {
         Ok((query, _)) => match (&access.sk, &query.sort) {
             (None, _) | (Some(_), Some(super::SortOp::Eq(_))) => {
-                return Some(Resolution {
-                    read: if batch {
-                        super::Read::BatchGetItem
-                    } else {
-                        super::Read::GetItem
-                    },
-                    ..query
-                });
+                return Some(Resolution { read, ..query });
             }
             (Some(sk), _) => format!("the known values do not give the whole sort key `{}`", sk.name),
         },
@@ -338,7 +337,7 @@ pub fn scan(
         returns: cx.returns.clone(),
         relies_on: vec![table.at(access.span)],
         pinned: false,
-        read: super::Read::Scan {
+        read: Read::Scan {
             segments: pattern.segments.map(|(_, n)| n),
         },
         filtered_out: {
