@@ -84,10 +84,7 @@ pub enum Operand<'a> {
 
 /// The first declaration of `attr` among the returned entities.
 fn declared<'m>(model: &'m Model, returns: &[EntityId], attr: &str) -> Option<&'m AttrType> {
-    returns
-        .iter()
-        .find_map(|&e| model.entity(e).attribute(attr))
-        .map(|a| &a.ty)
+    model.attribute_among(returns, attr).map(|a| &a.ty)
 }
 
 /// What a right side means: a bare word is a value of the attribute's

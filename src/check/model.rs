@@ -96,6 +96,12 @@ impl Model {
         self.ids.entities.get(name).copied()
     }
 
+    /// The first declaration of `attr` among `entities` (a pattern's
+    /// returns): what the pattern means by that name.
+    pub fn attribute_among(&self, entities: &[EntityId], attr: &str) -> Option<&Attribute> {
+        entities.iter().find_map(|&e| self.entity(e).attribute(attr))
+    }
+
     pub fn pattern_named(&self, name: &str) -> Option<PatternId> {
         self.ids.patterns.get(name).copied()
     }

@@ -79,9 +79,8 @@ impl Eval<'_> {
             Operand::Constant(constant) => constant.json(),
             Operand::Param(name) => {
                 let kind = self
-                    .returns
-                    .iter()
-                    .find_map(|&e| self.model.entity(e).attribute(&attr.text))
+                    .model
+                    .attribute_among(self.returns, &attr.text)
                     .map_or("S", |a| a.ty.stored_kind());
                 fill(json!({ kind: format!("{{{name}}}") }), self.params)
             }

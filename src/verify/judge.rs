@@ -242,9 +242,8 @@ impl<'a> Judge<'a> {
 
     fn order_type(&self) -> Option<AttrType> {
         let order = self.pattern.order.as_ref()?;
-        self.declared
-            .iter()
-            .find_map(|&e| self.model.entity(e).attribute(&order.attr.text))
+        self.model
+            .attribute_among(&self.declared, &order.attr.text)
             .map(|a| a.ty.clone())
     }
 

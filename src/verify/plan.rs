@@ -426,10 +426,7 @@ fn choose_params(
 }
 
 fn attr_type(model: &Model, entities: &[EntityId], attr: &str) -> Option<AttrType> {
-    entities
-        .iter()
-        .find_map(|&e| model.entity(e).attribute(attr))
-        .map(|a| a.ty.clone())
+    model.attribute_among(entities, attr).map(|a| a.ty.clone())
 }
 
 /// Compares two values of an attribute the way the pattern means them:

@@ -73,9 +73,6 @@ pub fn coarse_bounds(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
 
 /// The type of `attr` in the first returned entity that declares it.
 fn attribute_type<'m>(model: &'m Model, pattern: &Pattern, attr: &str) -> Option<&'m AttrType> {
-    pattern
-        .returns
-        .iter()
-        .find_map(|r| model.entity(r.entity?).attribute(attr))
-        .map(|a| &a.ty)
+    let returned: Vec<_> = pattern.returns.iter().filter_map(|r| r.entity).collect();
+    model.attribute_among(&returned, attr).map(|a| &a.ty)
 }

@@ -92,9 +92,8 @@ impl Context<'_> {
     /// The shape of an attribute of the returned entities.
     pub fn shape_of(&self, attr: &str) -> lang::Shape {
         let delimiter = &self.model.table(self.table).delimiter;
-        self.returns
-            .iter()
-            .find_map(|&e| self.model.entity(e).attribute(attr))
+        self.model
+            .attribute_among(&self.returns, attr)
             .and_then(|a| a.ty.shape(delimiter))
             .unwrap_or(lang::Shape::String)
     }

@@ -178,10 +178,7 @@ pub(super) fn attributes(model: &Model, entities: &[EntityId], holes: bool) -> V
 
 /// The values a fixed known may take: an enum's words, or `true`/`false`.
 pub(super) fn fixed_values(model: &Model, entities: &[EntityId], attr: &str) -> Vec<Completion> {
-    let ty = entities
-        .iter()
-        .find_map(|&e| model.entity(e).attribute(attr))
-        .map(|a| &a.ty);
+    let ty = model.attribute_among(entities, attr).map(|a| &a.ty);
     match ty {
         Some(AttrType::Enum(values)) => values
             .iter()
