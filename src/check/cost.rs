@@ -149,6 +149,7 @@ pub fn default_value_size(ty: &AttrType) -> Size {
         AttrType::Uuid => Size::exact(36.0),
         AttrType::Ulid => Size::exact(26.0),
         AttrType::Enum(values) => Size::exact(longest(values.iter().map(String::as_str))),
+        AttrType::Shard { count, .. } => Size::exact(digits_size((count.saturating_sub(1)).max(1).ilog10() + 1)),
         AttrType::Binary => Size::assumed(256.0),
         AttrType::List => Size::assumed(128.0),
         AttrType::Map => Size::assumed(256.0),

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use super::lang;
+use super::shard;
 use super::model::*;
 use super::suggest::did_you_mean_fix;
 use crate::diagnostic::{Code, Diagnostic};
@@ -382,6 +383,9 @@ fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>
     // `datetime(local)`, `epoch(ms)`: the spelling of a time.
     let mut zone = Zone::Utc;
     let mut unit = EpochUnit::Seconds;
+    // `shard(10, of userId)`
+    let mut shards = None;
+    let mut shard_source = None;
     let invalid = |span: Span, message: String, diagnostics: &mut Vec<Diagnostic>| {
         diagnostics.push(Diagnostic::new(Code::InvalidTypeArguments, file.at(span), message));
     };
@@ -427,15 +431,22 @@ fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>
                 };
             }
             TypeArg::Str(s) if name == "enum" => words.push((s.display(), s.span)),
-            other => {
-                let span = match other {
-                    TypeArg::Pad { span, .. } => *span,
-                    TypeArg::Size(h) => h.span,
-                    TypeArg::Word(w) => w.span,
-                    TypeArg::Str(s) => s.span,
-                };
-                invalid(span, format!("`{name}` takes no such argument"), diagnostics);
+            TypeArg::Count { span, value } if name == "shard" && shards.is_none() => {
+                if (2..=u64::from(shard::MAX_SHARDS)).contains(value) {
+                    shards = Some(*value as u32);
+                } else {
+                    invalid(
+                        *span,
+                        format!("a key is split into 2 to {} shards, not {value}", shard::MAX_SHARDS),
+                        diagnostics,
+                    );
+                    shards = Some(2);
+                }
             }
+            TypeArg::Of(source) if name == "shard" && shard_source.is_none() => {
+                shard_source = Some(source.text.clone());
+            }
+            other => invalid(other.span(), format!("`{name}` takes no such argument"), diagnostics),
         }
     }
     let ty = match name {
@@ -452,6 +463,19 @@ fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>
         "binary" => AttrType::Binary,
         "list" => AttrType::List,
         "map" => AttrType::Map,
+        "shard" => {
+            if shards.is_none() {
+                invalid(
+                    ty.span,
+                    "a shard says how many: `shard(10)`, or `shard(10, of userId)` for a calculated one".into(),
+                    diagnostics,
+                );
+            }
+            AttrType::Shard {
+                count: shards.unwrap_or(2),
+                of: shard_source,
+            }
+        }
         "enum" => {
             let mut values: Vec<String> = Vec::new();
             for (value, span) in words {
@@ -522,7 +546,9 @@ fn lower_entity(file: FileId, entity: &ast::Entity, tables: &[Table], diagnostic
         attributes,
         items: Vec::with_capacity(entity.items.len().max(1)),
         size_hint: entity.size.as_ref().map(|s| s.bytes()),
+        rate: entity.rate.as_ref().map(|r| r.per_second),
     };
+    check_shard_sources(file, &lowered, diagnostics);
     let shapes: Vec<(Span, Vec<&ast::KeyTemplate>)> = if entity.items.is_empty() {
         vec![(entity.name.span, entity.keys.iter().collect())]
     } else {
@@ -539,6 +565,25 @@ fn lower_entity(file: FileId, entity: &ast::Entity, tables: &[Table], diagnostic
         lowered.items.push(item);
     }
     lowered
+}
+
+/// `shard(10, of userId)` is computed from `userId`: an attribute of the
+/// entity with a value that can stand in a key (and not another shard).
+fn check_shard_sources(file: FileId, entity: &Entity, diagnostics: &mut Vec<Diagnostic>) {
+    for attribute in &entity.attributes {
+        let AttrType::Shard { of: Some(source), .. } = &attribute.ty else {
+            continue;
+        };
+        let problem = match entity.attribute(source).map(|a| &a.ty) {
+            None => format!("`{}` has no attribute `{source}` to compute the shard from", entity.name.text),
+            Some(AttrType::Shard { .. }) => format!("`{source}` is itself a shard: compute the shard from a value"),
+            Some(ty) if ty.shape("#").is_none() => {
+                format!("`{source}` is a `{}`, which has no text to compute a shard from", ty.name())
+            }
+            Some(_) => continue,
+        };
+        diagnostics.push(Diagnostic::new(Code::InvalidTypeArguments, file.at(attribute.ty_span), problem));
+    }
 }
 
 fn resolve_table(
@@ -927,6 +972,7 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
     let mut limit = None;
     let mut operation: Option<(Span, ast::Operation)> = None;
     let mut segments = None;
+    let mut rate = None;
     // Reported after the loop: `check_attr` holds the diagnostics until then.
     let mut second_operations = Vec::new();
     let mut filter = None;
@@ -958,6 +1004,7 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
                 }
             }
             ast::Modifier::Segments { span, count } => segments = Some((*span, *count)),
+            ast::Modifier::Rate(hint) => rate = Some(hint.per_second),
             ast::Modifier::Where(written) => {
                 // A key attribute is E232's (the resolver knows which keys the Query reads).
                 let table_keys = returned.iter().filter_map(|e| e.table).map(|t| model.table(t));
@@ -1008,6 +1055,7 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
         limit,
         operation,
         segments,
+        rate,
         filter,
         modifiers_end: pattern
             .modifiers

@@ -16,6 +16,7 @@ pub mod model;
 mod parallel;
 pub mod resolve;
 pub mod sample;
+pub mod shard;
 mod suggest;
 pub mod value;
 

@@ -278,6 +278,8 @@ pub struct Entity {
     pub items: Vec<ItemShape>,
     /// `entity X ~2KB`: the typical item size in bytes.
     pub size_hint: Option<f64>,
+    /// `entity X ~2000/s`: items written per second.
+    pub rate: Option<f64>,
 }
 
 impl Entity {
@@ -324,6 +326,13 @@ pub enum AttrType {
     Uuid,
     Ulid,
     Enum(Vec<String>),
+    /// `shard(10)`: a write shard, `0` to `count - 1`, picked at random on
+    /// each write; `shard(10, of userId)`: computed from another attribute
+    /// (`shard::of`), so a caller who knows that attribute knows the shard.
+    Shard {
+        count: u32,
+        of: Option<String>,
+    },
     Binary,
     List,
     Map,
@@ -356,8 +365,8 @@ impl EpochUnit {
 
 impl AttrType {
     pub const NAMES: &'static [&'static str] = &[
-        "string", "id", "int", "decimal", "bool", "date", "datetime", "epoch", "uuid", "ulid", "enum", "binary",
-        "list", "map",
+        "string", "id", "int", "decimal", "bool", "date", "datetime", "epoch", "uuid", "ulid", "enum", "shard",
+        "binary", "list", "map",
     ];
 
     /// The shape of the values this type puts into a key, or `None` for
@@ -383,6 +392,7 @@ impl AttrType {
             AttrType::Uuid => lang::Shape::Uuid,
             AttrType::Ulid => lang::Shape::Ulid,
             AttrType::Enum(values) => lang::Shape::Enum(values.clone()),
+            AttrType::Shard { count, .. } => lang::Shape::Enum(super::shard::values(*count)),
             AttrType::Binary | AttrType::List | AttrType::Map => return None,
         })
     }
@@ -401,6 +411,7 @@ impl AttrType {
             AttrType::Uuid => "uuid",
             AttrType::Ulid => "ulid",
             AttrType::Enum(_) => "enum",
+            AttrType::Shard { .. } => "shard",
             AttrType::Binary => "binary",
             AttrType::List => "list",
             AttrType::Map => "map",
@@ -411,7 +422,7 @@ impl AttrType {
     /// `B`, `L`, `M`, else `S`.
     pub fn stored_kind(&self) -> &'static str {
         match self {
-            AttrType::Int { .. } | AttrType::Decimal | AttrType::Epoch(_) => "N",
+            AttrType::Int { .. } | AttrType::Decimal | AttrType::Epoch(_) | AttrType::Shard { .. } => "N",
             AttrType::Bool => "BOOL",
             AttrType::Binary => "B",
             AttrType::List => "L",
@@ -427,7 +438,10 @@ impl AttrType {
     }
 
     pub fn is_numeric(&self) -> bool {
-        matches!(self, AttrType::Int { .. } | AttrType::Decimal | AttrType::Epoch(_))
+        matches!(
+            self,
+            AttrType::Int { .. } | AttrType::Decimal | AttrType::Epoch(_) | AttrType::Shard { .. }
+        )
     }
 }
 
@@ -514,6 +528,8 @@ pub struct Pattern {
     pub order: Option<Order>,
     pub consistent: Option<Span>,
     pub limit: Option<u64>,
+    /// `~500/s`: how many times a second the application makes this read.
+    pub rate: Option<f64>,
     /// `get`, `batch get`, `scan`: the read, when it is not a Query.
     pub operation: Option<(Span, ast::Operation)>,
     /// `segments N`: a parallel Scan.

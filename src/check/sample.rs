@@ -289,7 +289,7 @@ fn pooled_attributes(model: &Model, entity: &Entity) -> Vec<usize> {
         .filter_map(|k| entity.attribute_id(&k.name));
     for attr in multi_partition {
         let ty = &entity.attributes[attr].ty;
-        if !matches!(ty, AttrType::Enum(_) | AttrType::Bool) && !pooled.contains(&attr) {
+        if !matches!(ty, AttrType::Enum(_) | AttrType::Bool | AttrType::Shard { .. }) && !pooled.contains(&attr) {
             pooled.push(attr);
         }
     }
@@ -301,7 +301,7 @@ fn pooled_attributes(model: &Model, entity: &Entity) -> Vec<usize> {
             for (_, attr) in key.template.holes() {
                 let Some(attr) = attr else { continue };
                 let ty = &entity.attributes[attr].ty;
-                if !matches!(ty, AttrType::Enum(_) | AttrType::Bool) && !pooled.contains(&attr) {
+                if !matches!(ty, AttrType::Enum(_) | AttrType::Bool | AttrType::Shard { .. }) && !pooled.contains(&attr) {
                     pooled.push(attr);
                 }
             }
@@ -381,6 +381,7 @@ impl Generator<'_> {
                     let k = match &attribute.ty {
                         AttrType::Enum(values) => enum_position(i, values.len(), partitions),
                         AttrType::Bool => enum_position(i, 2, partitions),
+                        AttrType::Shard { .. } => i,
                         _ => (i % partitions) * per + i / partitions,
                     };
                     // Shared by every entity with an attribute of that name
@@ -397,9 +398,30 @@ impl Generator<'_> {
             }
             values.push((name.clone(), value));
         }
+        calculate_shards(entity, &mut values);
         Record {
             entity: entity_id,
             values,
+        }
+    }
+}
+
+/// `shard(N, of userId)`: the shard the application computes from the
+/// record's `userId`.
+fn calculate_shards(entity: &Entity, values: &mut [(String, AttrValue)]) {
+    for attribute in &entity.attributes {
+        let AttrType::Shard { count, of: Some(source) } = &attribute.ty else {
+            continue;
+        };
+        let Some(source) = values.iter().find(|(name, _)| name == source) else {
+            continue;
+        };
+        let text = crate::check::shard::of(&source.1.text, *count).to_string();
+        if let Some((_, value)) = values.iter_mut().find(|(name, _)| *name == attribute.name.text) {
+            *value = AttrValue {
+                stored: json!({ "N": text }),
+                text,
+            };
         }
     }
 }
@@ -654,6 +676,14 @@ fn nth_value(seed: u64, stream: &str, ty: &AttrType, name: &str, k: usize, delim
         } else {
             values[k % values.len()].clone()
         }),
+        // A random shard: items spread over every shard.
+        AttrType::Shard { count, .. } => {
+            let text = (k % (*count).max(1) as usize).to_string();
+            AttrValue {
+                stored: json!({ "N": text }),
+                text,
+            }
+        }
         AttrType::Binary => {
             let bytes: Vec<u8> = (0..6).map(|_| rng.below(256) as u8).collect();
             let text = base64(&bytes);

@@ -162,8 +162,12 @@ fn gap(before_previous: Option<Token<'_>>, previous: Token<'_>, token: Token<'_>
             | Token::LBracket
             | Token::LParen
             | Token::Percent
+            | Token::Slash
     );
-    let tight_after = matches!(previous, Token::LParen | Token::LBracket | Token::Dot | Token::Tilde);
+    let tight_after = matches!(
+        previous,
+        Token::LParen | Token::LBracket | Token::Dot | Token::Tilde | Token::Slash
+    );
     // A filter's `in (...)`, `not (...)` and a group after `where`, `and`
     // or `or` are words followed by a parenthesis, not calls (unless the
     // word names a pattern: `pattern in(x)`).

@@ -201,6 +201,8 @@ pub struct Entity {
     pub table: Option<Name>,
     /// `~2KB`: the typical item size.
     pub size: Option<SizeHint>,
+    /// `~2000/s`: how many items of this entity are written per second.
+    pub rate: Option<RateHint>,
     pub attributes: Vec<Attribute>,
     /// Key templates written directly in the entity body (one item).
     pub keys: Vec<KeyTemplate>,
@@ -237,6 +239,21 @@ pub enum TypeArg {
     Word(Name),
     /// a quoted enum value
     Str(StringLit),
+    /// a whole number: `shard(10)`
+    Count { span: Span, value: u64 },
+    /// `of userId`: the attribute a calculated shard is computed from
+    Of(Name),
+}
+
+impl TypeArg {
+    pub fn span(&self) -> Span {
+        match self {
+            TypeArg::Pad { span, .. } | TypeArg::Count { span, .. } => *span,
+            TypeArg::Size(hint) => hint.span,
+            TypeArg::Word(word) | TypeArg::Of(word) => word.span,
+            TypeArg::Str(s) => s.span,
+        }
+    }
 }
 
 /// `pk = "USER#{userId}"`
@@ -265,6 +282,18 @@ pub struct SizeHint {
 }
 
 impl Eq for SizeHint {}
+
+/// `~2000/s`: an estimate of requests per second (writes of an entity,
+/// reads of a pattern).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RateHint {
+    pub span: Span,
+    pub per_second: f64,
+    /// The number as written (`2000`, `2.5`).
+    pub text: String,
+}
+
+impl Eq for RateHint {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SizeUnit {
@@ -452,6 +481,8 @@ pub enum Modifier {
     Segments { span: Span, count: u64 },
     /// `where state = "open" ~20%`: a FilterExpression.
     Where(Filter),
+    /// `~500/s`: how often the application makes this read.
+    Rate(RateHint),
 }
 
 /// A read that is not a Query.
@@ -474,6 +505,7 @@ impl Modifier {
             | Modifier::Operation { span, .. }
             | Modifier::Segments { span, .. } => *span,
             Modifier::Where(filter) => filter.span,
+            Modifier::Rate(rate) => rate.span,
         }
     }
 }

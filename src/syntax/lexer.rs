@@ -71,6 +71,9 @@ pub enum Token<'src> {
     Question,
     #[token("~")]
     Tilde,
+    /// `~2000/s`; a lone `/` (`//` starts a comment).
+    #[token("/")]
+    Slash,
 
     /// `// ...` (but not `///`; `////` is a plain comment, as in Rust).
     #[regex(r"//([^/\r\n][^\r\n]*)?|////[^\r\n]*", allow_greedy = true)]
@@ -126,6 +129,7 @@ impl Token<'_> {
             Token::Arrow => "->",
             Token::Question => "?",
             Token::Tilde => "~",
+            Token::Slash => "/",
             _ => "",
         }
     }

@@ -107,6 +107,8 @@ fn type_ref(t: &TypeRef) -> String {
             TypeArg::Size(h) => size(&Some(h.clone())).trim().to_string(),
             TypeArg::Word(w) => w.text.clone(),
             TypeArg::Str(s) => format!("{:?}", s.display()),
+            TypeArg::Count { value, .. } => value.to_string(),
+            TypeArg::Of(attr) => format!("of {}", attr.text),
         })
         .collect();
     format!("{}({})", t.name.text, args.join(", "))
@@ -134,9 +136,10 @@ fn entity(out: &mut String, e: &Entity) {
         .unwrap_or_default();
     let _ = writeln!(
         out,
-        "entity {}{table}{} @{}..{}",
+        "entity {}{table}{}{} @{}..{}",
         e.name.text,
         size(&e.size),
+        e.rate.as_ref().map(|r| format!(" ~{}/s", r.text)).unwrap_or_default(),
         e.span.start,
         e.span.end
     );

@@ -57,7 +57,7 @@
 use super::ast::{
     Attribute, ConditionKind, Docs, Entity, Filter, FilterExpr, FilterValue, IndexDecl, Item, ItemShape, KeyAttr,
     KeyDecl, KeyPart, KeyTemplate, KeyType, Known, KnownKind, Literal, Modifier, Operand, Operation, Pattern,
-    Projection, Query, Returned, Segment, SizeHint, SizeUnit, SourceFile, StringLit, Table, TypeArg, TypeRef,
+    Projection, Query, RateHint, Returned, Segment, SizeHint, SizeUnit, SourceFile, StringLit, Table, TypeArg, TypeRef,
 };
 use super::names::{written, written_after_scan};
 
@@ -167,6 +167,9 @@ fn print_entity(entity: &Entity, lines: &mut Vec<String>) {
     if let Some(size) = &entity.size {
         header += &format!(" {}", size_hint(size));
     }
+    if let Some(rate) = &entity.rate {
+        header += &format!(" {}", rate_hint(rate));
+    }
     let mut attributes = Vec::new();
     for attribute in &entity.attributes {
         doc_lines(&attribute.docs, INDENT, &mut attributes);
@@ -202,6 +205,8 @@ fn type_ref(ty: &TypeRef) -> String {
             TypeArg::Size(size) => size_hint(size),
             TypeArg::Word(word) => word.text.clone(),
             TypeArg::Str(value) => string(value),
+            TypeArg::Count { value, .. } => value.to_string(),
+            TypeArg::Of(attr) => format!("of {}", written(&attr.text)),
         })
         .collect();
     format!("{}({})", ty.name.text, args.join(", "))
@@ -342,7 +347,12 @@ pub(super) fn modifier_text(modifier: &Modifier) -> String {
         },
         Modifier::Segments { count, .. } => format!("segments {count}"),
         Modifier::Where(filter) => filter_text(filter),
+        Modifier::Rate(rate) => rate_hint(rate),
     }
+}
+
+fn rate_hint(rate: &RateHint) -> String {
+    format!("~{}/s", rate.text)
 }
 
 /// `where state = "open" and total >= minTotal ~20%`, parentheses as written.

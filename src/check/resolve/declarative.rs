@@ -63,6 +63,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         filter: pattern.filter.clone(),
         relies_on: relied_on(cx, cx.model.table(cx.table).at(access.span), &chosen),
         pinned: false,
+        shards: None,
         read: super::Read::Query,
     };
     let mut caveats = exact::check(cx, pattern, &resolution)?;

@@ -16,6 +16,7 @@ pub(super) use proposal::new_analysis;
 mod range;
 pub mod registry;
 mod rejection;
+mod sharded;
 pub mod request;
 
 pub use condition::SortOp;
@@ -65,6 +66,28 @@ pub struct Resolution {
     /// The request: a Query unless the pattern says `get`, `batch get` or
     /// `scan` (then `partition` is empty and `sort` is none).
     pub read: Read,
+    /// A partition key with a write shard the pattern does not know: the
+    /// shard is a parameter of the request, and the read is one request per
+    /// shard (or one, computed from a known value).
+    pub shards: Option<Shards>,
+}
+
+/// The write shard in a resolution's partition key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shards {
+    /// The shard attribute: a parameter of the request.
+    pub attr: String,
+    pub count: u32,
+    /// `shard(N, of userId)` with `userId` known: the caller computes the
+    /// shard (`check::shard::of`), and the read is one request.
+    pub from: Option<String>,
+}
+
+impl Shards {
+    /// How many requests the read is.
+    pub fn requests(&self) -> u32 {
+        if self.from.is_some() { 1 } else { self.count }
+    }
 }
 
 impl Resolution {
@@ -294,7 +317,7 @@ fn search(cx: &Context, pattern: &Pattern, diagnostics: &mut Vec<Diagnostic>) ->
     let table = cx.model.table(cx.table);
     let mut reasons = Vec::new();
     for access in declarative::search_order(table) {
-        match declarative::try_access(cx, pattern, access) {
+        match sharded::try_access(cx, pattern, access) {
             Ok((resolution, caveats)) => {
                 warn_not_unique(cx, pattern, &resolution, &caveats.not_unique, diagnostics);
                 if let Some(why) = caveats.order {
@@ -372,7 +395,7 @@ fn served_without_consistent(cx: &Context, pattern: &Pattern) -> Option<AccessId
     declarative::search_order(table)
         .into_iter()
         .filter(|&id| table.access(id).kind == AccessKind::Gsi)
-        .find(|&access| declarative::try_access(cx, &relaxed, access).is_ok())
+        .find(|&access| sharded::try_access(cx, &relaxed, access).is_ok())
 }
 
 /// Every item the Query reads: in the access path, in the partition, and

@@ -185,6 +185,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         returns: cx.returns.clone(),
         relies_on,
         pinned: false,
+        shards: None,
         read: super::Read::Query,
         // Another entity in the index is refused above, filter or not: the
         // filter is sent, never relied on to remove an entity here.

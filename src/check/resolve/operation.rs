@@ -210,8 +210,16 @@ pub fn get(
     let read = if batch { Read::BatchGetItem } else { Read::GetItem };
     let name = read.name();
     let (span, _) = pattern.operation.as_ref()?;
-    let why = match super::declarative::try_access(cx, one_key, base) {
+    let why = match super::sharded::try_access(cx, one_key, base) {
         Ok((query, _)) => match (&access.sk, &query.sort) {
+            // A random shard is not known: one request per shard is no get.
+            _ if query.shards.as_ref().is_some_and(|s| s.requests() > 1) => {
+                let shards = query.shards.as_ref().expect("checked");
+                format!(
+                    "the partition key has a random shard `{}` (one of {}): know it, or compute it from a known value (`shard({}, of ...)`)",
+                    shards.attr, shards.count, shards.count
+                )
+            }
             (None, _) | (Some(_), Some(super::SortOp::Eq(_))) => {
                 return Some(Resolution { read, ..query });
             }
@@ -337,6 +345,7 @@ pub fn scan(
         returns: cx.returns.clone(),
         relies_on: vec![table.at(access.span)],
         pinned: false,
+        shards: None,
         read: Read::Scan {
             segments: pattern.segments.map(|(_, n)| n),
         },

@@ -152,6 +152,7 @@ fn as_resolution(
         filter: pattern.filter.clone(),
         relies_on: vec![cx.model.table(table).at(cx.model.access(table, access).span)],
         pinned: true,
+        shards: None,
         read: super::Read::Query,
     }
 }

@@ -55,6 +55,10 @@ pub fn example_value(ty: &AttrType, name: &str) -> AttrValue {
         AttrType::Uuid => s("6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d".into()),
         AttrType::Ulid => s("01JQ8Z5X7M3K9V2N4P6R8T0W1Y".into()),
         AttrType::Enum(values) => s(values.first().cloned().unwrap_or_default()),
+        AttrType::Shard { .. } => AttrValue {
+            text: "0".into(),
+            stored: json!({ "N": "0" }),
+        },
         AttrType::Binary => AttrValue {
             text: "AAEC".into(),
             stored: json!({ "B": "AAEC" }),

@@ -7,7 +7,7 @@ use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
 use crate::diagnostic::Code;
-use crate::syntax::ast::{Name, Segment, SizeHint, SizeUnit, StringLit};
+use crate::syntax::ast::{Name, RateHint, Segment, SizeHint, SizeUnit, StringLit};
 use crate::syntax::lexer::Token;
 use crate::syntax::{Span, names, template};
 
@@ -169,7 +169,40 @@ pub fn size_hint<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
                 unit,
             }
         })
+        // `~2000/s` is a rate, not a size.
+        .then_ignore(just(Token::Slash).not())
         .labelled("a size hint")
+}
+
+/// `~2000/s`: requests per second.
+pub fn rate_hint<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, RateHint, Extra<E>> + Clone {
+    just(Token::Tilde)
+        .ignore_then(number_text())
+        .then_ignore(just(Token::Slash))
+        .then(name())
+        .validate(|((text, _), unit), e, emitter| {
+            let per_second = text.parse::<f64>().ok().filter(|n| n.is_finite() && *n > 0.0);
+            if per_second.is_none() {
+                emitter.emit(coded(
+                    Code::InvalidNumber,
+                    e.span(),
+                    format!("a rate is a positive number per second, not `{text}`"),
+                ));
+            } else if unit.text != "s" {
+                emitter.emit(coded(
+                    Code::InvalidNumber,
+                    e.span(),
+                    format!("a rate is per second: write `~{text}/s`, not `/{}`", unit.text),
+                ));
+            }
+            RateHint {
+                span: span(e.span()),
+                per_second: per_second.unwrap_or(0.0),
+                text: text.to_string(),
+            }
+        })
+        .labelled("a rate such as ~500/s")
 }
 
 /// Recovery for one member of a `{ ... }` body: skip the broken member's

@@ -3,7 +3,8 @@
 use chumsky::prelude::*;
 
 use super::atoms::{
-    Extra, Fail, Tokens, braced, coded, count, dynamo_name, kw, name, paren_list, size_hint, skip_member, span, string,
+    Extra, Fail, Tokens, braced, coded, count, dynamo_name, kw, name, paren_list, rate_hint, size_hint, skip_member, span,
+    string,
 };
 use crate::diagnostic::Code;
 use crate::syntax::ast::{Attribute, Entity, ItemShape, KeyTemplate, TypeArg, TypeRef};
@@ -23,6 +24,11 @@ fn type_ref<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
             width: width.min(u32::MAX as u64) as u32,
         }),
         size_hint().map(TypeArg::Size),
+        count().map_with(|(value, _), e| TypeArg::Count {
+            span: span(e.span()),
+            value,
+        }),
+        kw("of").ignore_then(dynamo_name()).map(TypeArg::Of),
         name().map(TypeArg::Word),
         string().map(TypeArg::Str),
     ));
@@ -103,14 +109,16 @@ pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl
         .ignore_then(name())
         .then(kw("in").ignore_then(dynamo_name()).or_not())
         .then(size_hint().or_not())
+        .then(rate_hint().or_not())
         .then(braced(member.repeated().collect::<Vec<_>>(), "entity"))
-        .map_with(|(((name, table), size), members), e| {
+        .map_with(|((((name, table), size), rate), members), e| {
             let mut entity = Entity {
                 span: span(e.span()),
                 docs: None,
                 name,
                 table,
                 size,
+                rate,
                 attributes: Vec::new(),
                 keys: Vec::new(),
                 items: Vec::new(),

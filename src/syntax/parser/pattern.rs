@@ -5,7 +5,8 @@
 use chumsky::prelude::*;
 
 use super::atoms::{
-    Extra, Fail, Tokens, coded, count, dynamo_name, kw, name, number_text, paren_list, size_hint, span, string,
+    Extra, Fail, Tokens, coded, count, dynamo_name, kw, name, number_text, paren_list, rate_hint, size_hint, span,
+    string,
 };
 use crate::diagnostic::Code;
 use crate::syntax::ast::{
@@ -249,6 +250,7 @@ fn modifier<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
                 span: span(e.span()),
                 count,
             }),
+        rate_hint().map(Modifier::Rate),
     ))
     .map(Some)
     .or(filter().map(|f| f.map(Modifier::Where)))
