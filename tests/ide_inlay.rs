@@ -247,3 +247,52 @@ fn broken_file_still_hints_what_parses() {
         "#]],
     );
 }
+
+/// A read over every write shard is that many Queries, each rounded up on
+/// its own; a calculated shard from a known player is one.
+#[test]
+fn a_sharded_read_shows_its_queries() {
+    check(
+        r##"
+        table Games {
+          key pk, sk
+          index gsi1 (gsi1pk, gsi1sk)
+        }
+        entity Score ~300B {
+          day: date
+          userId: id
+          points: int(pad 9)
+          shard: shard(10)
+          bucket: shard(4, of userId)
+          pk = "SCORE#{day}.{shard}"
+          sk = "{points}#{userId}"
+          gsi1pk = "PLAYER#{day}.{bucket}"
+          gsi1sk = "USER#{userId}#{points}"
+        }
+        pattern leaderboard(day) -> Score[] by points desc limit 10
+        pattern playerScores(day, userId) -> Score[]
+        "##,
+        expect![[r#"
+            table Games {
+              key pk, sk
+              index gsi1 (gsi1pk, gsi1sk)
+            }
+            entity Score ~300B {
+              day: date
+              userId: id
+              points: int(pad 9)
+              shard: shard(10)
+              bucket: shard(4, of userId)
+              pk = "SCORE#{day}.{shard}"
+              sk = "{points}#{userId}"
+              gsi1pk = "PLAYER#{day}.{bucket}"
+              gsi1sk = "USER#{userId}#{points}"
+            }
+            pattern leaderboard(day) -> Score[] by points desc limit 10 «table ×10 · 5 RCU»
+            pattern playerScores(day, userId) -> Score[] «gsi1 · 0.5 RCU»
+            ---
+            16: ~10 items × 300 B = 2.9 KB, read as 40 KB → 5 RCU (eventually consistent; 10 Queries, one per shard, each rounded up to 4 KB on its own; 10 items per `E[]` without `~N`)
+            17: ~10 items × 300 B = 2.9 KB, read as 4 KB → 0.5 RCU (eventually consistent; 10 items per `E[]` without `~N`)
+        "#]],
+    );
+}

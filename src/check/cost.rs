@@ -100,6 +100,9 @@ pub struct ReadCost {
     pub per_item: bool,
     /// Scan: every item stored in the table or index is read.
     pub scan: bool,
+    /// Requests the read takes: one, or one Query per write shard (each
+    /// rounded up to 4 KB on its own).
+    pub requests: u32,
 }
 
 /// What a filter leaves of the items read: DynamoDB charges for every item
@@ -341,6 +344,12 @@ impl ReadCost {
         if self.per_item {
             notes.push("BatchGetItem rounds each item up to 4 KB".into());
         }
+        if self.requests > 1 {
+            notes.push(format!(
+                "{} Queries, one per shard, each rounded up to 4 KB on its own",
+                self.requests
+            ));
+        }
         if let Some(filtered) = &self.filtered {
             let default = if filtered.default_share { ", the default" } else { "" };
             notes.push(format!(
@@ -349,7 +358,7 @@ impl ReadCost {
                 whole(filtered.returned)
             ));
         }
-        if self.pages > 1 {
+        if self.pages > u64::from(self.requests) {
             let page = if self.per_item {
                 "responses of 16 MB"
             } else {
@@ -416,6 +425,21 @@ pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resoluti
         Read::Scan { .. } => None,
         _ => pattern.limit.or(resolution.limit),
     };
+    let requests = resolution.shards.as_ref().map_or(1, |s| s.requests());
+    if requests > 1 {
+        let capped = page_limit.is_some_and(|l| items / f64::from(requests) > l as f64);
+        let cost = per_shard(items, bytes, requests, page_limit, resolution);
+        return ReadCost {
+            estimated,
+            default_count: default_count && !capped,
+            filtered: share.map(|share| Filtered {
+                returned: cost.items * share,
+                share,
+                default_share: pattern.filter.as_ref().is_some_and(|f| f.keeps.is_none()),
+            }),
+            ..cost
+        };
+    }
     if let Some(limit) = page_limit.map(|l| l as f64)
         && items > limit
     {
@@ -473,6 +497,31 @@ pub fn query_cost(items: f64, bytes: f64, consistent: bool, estimated: bool, def
         pages,
         per_item: false,
         scan: false,
+        requests: 1,
+    }
+}
+
+/// One Query per write shard: each reads its shard's share of the items
+/// (at most `limit` of them, its own page size) and is rounded up to 4 KB
+/// on its own.
+fn per_shard(items: f64, bytes: f64, requests: u32, limit: Option<u64>, resolution: &Resolution) -> ReadCost {
+    let n = f64::from(requests);
+    let (mut each_items, mut each_bytes) = (items / n, bytes / n);
+    if let Some(limit) = limit.map(|l| l as f64)
+        && each_items > limit
+    {
+        each_bytes *= limit / each_items;
+        each_items = limit;
+    }
+    let one = query_cost(each_items, each_bytes, resolution.consistent, false, false);
+    ReadCost {
+        items: one.items * n,
+        bytes: one.bytes * n,
+        billed_bytes: one.billed_bytes * n,
+        rcu: one.rcu * n,
+        pages: one.pages * u64::from(requests),
+        requests,
+        ..one
     }
 }
 

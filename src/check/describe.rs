@@ -9,8 +9,8 @@ use serde_json::Value as Json;
 use super::Schema;
 use super::cost::{self, ReadCost};
 use super::model::{PatternId, TableId};
-use super::resolve::Read;
 use super::resolve::request::request;
+use super::resolve::{Read, Shards};
 
 /// How one resolved pattern is served.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,17 +29,50 @@ pub struct Served {
     pub cost: ReadCost,
     /// The operation: a Query unless the pattern says otherwise.
     pub read: Read,
+    /// A write-sharded partition key: the request is sent once per shard,
+    /// or once with the shard computed from a known value.
+    pub shards: Option<Shards>,
 }
 
 impl Served {
     /// How the pattern is read, as a phrase: `one Query`, `pinned Query,
     /// verified`, `one GetItem`, `a parallel Scan of 4 segments`.
     pub fn how(&self) -> String {
+        if let Some(shards) = self.shards.as_ref().filter(|s| s.requests() > 1) {
+            return format!("{} Queries", shards.requests());
+        }
         match self.read {
             Read::Query if self.pinned => "pinned Query, verified".into(),
             Read::Scan { segments: Some(n) } if n > 1 => format!("a parallel Scan of {n} segments"),
             read => format!("one {}", read.name()),
         }
+    }
+
+    /// The whole sentence: `10 Queries on index gsi1, one per `shard` (0 to
+    /// 9), merged by the sort key`; `via` names the table or index.
+    pub fn sentence(&self, via: &str) -> String {
+        let mut out = format!("{} on {via}", self.how());
+        match &self.shards {
+            Some(Shards {
+                attr,
+                from: Some(source),
+                ..
+            }) => {
+                out.push_str(&format!(", `{attr}` computed from `{source}`"));
+            }
+            Some(Shards {
+                attr,
+                count,
+                from: None,
+            }) => {
+                out.push_str(&format!(
+                    ", one per `{attr}` (0 to {}), merged by the sort key",
+                    count - 1
+                ));
+            }
+            None => {}
+        }
+        out
     }
 }
 
@@ -61,6 +94,7 @@ pub fn served(schema: &Schema, pattern: PatternId) -> Option<Served> {
         request: request(model, resolution),
         cost: cost::read_cost(model, &schema.registry, model.pattern(pattern), resolution),
         read: resolution.read,
+        shards: resolution.shards.clone(),
     })
 }
 
@@ -78,6 +112,8 @@ pub struct Proved {
     /// The reads that are not a Query (`GetItem`, `Scan`, ...) with their
     /// counts, in the order first used.
     pub other_reads: Vec<(&'static str, usize)>,
+    /// Patterns read with one Query per write shard.
+    pub sharded: usize,
 }
 
 pub fn proved(schema: &Schema) -> Proved {
@@ -85,11 +121,15 @@ pub fn proved(schema: &Schema) -> Proved {
     let mut on_indexes: Vec<(String, usize)> = Vec::new();
     let mut other_reads: Vec<(&'static str, usize)> = Vec::new();
     let mut one_query = 0;
+    let mut sharded = 0;
     for (id, _) in model.pattern_ids() {
         let Some(resolution) = schema.resolution(id) else {
             continue;
         };
         one_query += 1;
+        if resolution.shards.as_ref().is_some_and(|s| s.requests() > 1) {
+            sharded += 1;
+        }
         if resolution.read != Read::Query {
             let name = resolution.read.name();
             match other_reads.iter_mut().find(|(n, _)| *n == name) {
@@ -116,17 +156,22 @@ pub fn proved(schema: &Schema) -> Proved {
         one_query,
         on_indexes,
         other_reads,
+        sharded,
     }
 }
 
 impl std::fmt::Display for Proved {
     /// `11 patterns, each one Query (4 on gsi1)`; `3 patterns: 2 one Query
     /// each, 1 with no single Query`; `4 patterns, each one request (1 on
-    /// gsi1; 1 GetItem, 1 Scan)`; `no patterns`.
+    /// gsi1; 1 GetItem, 1 Scan)`; `2 patterns, each one read (1 as one
+    /// Query per shard)`; `no patterns`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let indexes = || {
             let on: Vec<String> = self.on_indexes.iter().map(|(n, c)| format!("{c} on {n}")).collect();
-            let reads: Vec<String> = self.other_reads.iter().map(|(n, c)| format!("{c} {n}")).collect();
+            let mut reads: Vec<String> = self.other_reads.iter().map(|(n, c)| format!("{c} {n}")).collect();
+            if self.sharded > 0 {
+                reads.push(format!("{} as one Query per shard", self.sharded));
+            }
             match (on.is_empty(), reads.is_empty()) {
                 (true, true) => String::new(),
                 (false, true) => format!(" ({})", on.join(", ")),
@@ -134,8 +179,11 @@ impl std::fmt::Display for Proved {
                 (false, false) => format!(" ({}; {})", on.join(", "), reads.join(", ")),
             }
         };
-        // A GetItem or a Scan is one request, not a Query.
-        let read = if self.other_reads.is_empty() {
+        // A GetItem or a Scan is one request, not a Query; a read over
+        // every shard is several requests.
+        let read = if self.sharded > 0 {
+            "read"
+        } else if self.other_reads.is_empty() {
             "Query"
         } else {
             "request"

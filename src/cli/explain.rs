@@ -91,6 +91,12 @@ fn pattern_json(analysis: &Analysis, index: PatternId) -> serde_json::Value {
             "returns": served.returns,
             "request": served.request,
             "cost": cost_json(&served.cost),
+            "requests": served.cost.requests,
+            "shard": served.shards.as_ref().map(|s| json!({
+                "attribute": s.attr,
+                "count": s.count,
+                "computed_from": s.from,
+            })),
         }),
         None => json!({ "pattern": pattern.name.text, "resolved": false }),
     }
@@ -109,7 +115,7 @@ fn pattern_text(analysis: &Analysis, index: PatternId) -> String {
                 Some(index) => format!("index {index}"),
                 None => "the table".into(),
             };
-            out.push_str(&format!("  {} on {via}\n", served.how()));
+            out.push_str(&format!("  {}\n", served.sentence(&via)));
             let request = serde_json::to_string_pretty(&served.request).unwrap();
             for line in request.lines() {
                 out.push_str(&format!("  {line}\n"));

@@ -98,7 +98,7 @@ codes! {
     UnmatchedValue = "E203", Error, "key condition value that no item can have";
     KeyConditionRule = "E204", Error, "key condition DynamoDB rejects";
     ConsistentGsi = "E205", Error, "strongly consistent read on a global index";
-    MissingEntities = "E206", Error, "pinned query that misses a declared entity";
+    MissingEntities = "E206", Error, "pinned query that misses declared items";
     MixedTables = "E207", Error, "pattern over several tables";
     TooManyRanges = "E208", Error, "more than one range";
     InvalidFixedValue = "E209", Error, "fixed value outside the attribute's type";

@@ -101,13 +101,13 @@ fn pattern(file: &File, index: PatternId) -> String {
                 Some(index) => format!("index `{index}`"),
                 None => "the table".into(),
             };
-            let how = served.how();
+            let how = served.sentence(&via);
             // Capitalised: it starts the sentence.
             let how = format!("{}{}", how[..1].to_uppercase(), &how[1..]);
             let request = serde_json::to_string_pretty(&served.request).unwrap_or_default();
             let _ = write!(
                 out,
-                "\n\n{how} on {via}:\n\n```json\n{request}\n```\n\nCost: {}",
+                "\n\n{how}:\n\n```json\n{request}\n```\n\nCost: {}",
                 served.cost.describe()
             );
         }

@@ -25,9 +25,15 @@ pub fn hints(file: &File) -> Vec<Hint> {
         } else {
             format!("{}", cost.rcu)
         };
+        // A read over every write shard: that many Queries.
+        let times = if cost.requests > 1 {
+            format!(" ×{}", cost.requests)
+        } else {
+            String::new()
+        };
         out.push(Hint {
             offset: first_line_end(&file.text, pattern.span),
-            label: format!("{via} · {rcu} RCU"),
+            label: format!("{via}{times} · {rcu} RCU"),
             tooltip: cost.describe(),
         });
     }

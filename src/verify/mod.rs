@@ -22,7 +22,7 @@ use crate::check::model::{AccessKind, PatternId, TableId};
 use crate::check::resolve::pinned_as_written;
 use crate::check::sample::{self, Samples};
 use judge::{Failure, Returned};
-use plan::Plan;
+use plan::{ConcreteQuery, Plan};
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -203,12 +203,29 @@ async fn run(
     plan: &Plan,
     name: &str,
 ) -> Result<(dynamo::Pages, Option<(u64, dynamo::Pages)>), String> {
-    let all = reads::read_pages(client, model, &plan.query, name, true).await?;
+    // One Query, or one per write shard, merged.
+    let read = |queries: Vec<ConcreteQuery>, follow: bool| async move {
+        match queries.as_slice() {
+            [one] => reads::read_pages(client, model, one, name, follow).await,
+            shards => reads::read_shards(client, model, shards, name, follow).await,
+        }
+    };
+    let queries = if plan.shard_queries.is_empty() {
+        vec![plan.query.clone()]
+    } else {
+        plan.shard_queries.clone()
+    };
+    let all = read(queries.clone(), true).await?;
     let probe = match judge::probe_limit(model, samples, plan) {
         Some(limit) => {
-            let mut query = plan.query.clone();
-            query.limit = Some(limit);
-            Some((limit, reads::read_pages(client, model, &query, name, false).await?))
+            let limited = queries
+                .into_iter()
+                .map(|query| ConcreteQuery {
+                    limit: Some(limit),
+                    ..query
+                })
+                .collect();
+            Some((limit, read(limited, false).await?))
         }
         None => None,
     };
@@ -306,7 +323,13 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
         };
         let name = name_of(plan.query.table);
         let request = plan.query.request(model, &name);
-        let condition = plan.query.condition(model);
+        let mut condition = plan.query.condition(model);
+        if plan.shard_queries.len() > 1 {
+            condition.push_str(&format!(
+                ", and the same for each of {} shards, merged by the sort key",
+                plan.shard_queries.len()
+            ));
+        }
         let (verdict, returned, pages) = match run(&client, model, &samples, &plan, &name).await {
             Ok((got, probe)) => {
                 let returned = Returned {
@@ -314,7 +337,7 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
                     first_page: got.first_page,
                     probe: probe.as_ref().map(|(limit, page)| judge::Probe {
                         limit: *limit,
-                        items: &page.items,
+                        items: &page.items[..page.first_page.min(page.items.len())],
                     }),
                 };
                 (

@@ -16,8 +16,9 @@ use crate::check::model::{
     AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, PatternId, TableId, Zone,
 };
 use crate::check::resolve::request::Shape;
-use crate::check::resolve::{Read, Resolution, SortOp, literal_text};
+use crate::check::resolve::{Read, Resolution, Shards, SortOp, literal_text};
 use crate::check::sample::{Record, SampleItem, Samples, base64_decode};
+use crate::check::shard;
 use crate::check::value::{Value, ValuePart};
 use crate::syntax::ast::{CompareOp, KeyType, KnownKind};
 
@@ -117,7 +118,11 @@ pub struct Plan {
     /// A strongly consistent read of a global index: DynamoDB rejects it, so
     /// verify reports it and runs the Query eventually consistent instead.
     pub consistent_on_gsi: bool,
-    /// Items (into the table's samples) the key condition selects.
+    /// A read over every write shard: the Query of each shard, `query`
+    /// first, whose results are merged by the sort key. Empty otherwise.
+    pub shard_queries: Vec<ConcreteQuery>,
+    /// Items (into the table's samples) the key condition selects (of any
+    /// shard's Query).
     pub expected: Vec<usize>,
     /// Items (into the table's samples) the pattern means under `params`:
     /// of a declared entity, in the index, with every known value holding.
@@ -222,43 +227,57 @@ fn build(
     index: PatternId,
     resolution: &Resolution,
     checker_ok: bool,
-    params: Vec<(String, String)>,
+    mut params: Vec<(String, String)>,
 ) -> Plan {
+    // A calculated shard: the caller computes it from its source, as the
+    // application that wrote the item did.
+    if let Some(Shards {
+        attr,
+        count,
+        from: Some(source),
+    }) = &resolution.shards
+        && let Some(source) = params.iter().find(|(name, _)| name == source).map(|(_, v)| v.clone())
+        && let Some((_, value)) = params.iter_mut().find(|(name, _)| name == attr)
+    {
+        *value = shard::of(&source, *count).to_string();
+    }
     let lookup: HashMap<&str, &str> = params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let access = resolution.key_schema(model);
     let consistent_on_gsi = resolution.consistent && access.kind == AccessKind::Gsi;
-    let filled =
-        |values: &[Value]| -> Vec<String> { values.iter().map(|v| substitute(v, &lookup).to_string()).collect() };
-    let query = ConcreteQuery {
-        table: resolution.table,
-        access: resolution.access,
-        partition: substitute(&resolution.partition, &lookup).to_string(),
-        partition_rest: filled(&resolution.partition_rest),
-        sort_equal: filled(&resolution.sort_equal),
-        sort: resolution
-            .sort
-            .as_ref()
-            .map(|s| map_sort(s, |v| substitute(v, &lookup))),
-        forward: !resolution.descending,
-        consistent: resolution.consistent && !consistent_on_gsi,
-        limit: resolution.limit,
-        read: resolution.read,
-        filter: resolution
-            .filter
-            .as_ref()
-            .map(|f| filtered::concrete(model, &resolution.returns, f, &lookup)),
+    let query = concrete(model, resolution, &lookup, consistent_on_gsi);
+    // A random shard: one Query per shard.
+    let shard_queries: Vec<ConcreteQuery> = match &resolution.shards {
+        Some(Shards {
+            attr,
+            count,
+            from: None,
+        }) => shard::values(*count)
+            .iter()
+            .map(|value| {
+                let mut lookup = lookup.clone();
+                lookup.insert(attr.as_str(), value.as_str());
+                concrete(model, resolution, &lookup, consistent_on_gsi)
+            })
+            .collect(),
+        _ => Vec::new(),
     };
+    let query = shard_queries.first().cloned().unwrap_or(query);
     let kept = |item: &Map<String, Json>| {
         resolution
             .filter
             .as_ref()
             .is_none_or(|f| filtered::holds(model, &resolution.returns, f, &lookup, item))
     };
+    let selects = |item: &Map<String, Json>| {
+        std::iter::once(&query)
+            .chain(&shard_queries)
+            .any(|q| key_condition_holds(item, access, q))
+    };
     let expected = samples.tables[resolution.table.index()]
         .items
         .iter()
         .enumerate()
-        .filter(|(_, i)| key_condition_holds(&i.item, access, &query) && kept(&i.item))
+        .filter(|(_, i)| selects(&i.item) && kept(&i.item))
         .map(|(n, _)| n)
         .collect();
     let mut plan = Plan {
@@ -268,11 +287,39 @@ fn build(
         params,
         query,
         consistent_on_gsi,
+        shard_queries,
         expected,
         matching: Vec::new(),
     };
     plan.matching = matching(model, samples, &plan);
     plan
+}
+
+/// The resolution's request with the parameters' values.
+fn concrete(
+    model: &Model,
+    resolution: &Resolution,
+    lookup: &HashMap<&str, &str>,
+    consistent_on_gsi: bool,
+) -> ConcreteQuery {
+    let filled =
+        |values: &[Value]| -> Vec<String> { values.iter().map(|v| substitute(v, lookup).to_string()).collect() };
+    ConcreteQuery {
+        table: resolution.table,
+        access: resolution.access,
+        partition: substitute(&resolution.partition, &lookup).to_string(),
+        partition_rest: filled(&resolution.partition_rest),
+        sort_equal: filled(&resolution.sort_equal),
+        sort: resolution.sort.as_ref().map(|s| map_sort(s, |v| substitute(v, lookup))),
+        forward: !resolution.descending,
+        consistent: resolution.consistent && !consistent_on_gsi,
+        limit: resolution.limit,
+        read: resolution.read,
+        filter: resolution
+            .filter
+            .as_ref()
+            .map(|f| filtered::concrete(model, &resolution.returns, f, lookup)),
+    }
 }
 
 fn substitute(value: &Value, params: &HashMap<&str, &str>) -> Value {
@@ -477,6 +524,30 @@ fn instant(text: &str) -> Option<(i64, String)> {
     let days = era * 146_097 + doe - 719_468;
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
     Some((seconds, format!("{fraction:0<9}")))
+}
+
+/// Two items in the order a Query returns them: by each sort attribute in
+/// turn (one, but for a multi-attribute key), numbers numerically, strings
+/// and binary by their bytes; reversed for a descending Query.
+pub fn key_order(access: &KeySchema, forward: bool, a: &Map<String, Json>, b: &Map<String, Json>) -> Ordering {
+    let by = |sk: &crate::check::model::KeyAttr| {
+        let (Some(x), Some(y)) = (a.get(&sk.name), b.get(&sk.name)) else {
+            return Ordering::Equal;
+        };
+        match sk.ty {
+            KeyType::Number => {
+                let number = |v: &Json| super::judge::scalar_text(v).parse::<f64>().unwrap_or(f64::NAN);
+                number(x).total_cmp(&number(y))
+            }
+            _ => key_bytes(x, sk.ty).cmp(&key_bytes(y, sk.ty)),
+        }
+    };
+    let order = access
+        .sort_keys()
+        .map(by)
+        .find(|o| o.is_ne())
+        .unwrap_or(Ordering::Equal);
+    if forward { order } else { order.reverse() }
 }
 
 /// The item is in the access path: it has the index's key attributes.

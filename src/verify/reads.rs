@@ -8,8 +8,10 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 
 use super::dynamo::{Pages, filter_placeholders, key_value, query_pages, sdk_error};
-use super::plan::ConcreteQuery;
-use crate::check::model::Model;
+use serde_json::{Map, Value as Json};
+
+use super::plan::{ConcreteQuery, key_order};
+use crate::check::model::{KeySchema, Model};
 use crate::check::resolve::{Read, SortOp};
 
 /// Runs the plan's read; `follow` follows `LastEvaluatedKey` to the last page.
@@ -44,6 +46,58 @@ pub async fn read_pages(
             }
             Ok(out)
         }
+    }
+}
+
+/// A read over every write shard: each shard's Query, merged by the sort
+/// key as a client merges them. With a `Limit`, each shard's first page
+/// holds its first `limit` items; the merged first page is the first
+/// `limit` of those (the read's first `limit` items overall), and every
+/// other item follows in key order.
+pub async fn read_shards(
+    client: &Client,
+    model: &Model,
+    queries: &[ConcreteQuery],
+    name: &str,
+    follow: bool,
+) -> Result<Pages, String> {
+    let mut shards = Vec::with_capacity(queries.len());
+    for query in queries {
+        shards.push(read_pages(client, model, query, name, follow).await?);
+    }
+    let Some(first) = queries.first() else {
+        return Ok(Pages::default());
+    };
+    Ok(merge_by_key(
+        first.key_schema(model),
+        first.forward,
+        first.limit,
+        shards,
+    ))
+}
+
+pub fn merge_by_key(access: &KeySchema, forward: bool, limit: Option<u64>, shards: Vec<Pages>) -> Pages {
+    let order = |a: &Map<String, Json>, b: &Map<String, Json>| key_order(access, forward, a, b);
+    let mut first = Vec::new();
+    let mut rest = Vec::new();
+    let mut pages = 0;
+    for shard in shards {
+        pages += shard.pages;
+        let mut items = shard.items;
+        rest.extend(items.split_off(shard.first_page.min(items.len())));
+        first.extend(items);
+    }
+    first.sort_by(order);
+    if let Some(limit) = limit.and_then(|l| usize::try_from(l).ok()) {
+        rest.extend(first.split_off(limit.min(first.len())));
+    }
+    rest.sort_by(order);
+    let first_page = first.len();
+    first.extend(rest);
+    Pages {
+        items: first,
+        first_page,
+        pages,
     }
 }
 

@@ -5,9 +5,12 @@
 
 use serde_json::{Map, Value as Json};
 
+use super::dynamo::Pages;
 use super::judge::{Failure, Probe, Returned, Verdict, check, probe_limit, scalar_text};
-use super::plan::{Plan, plan};
+use super::plan::{ConcreteQuery, Plan, key_condition_holds, key_order, plan};
+use super::reads::merge_by_key;
 use crate::check::analyze;
+use crate::check::model::Model;
 use crate::check::model::PatternId;
 use crate::check::resolve::pinned_as_written;
 use crate::check::sample::{Options, SampleItem, Samples, generate};
@@ -20,28 +23,37 @@ struct Run {
     verdict: Verdict,
 }
 
-/// The items a perfect endpoint returns for the plan's Query, in order.
-fn answer(model: &crate::check::model::Model, samples: &Samples, plan: &Plan) -> Vec<Map<String, Json>> {
-    let access = plan.query.key_schema(model);
-    let items = &samples.tables[plan.query.table.index()].items;
-    let mut returned: Vec<&SampleItem> = plan.expected.iter().map(|&n| &items[n]).collect();
-    // By each sort attribute in turn (one, but for a multi-attribute key).
-    returned.sort_by(|a, b| {
-        let by = |sk: &crate::check::model::KeyAttr| {
-            let text = |i: &SampleItem| scalar_text(&i.item[&sk.name]);
-            match sk.ty {
-                KeyType::Number => text(a).parse::<f64>().unwrap().total_cmp(&text(b).parse().unwrap()),
-                _ => text(a).cmp(&text(b)),
-            }
-        };
-        let o = access
-            .sort_keys()
-            .map(by)
-            .find(|o| o.is_ne())
-            .unwrap_or(std::cmp::Ordering::Equal);
-        if plan.query.forward { o } else { o.reverse() }
-    });
-    returned.into_iter().map(|i| i.item.clone()).collect()
+/// What a perfect endpoint returns for the plan's read, in order: its
+/// Query's items, or each shard's Query's, merged as verify merges them.
+fn answer(model: &Model, samples: &Samples, plan: &Plan, limit: Option<u64>) -> Pages {
+    if plan.shard_queries.is_empty() {
+        return answer_query(model, samples, plan, &plan.query, limit);
+    }
+    let shards = plan
+        .shard_queries
+        .iter()
+        .map(|query| answer_query(model, samples, plan, query, limit))
+        .collect();
+    merge_by_key(plan.query.key_schema(model), plan.query.forward, limit, shards)
+}
+
+/// One Query's items, in key order, `limit` of them on the first page.
+fn answer_query(model: &Model, samples: &Samples, plan: &Plan, query: &ConcreteQuery, limit: Option<u64>) -> Pages {
+    let access = query.key_schema(model);
+    let items = &samples.tables[query.table.index()].items;
+    let mut returned: Vec<&SampleItem> = plan
+        .expected
+        .iter()
+        .map(|&n| &items[n])
+        .filter(|i| key_condition_holds(&i.item, access, query))
+        .collect();
+    returned.sort_by(|a, b| key_order(access, query.forward, &a.item, &b.item));
+    let items: Vec<Map<String, Json>> = returned.into_iter().map(|i| i.item.clone()).collect();
+    Pages {
+        first_page: limit.map_or(items.len(), |l| items.len().min(l as usize)),
+        items,
+        pages: 1,
+    }
 }
 
 /// Every pattern with a Query: the checker's, or a pinned one as written.
@@ -59,16 +71,16 @@ fn simulate(source: &str) -> Vec<Run> {
             },
         };
         let plan = plan(model, &samples, i, &resolution, ok);
-        let items = answer(model, &samples, &plan);
-        let first_page = plan.query.limit.map_or(items.len(), |l| items.len().min(l as usize));
+        let Pages { items, first_page, .. } = answer(model, &samples, &plan, plan.query.limit);
         let probe = probe_limit(model, &samples, &plan);
-        let probe_items: Vec<_> = items.iter().take(probe.unwrap_or(0) as usize).cloned().collect();
+        let probed = answer(model, &samples, &plan, probe);
+        let probe_items = &probed.items[..probed.first_page];
         let returned = Returned {
             items: &items,
             first_page,
             probe: probe.map(|limit| Probe {
                 limit,
-                items: &probe_items,
+                items: probe_items,
             }),
         };
         let verdict = check(model, &samples, &plan, returned);
@@ -314,7 +326,7 @@ pattern recent(tenantId) -> Event[] by at desc limit 50
 "#;
     let (analysis, samples, plan) = first_pattern_planned(source);
     let model = &analysis.schema.model;
-    let items = answer(model, &samples, &plan);
+    let items = answer(model, &samples, &plan, None).items;
     let k = probe_limit(model, &samples, &plan).expect("a probe: fewer events than 50");
     assert_eq!(k as usize, items.len() - 1);
     let judge = |probe: &[Map<String, Json>]| {
@@ -340,4 +352,54 @@ pattern recent(tenantId) -> Event[] by at desc limit 50
         .find(|f| f.kind == "limit")
         .expect("a limit failure");
     assert!(limit.message.contains(&format!("`Limit {k}`")), "{}", limit.message);
+}
+
+/// A read over every write shard: each shard's Query, merged, returns what
+/// the pattern means — items of several shards, in order, the first
+/// `limit` of them overall on the merged first page; one shard's Query
+/// alone misses the others' items.
+#[test]
+fn a_sharded_read_merges_every_shard_and_one_shard_misses_items() {
+    let source = include_str!("../../tests/fixtures/check/sharded.dyno");
+    let runs = simulate(source);
+    for run in &runs {
+        assert!(run.returned > 0, "{}: nothing to return", run.name);
+        assert!(
+            run.verdict.failures.is_empty(),
+            "{}: {:#?}",
+            run.name,
+            run.verdict.failures
+        );
+    }
+    let analysis = analyze(source);
+    let model = &analysis.schema.model;
+    let samples = generate(model, &Options::default());
+    let high = model
+        .pattern_ids()
+        .find(|(_, p)| p.name.text == "highScores")
+        .unwrap()
+        .0;
+    let resolution = analysis.schema.resolution(high).unwrap();
+    let mut plan = plan(model, &samples, high, resolution, true);
+    assert_eq!(plan.shard_queries.len(), 10);
+    let items = &samples.tables[0].items;
+    let shards: std::collections::HashSet<&str> = plan
+        .matching
+        .iter()
+        .filter_map(|&n| items[n].item["shard"]["N"].as_str())
+        .collect();
+    assert!(
+        shards.len() >= 2,
+        "the samples spread the scores over shards: {shards:?}"
+    );
+    // The read of one shard only.
+    plan.shard_queries.truncate(1);
+    let one = answer(model, &samples, &plan, None);
+    let returned = Returned {
+        items: &one.items,
+        first_page: one.first_page,
+        probe: None,
+    };
+    let verdict = check(model, &samples, &plan, returned);
+    assert!(verdict.failures.iter().any(|f| f.kind == "missing"), "{verdict:#?}");
 }

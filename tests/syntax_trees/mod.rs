@@ -81,6 +81,14 @@ fn string_lit() -> impl Strategy<Value = StringLit> {
     })
 }
 
+fn rate_hint() -> impl Strategy<Value = RateHint> {
+    prop::sample::select(&["1", "2500", "0.5"][..]).prop_map(|text| RateHint {
+        span: Span::default(),
+        per_second: text.parse().unwrap(),
+        text: text.to_string(),
+    })
+}
+
 fn size_hint() -> impl Strategy<Value = SizeHint> {
     let amount = prop::sample::select(&[0.0, 1.5, 20.0, 300.0, 1500.0, 0.25][..]);
     let unit = prop::sample::select(
@@ -194,9 +202,14 @@ fn entity() -> impl Strategy<Value = Item> {
         size_hint().prop_map(TypeArg::Size),
         name(&["open", "pad", "item", "a"]).prop_map(TypeArg::Word),
         string_lit().prop_map(TypeArg::Str),
+        (0..2_000u64).prop_map(|value| TypeArg::Count {
+            span: Span::default(),
+            value
+        }),
+        dynamo_name().prop_map(TypeArg::Of),
     ];
     let ty = (
-        name(&["string", "id", "int", "enum", "map", "x"]),
+        name(&["string", "id", "int", "enum", "map", "shard", "x"]),
         prop::collection::vec(arg, 0..3),
     )
         .prop_map(|(name, args)| TypeRef {
@@ -219,18 +232,19 @@ fn entity() -> impl Strategy<Value = Item> {
         docs(),
         name(ENTITIES),
         prop::option::of(table_name()),
-        prop::option::of(size_hint()),
+        (prop::option::of(size_hint()), prop::option::of(rate_hint())),
         prop::collection::vec(attribute, 0..4),
         prop::collection::vec(key_template(), 0..4),
         prop::collection::vec(shape, 0..3),
     )
-        .prop_map(|(docs, name, table, size, attributes, keys, items)| {
+        .prop_map(|(docs, name, table, (size, rate), attributes, keys, items)| {
             Item::Entity(Entity {
                 span: Span::default(),
                 docs,
                 name,
                 table,
                 size,
+                rate,
                 attributes,
                 keys,
                 items,
@@ -362,6 +376,7 @@ fn pattern() -> impl Strategy<Value = Item> {
             count
         }),
         filter().prop_map(Modifier::Where),
+        rate_hint().prop_map(Modifier::Rate),
     ];
     let operand = prop_oneof![
         string_lit().prop_map(Operand::Str),

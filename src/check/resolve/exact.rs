@@ -235,7 +235,7 @@ fn has_hole(template: &Template, attr: &str) -> bool {
 
 /// The value a sort condition's matches all begin with (`true`), or equal
 /// (`false`): for a range, what both bounds share.
-fn sort_prefix(sort: Option<&SortOp>) -> (Value, bool) {
+pub(super) fn sort_prefix(sort: Option<&SortOp>) -> (Value, bool) {
     match sort {
         None => (Value::default(), true),
         Some(SortOp::Eq(v)) => (v.clone(), false),

@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 
 use super::condition::SortOp;
+use super::knowns::{Next, Range, instantiate};
 use super::{Context, Resolution, exact, matching_items, warn_not_unique};
 use crate::check::lang::Shape;
 use crate::check::model::{AccessId, AccessKind, EntityId, KeySchema, Pattern, TableId};
@@ -72,7 +73,7 @@ pub fn verify(
     };
     // Missing entities are reported only when nothing else is wrong.
     let ok = declared.no_extra(cx, &items, diagnostics) && consistent_ok;
-    if !ok || !declared.none_missing(cx, &items, diagnostics) {
+    if !ok || !declared.none_missing(cx, &items, diagnostics) || !declared.none_fewer(cx, &items, diagnostics) {
         return None;
     }
     let filtered_out = match exact::check_matched(cx, pattern, &resolution, items.clone()) {
@@ -289,6 +290,100 @@ impl Declared<'_> {
         ));
         false
     }
+}
+
+impl Declared<'_> {
+    /// A condition that fixes an attribute the pattern does not know
+    /// (`pk = "TENANT#{tenantId}#open"` over `TENANT#{tenantId}#{status}`)
+    /// reads only some of the declared items: reported; `false`.
+    fn none_fewer(&self, cx: &Context, items: &[super::ItemRef], diagnostics: &mut Vec<Diagnostic>) -> bool {
+        for item in items.iter().filter(|i| cx.returns.contains(&i.entity)) {
+            let entity = cx.model.entity(item.entity);
+            let shape = &entity.items[item.item];
+            let Some(pk) = shape.key(&self.access.pk.name) else {
+                continue;
+            };
+            let sk = self.access.sk.as_ref().and_then(|k| shape.key(&k.name));
+            let fixed = match first_unknown_hole(cx, &pk.template) {
+                Some(attr) => Some((attr, pk)),
+                None => sk.and_then(|sk| Some((self.sort_fixes(cx, sk)?, sk))),
+            };
+            let Some((attr, key)) = fixed else { continue };
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::MissingEntities,
+                    cx.file.at(self.condition_span),
+                    format!(
+                        "this query reads only the `{}` items whose `{attr}` it fixes, but `{}` does not know `{attr}`: it declares every `{}` of its known values",
+                        entity.name.text, self.pattern.name.text, entity.name.text
+                    ),
+                )
+                .with_related(entity.at(key.span), format!("`{attr}` is part of `{}` here", key.attr))
+                .with_help(format!(
+                    "add `{attr}` to the pattern's known values, or drop the `= query ...` and let dyno find the Query"
+                )),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// The attribute the sort condition fixes that the pattern does not
+    /// know: an equality needs every hole known; a `begins_with` or a
+    /// `between` must begin with no more than the known start of the key
+    /// (and the range's own value).
+    fn sort_fixes(&self, cx: &Context, sk: &crate::check::model::KeyValue) -> Option<String> {
+        let (_, sort) = self.sort?;
+        if let SortOp::Eq(_) = sort {
+            return first_unknown_hole(cx, &sk.template);
+        }
+        let (known, next) = instantiate(&sk.template, &cx.knowns);
+        let (mut prefix, _) = exact::sort_prefix(Some(sort));
+        // The range's own value may follow the known start.
+        let range_params: Vec<&str> = match cx.knowns.range.as_ref().map(|(_, r)| r) {
+            Some(Range::Compare(_, p) | Range::BeginsWith(p)) => vec![p.as_str()],
+            Some(Range::Between(lo, hi)) => vec![lo.as_str(), hi.as_str()],
+            None => Vec::new(),
+        };
+        if let Some(ValuePart::Param { name, .. }) = prefix.parts.last()
+            && range_params.contains(&name.as_str())
+        {
+            prefix.parts.pop();
+        }
+        if is_prefix(&prefix, &known) {
+            return None;
+        }
+        match next {
+            Next::Hole { attr, .. } => Some(attr),
+            Next::End => None,
+        }
+    }
+}
+
+/// The first hole of `template` whose attribute the pattern does not know
+/// and that can hold more than one value.
+fn first_unknown_hole(cx: &Context, template: &crate::check::model::Template) -> Option<String> {
+    template
+        .holes()
+        .map(|(name, _)| name.text.as_str())
+        .filter(|attr| !cx.knowns.equal.contains_key(*attr))
+        .find(|attr| !matches!(cx.shape_of(attr), Shape::Enum(words) if words.len() == 1))
+        .map(str::to_string)
+}
+
+/// `prefix` begins every value that begins with `value`: its parts are
+/// `value`'s, the last one possibly a shorter literal.
+fn is_prefix(prefix: &Value, value: &Value) -> bool {
+    let n = prefix.parts.len();
+    prefix
+        .parts
+        .iter()
+        .enumerate()
+        .all(|(i, part)| match (part, value.parts.get(i)) {
+            (ValuePart::Param { name: p, .. }, Some(ValuePart::Param { name: v, .. })) => p == v,
+            (ValuePart::Literal(p), Some(ValuePart::Literal(v))) => p == v || (i + 1 == n && v.starts_with(p.as_str())),
+            _ => false,
+        })
 }
 
 /// The resolution, relying also on the key lines of every item it matches.
