@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use super::lang;
-use super::shard;
 use super::model::*;
+use super::shard;
 use super::suggest::did_you_mean_fix;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::ast::{self, KeyType, Name, Segment, TypeArg};
@@ -575,14 +575,24 @@ fn check_shard_sources(file: FileId, entity: &Entity, diagnostics: &mut Vec<Diag
             continue;
         };
         let problem = match entity.attribute(source).map(|a| &a.ty) {
-            None => format!("`{}` has no attribute `{source}` to compute the shard from", entity.name.text),
+            None => format!(
+                "`{}` has no attribute `{source}` to compute the shard from",
+                entity.name.text
+            ),
             Some(AttrType::Shard { .. }) => format!("`{source}` is itself a shard: compute the shard from a value"),
             Some(ty) if ty.shape("#").is_none() => {
-                format!("`{source}` is a `{}`, which has no text to compute a shard from", ty.name())
+                format!(
+                    "`{source}` is a `{}`, which has no text to compute a shard from",
+                    ty.name()
+                )
             }
             Some(_) => continue,
         };
-        diagnostics.push(Diagnostic::new(Code::InvalidTypeArguments, file.at(attribute.ty_span), problem));
+        diagnostics.push(Diagnostic::new(
+            Code::InvalidTypeArguments,
+            file.at(attribute.ty_span),
+            problem,
+        ));
     }
 }
 

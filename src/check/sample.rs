@@ -301,7 +301,8 @@ fn pooled_attributes(model: &Model, entity: &Entity) -> Vec<usize> {
             for (_, attr) in key.template.holes() {
                 let Some(attr) = attr else { continue };
                 let ty = &entity.attributes[attr].ty;
-                if !matches!(ty, AttrType::Enum(_) | AttrType::Bool | AttrType::Shard { .. }) && !pooled.contains(&attr) {
+                if !matches!(ty, AttrType::Enum(_) | AttrType::Bool | AttrType::Shard { .. }) && !pooled.contains(&attr)
+                {
                     pooled.push(attr);
                 }
             }
@@ -410,7 +411,11 @@ impl Generator<'_> {
 /// record's `userId`.
 fn calculate_shards(entity: &Entity, values: &mut [(String, AttrValue)]) {
     for attribute in &entity.attributes {
-        let AttrType::Shard { count, of: Some(source) } = &attribute.ty else {
+        let AttrType::Shard {
+            count,
+            of: Some(source),
+        } = &attribute.ty
+        else {
             continue;
         };
         let Some(source) = values.iter().find(|(name, _)| name == source) else {

@@ -16,8 +16,8 @@ pub(super) use proposal::new_analysis;
 mod range;
 pub mod registry;
 mod rejection;
-mod sharded;
 pub mod request;
+mod sharded;
 
 pub use condition::SortOp;
 use knowns::Knowns;

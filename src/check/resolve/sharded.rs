@@ -61,7 +61,13 @@ pub fn knowing_the_shard<'m>(cx: &Context<'m>, pattern: &Pattern, shards: &Shard
         returns: cx.returns.clone(),
         knowns,
     };
-    (cx, Pattern { known, ..pattern.clone() })
+    (
+        cx,
+        Pattern {
+            known,
+            ..pattern.clone()
+        },
+    )
 }
 
 /// `attr` when it is a shard of the returned entities that the pattern does

@@ -3,8 +3,8 @@
 use chumsky::prelude::*;
 
 use super::atoms::{
-    Extra, Fail, Tokens, braced, coded, count, dynamo_name, kw, name, paren_list, rate_hint, size_hint, skip_member, span,
-    string,
+    Extra, Fail, Tokens, braced, coded, count, dynamo_name, kw, name, paren_list, rate_hint, size_hint, skip_member,
+    span, string,
 };
 use crate::diagnostic::Code;
 use crate::syntax::ast::{Attribute, Entity, ItemShape, KeyTemplate, TypeArg, TypeRef};
