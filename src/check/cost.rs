@@ -371,6 +371,25 @@ impl ReadCost {
     }
 }
 
+impl ReadCost {
+    /// What one of `requests` requests reads when the read is split over
+    /// that many (one Query per write shard, each reading its share of the
+    /// items): each request rounds up to 4 KB on its own.
+    pub fn per_request(&self, requests: u32) -> ReadCost {
+        if requests <= 1 {
+            return self.clone();
+        }
+        let n = f64::from(requests);
+        query_cost(
+            self.items / n,
+            self.bytes / n,
+            self.consistent,
+            self.estimated,
+            self.default_count,
+        )
+    }
+}
+
 pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resolution: &Resolution) -> ReadCost {
     let table = model.table(resolution.table);
     let access = table.access(resolution.access);
