@@ -81,6 +81,14 @@ fn string_lit() -> impl Strategy<Value = StringLit> {
     })
 }
 
+fn rate_hint() -> impl Strategy<Value = RateHint> {
+    prop::sample::select(&["1", "2.5", "2500"][..]).prop_map(|text| RateHint {
+        span: Span::default(),
+        per_second: text.parse().expect("a number"),
+        text: text.to_string(),
+    })
+}
+
 fn size_hint() -> impl Strategy<Value = SizeHint> {
     let amount = prop::sample::select(&[0.0, 1.5, 20.0, 300.0, 1500.0, 0.25][..]);
     let unit = prop::sample::select(
@@ -220,17 +228,19 @@ fn entity() -> impl Strategy<Value = Item> {
         name(ENTITIES),
         prop::option::of(table_name()),
         prop::option::of(size_hint()),
+        prop::option::of(rate_hint()),
         prop::collection::vec(attribute, 0..4),
         prop::collection::vec(key_template(), 0..4),
         prop::collection::vec(shape, 0..3),
     )
-        .prop_map(|(docs, name, table, size, attributes, keys, items)| {
+        .prop_map(|(docs, name, table, size, rate, attributes, keys, items)| {
             Item::Entity(Entity {
                 span: Span::default(),
                 docs,
                 name,
                 table,
                 size,
+                rate,
                 attributes,
                 keys,
                 items,
