@@ -230,9 +230,12 @@ fn write_help(entity: &Entity, key: &str, concentration: &Concentration, total: 
                 AttrType::Shard { of, .. } => of.clone(),
                 _ => None,
             });
-            let ty = match of {
-                Some(source) => format!("shard({n}, of {source})"),
-                None => format!("shard({n})"),
+            let (ty, reading) = match of {
+                Some(source) => (
+                    format!("shard({n}, of {source})"),
+                    format!("a Query that knows `{source}` is still one Query"),
+                ),
+                None => (format!("shard({n})"), reading),
             };
             format!("make `{attr}` `{ty}`: each value then takes ~{each} WCU/s, and {reading}")
         }
@@ -325,13 +328,33 @@ pub fn hot_reads(
             Some(s) => format!(" (one of its {} Queries, one per `{}`)", s.count, s.attr),
             None => String::new(),
         };
-        let help = read_help(access, random.map(|s| (s.attr.as_str(), s.count)), &cost, rate);
+        let spread = match concentration.spread() {
+            1 => String::new(),
+            n => format!(" / {n} shards"),
+        };
+        let help = match concentration.shards.as_slice() {
+            // The caller knows the shard (or computes it): more shards
+            // spread the reads, and each is still one Query.
+            [(attr, _)] => {
+                let n = needed(rate * each.rcu, READ_LIMIT);
+                let source = resolution.shards.as_ref().and_then(|s| s.from.as_ref());
+                let ty = match source {
+                    Some(source) => format!("shard({n}, of {source})"),
+                    None => format!("shard({n})"),
+                };
+                format!(
+                    "make `{attr}` `{ty}`: each value then takes ~{} RCU/s, and each read is still one Query",
+                    amount(rate * each.rcu / f64::from(n))
+                )
+            }
+            _ => read_help(access, random.map(|s| (s.attr.as_str(), s.count)), &cost, rate),
+        };
         diagnostics.push(
             Diagnostic::new(
                 Code::HotPartition,
                 pattern.at(pattern.name.span),
                 format!(
-                    "`{}` reads ~{} RCU/s from one `{}` value (~{}/s × {} RCU{fan_out}), over the {} RCU/s one partition serves: {}",
+                    "`{}` reads ~{} RCU/s from one `{}` value (~{}/s × {} RCU{fan_out}{spread}), over the {} RCU/s one partition serves: {}",
                     pattern.name.text,
                     amount(estimate),
                     access.pk.name,

@@ -587,3 +587,35 @@ fn one_hot_item_cannot_be_sharded() {
         d.help
     );
 }
+
+#[test]
+fn calculated_shards_spread_writes_and_reads_as_one_query() {
+    let text = format!(
+        "{SCORES}entity Score ~300B ~3000/s {{
+  day: date
+  userId: id
+  points: int(pad 9)
+  shard: shard(10)
+  bucket: shard(2, of userId)
+  pk = \"SCORE#{{day}}.{{shard}}\"
+  sk = \"{{points}}#{{userId}}\"
+  gsi1pk = \"PLAYER#{{day}}.{{bucket}}\"
+  gsi1sk = \"USER#{{userId}}\"
+}}
+pattern playerScore(day, userId) -> Score[] ~1 ~20000/s
+"
+    );
+    let found = hot(&text);
+    let [write, read] = found.as_slice() else {
+        panic!("{found:#?}")
+    };
+    assert_eq!(at(&text, write), "gsi1pk = \"PLAYER#{day}.{bucket}\"");
+    assert!(write.message.contains("~1,500 WCU/s"), "{}", write.message);
+    let help = write.help.as_deref().unwrap();
+    assert!(help.starts_with("make `bucket` `shard(3, of userId)`"), "{help}");
+    assert!(help.contains("still one Query"), "{help}");
+    // 20,000 reads of 0.5 RCU over 2 buckets.
+    assert!(read.message.contains("~5,000 RCU/s"), "{}", read.message);
+    let help = read.help.as_deref().unwrap();
+    assert!(help.starts_with("make `bucket` `shard(4, of userId)`"), "{help}");
+}
