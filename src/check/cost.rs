@@ -374,20 +374,40 @@ impl ReadCost {
 impl ReadCost {
     /// What one of `requests` requests reads when the read is split over
     /// that many (one Query per write shard, each reading its share of the
-    /// items): each request rounds up to 4 KB on its own.
-    pub fn per_request(&self, requests: u32) -> ReadCost {
-        if requests <= 1 {
-            return self.clone();
+    /// items): each request rounds up to 4 KB on its own, and a `limit`
+    /// caps each request on its own (each shard's first `limit` items, as
+    /// the application merges them). `self` is the cost of the whole read
+    /// without its limit ([`unlimited_read_cost`]).
+    pub fn per_request(&self, requests: u32, limit: Option<u64>) -> ReadCost {
+        let n = f64::from(requests.max(1));
+        let (mut items, mut bytes) = (self.items / n, self.bytes / n);
+        let mut default_count = self.default_count;
+        if let Some(limit) = limit.map(|l| l as f64)
+            && items > limit
+        {
+            bytes *= limit / items;
+            items = limit;
+            default_count = false;
         }
-        let n = f64::from(requests);
-        query_cost(
-            self.items / n,
-            self.bytes / n,
-            self.consistent,
-            self.estimated,
-            self.default_count,
-        )
+        query_cost(items, bytes, self.consistent, self.estimated, default_count)
     }
+}
+
+/// [`read_cost`] as if the pattern had no `limit`: what a read split over
+/// several requests shares out before each applies the limit.
+pub fn unlimited_read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resolution: &Resolution) -> ReadCost {
+    if pattern.limit.is_none() && resolution.limit.is_none() {
+        return read_cost(model, registry, pattern, resolution);
+    }
+    let pattern = Pattern {
+        limit: None,
+        ..pattern.clone()
+    };
+    let resolution = Resolution {
+        limit: None,
+        ..resolution.clone()
+    };
+    read_cost(model, registry, &pattern, &resolution)
 }
 
 pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resolution: &Resolution) -> ReadCost {

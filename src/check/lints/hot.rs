@@ -311,10 +311,11 @@ pub fn hot_reads(
         let Some(concentration) = read_concentration(model, resolution) else {
             continue;
         };
-        let cost = cost::read_cost(model, registry, pattern, resolution);
+        let cost = cost::unlimited_read_cost(model, registry, pattern, resolution);
+        let limit = pattern.limit.or(resolution.limit);
         let random = resolution.shards.as_ref().filter(|s| s.from.is_none());
         let requests = random.map_or(1, |s| s.count);
-        let each = cost.per_request(requests);
+        let each = cost.per_request(requests, limit);
         let estimate = rate * each.rcu / f64::from(concentration.spread());
         if estimate <= READ_LIMIT {
             continue;
@@ -347,7 +348,7 @@ pub fn hot_reads(
                     amount(rate * each.rcu / f64::from(n))
                 )
             }
-            _ => read_help(access, random.map(|s| (s.attr.as_str(), s.count)), &cost, rate),
+            _ => read_help(access, random.map(|s| (s.attr.as_str(), s.count)), &cost, limit, rate),
         };
         diagnostics.push(
             Diagnostic::new(
@@ -372,16 +373,28 @@ pub fn hot_reads(
 
 /// How many shards bring a read under the limit, each Query reading its
 /// share of the items.
-fn read_help(access: &KeySchema, sharded: Option<(&str, u32)>, cost: &cost::ReadCost, rate: f64) -> String {
+fn read_help(
+    access: &KeySchema,
+    sharded: Option<(&str, u32)>,
+    cost: &cost::ReadCost,
+    limit: Option<u64>,
+    rate: f64,
+) -> String {
+    let per_second = |n: u32| rate * cost.per_request(n, limit).rcu;
     let from = sharded.map_or(2, |(_, count)| count + 1);
-    let fits = (from..=MAX_SHARDS).find(|&n| rate * cost.per_request(n).rcu <= READ_LIMIT);
+    let fits = (from..=MAX_SHARDS).find(|&n| per_second(n) <= READ_LIMIT);
     let Some(n) = fits else {
         return format!(
-            "no number of shards helps: each Query costs at least {} RCU; read less often, or cache the result",
-            amount(cost.per_request(MAX_SHARDS).rcu)
+            "no number of shards helps: each Query costs at least {} RCU{}; read less often, or cache the result",
+            amount(cost.per_request(MAX_SHARDS, limit).rcu),
+            if limit.is_some() {
+                ", and with `limit` each shard's Query reads its own first items"
+            } else {
+                ""
+            }
         );
     };
-    let each = amount(rate * cost.per_request(n).rcu);
+    let each = amount(per_second(n));
     let shard = match sharded {
         Some((attr, _)) => format!("make `{attr}` `shard({n})`"),
         None => format!(
@@ -392,11 +405,11 @@ fn read_help(access: &KeySchema, sharded: Option<(&str, u32)>, cost: &cost::Read
     format!("{shard}; the read is then {n} Queries, each reading 1/{n} of the items (~{each} RCU/s on each partition)")
 }
 
-/// A rate for a message: `2,500`, `12.5`, `0.5`.
+/// A rate for a message: `2,500`, `12.5`, `0.5` (tenths below 100).
 pub(crate) fn amount(x: f64) -> String {
-    if x < 10.0 {
-        let rounded = (x * 10.0).round() / 10.0;
-        return format!("{rounded}");
+    let tenths = (x * 10.0).round() / 10.0;
+    if x < 100.0 && tenths.fract() != 0.0 {
+        return format!("{tenths}");
     }
     let digits = format!("{}", x.round() as u64);
     let mut out = String::new();

@@ -619,3 +619,28 @@ pattern playerScore(day, userId) -> Score[] ~1 ~20000/s
     let help = read.help.as_deref().unwrap();
     assert!(help.starts_with("make `bucket` `shard(4, of userId)`"), "{help}");
 }
+
+#[test]
+fn each_shard_of_a_limited_read_reads_up_to_the_limit() {
+    // The day's top 100 over 10 shards: each shard's Query reads its own
+    // first 100 items (100 KB, 12.5 RCU), not a tenth of 100.
+    let text = format!(
+        "{SCORES}entity Score ~1KB {{
+  day: date
+  userId: id
+  points: int(pad 9)
+  shard: shard(10)
+  pk = \"SCORE#{{day}}.{{shard}}\"
+  sk = \"{{points}}#{{userId}}\"
+}}
+pattern leaderboard(day) -> Score[] ~5000 by points desc limit 100 ~300/s
+"
+    );
+    let found = hot(&text);
+    let [d] = found.as_slice() else { panic!("{found:#?}") };
+    assert!(d.message.contains("~3,750 RCU/s"), "{}", d.message);
+    assert!(d.message.contains("× 12.5 RCU"), "{}", d.message);
+    // Under 10 RCU a Query: at most 80 items of each shard, 5,000 / 63.
+    let help = d.help.as_deref().unwrap();
+    assert!(help.starts_with("make `shard` `shard(63)`"), "{help}");
+}
