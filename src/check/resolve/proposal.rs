@@ -455,14 +455,27 @@ fn shard_for(cx: &Context, holes: &[String]) -> Shard {
     let id = cx.returns[0];
     let entity = cx.model.entity(id);
     let names: Vec<&str> = holes.iter().map(String::as_str).collect();
-    // Known values that spread the writes need no shard.
-    if hot::write_concentration(entity, names.iter().map(|&h| (h, entity.attribute_id(h)))).is_none() {
-        return Shard::None;
-    }
-    if let Some((attr, _)) = base_shard(cx)
-        && !holes.contains(&attr)
+    let concentrated = hot::write_concentration(entity, names.iter().map(|&h| (h, entity.attribute_id(h)))).is_some();
+    if let Some(base) = base_shard(cx)
+        && !holes.contains(&base.attr)
     {
-        return Shard::Carried(attr);
+        // The table key's shard says its values take too many writes: a key
+        // whose values spread the writes no further would too (a date or an
+        // enum does not spread the writes of one moment). A key over a value
+        // that spreads them (an id the table key lacks) needs no shard.
+        let spreads = |h: &String| {
+            let ty = entity.attribute(h).map(|a| &a.ty);
+            ty.is_none_or(|ty| matches!(hot::hole(h, ty, "writes"), hot::Hole::Spread))
+        };
+        let no_more_spread = holes.iter().filter(|h| spreads(h)).all(|h| base.others.contains(h));
+        return if no_more_spread {
+            Shard::Carried(base.attr)
+        } else {
+            Shard::None
+        };
+    }
+    if !concentrated {
+        return Shard::None;
     }
     match hot::shards_needed_on_new_index(cx.model, id, &names) {
         None => Shard::None,
@@ -479,37 +492,53 @@ fn shard_for(cx: &Context, holes: &[String]) -> Shard {
     }
 }
 
-/// The write shard in the returned entity's table partition key, with the
-/// literal text before it when that is one separator character (`.`).
-fn base_shard(cx: &Context) -> Option<(String, Option<String>)> {
+/// The write shard in the returned entity's table partition key.
+struct BaseShard {
+    attr: String,
+    /// The literal before it when that ends in a separator (`.`).
+    separator: Option<String>,
+    /// The key's other holes.
+    others: Vec<String>,
+}
+
+fn base_shard(cx: &Context) -> Option<BaseShard> {
     let entity = cx.model.entity(cx.returns[0]);
     let base = cx.model.table(cx.table).base()?;
     let key = entity.items.first()?.key(&base.pk.name)?;
     let mut before = None;
+    let mut shard = None;
+    let mut others = Vec::new();
     for part in &key.template.parts {
         match part {
             Part::Literal { text, .. } => before = Some(text.as_str()),
             Part::Hole { name, attr, .. } => {
                 let ty = attr.and_then(|i| entity.attributes.get(i)).map(|a| &a.ty);
-                if matches!(ty, Some(AttrType::Shard { .. })) {
+                if shard.is_none() && matches!(ty, Some(AttrType::Shard { .. })) {
                     let separator = before
                         .and_then(|t| t.chars().last())
                         .filter(|c| !c.is_alphanumeric())
                         .map(|c| escape(&c.to_string()));
-                    return Some((name.text.clone(), separator));
+                    shard = Some((name.text.clone(), separator));
+                } else {
+                    others.push(name.text.clone());
                 }
                 before = None;
             }
         }
     }
-    None
+    let (attr, separator) = shard?;
+    Some(BaseShard {
+        attr,
+        separator,
+        others,
+    })
 }
 
 /// What goes between the known values and the shard in a proposed key: the
 /// table key's own separator, else `.`.
 fn shard_separator(cx: &Context) -> String {
     base_shard(cx)
-        .and_then(|(_, separator)| separator)
+        .and_then(|base| base.separator)
         .unwrap_or_else(|| ".".into())
 }
 
@@ -576,6 +605,7 @@ entity Score ~300B ~2500/s {
 }
 pattern leaderboard(day) -> Score[] by points desc
 pattern byUser(userId) -> Score[]
+pattern gameDay(gameId, day) -> Score[] by userId
 "#;
 
     #[test]
@@ -587,9 +617,15 @@ pattern byUser(userId) -> Score[]
             .filter(|d| d.code == Code::NoSingleQuery)
             .filter_map(|d| d.help.as_deref())
             .collect();
-        let [leaderboard, by_user] = help.as_slice() else {
+        let [leaderboard, by_user, game_day] = help.as_slice() else {
             panic!("{help:?}")
         };
+        // The table key's own values (the game) were sharded by the
+        // designer: a key over them is as busy.
+        assert!(
+            game_day.contains(r#"`gsi1pk = "SCORE#{gameId}#{day}.{shard}"`"#),
+            "{game_day}"
+        );
         assert!(
             leaderboard.contains(r#"`gsi1pk = "SCORE#{day}.{shard}"`"#),
             "{leaderboard}"
