@@ -194,6 +194,7 @@ code_tests! {
     w301_type_tag_prefix => TypeTagPrefix,
     w302_mixed_delimiter => MixedDelimiter,
     w303_unsorted_sort_value => UnsortedSortValue,
+    w304_hot_partition => HotPartition,
     h201_expired_items_read => ExpiredItemsRead,
     h221_scan_reads_all => ScanReadsAll,
     h301_unused_entity => UnusedEntity,

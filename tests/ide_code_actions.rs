@@ -618,6 +618,100 @@ fn unserved_pattern_gets_the_proposed_index() {
 }
 
 #[test]
+fn proposed_index_carries_the_write_shard_of_a_sharded_entity() {
+    // An index keyed on the day alone would take every write of the day in
+    // one partition: the proposal ends its key with the entity's shard, and
+    // the pattern is read as one Query per shard.
+    check(
+        r#"
+        table Games {
+          key pk, sk
+        }
+
+        entity Score ~300B ~2500/s {
+          gameId: id
+          day: date
+          userId: id
+          points: int(pad 9)
+          shard: shard(10)
+          pk = "SCORE#{gameId}.{shard}"
+          sk = "{points}#{userId}"
+        }
+
+        pattern $0leaderboard(day) -> Score[] by points desc
+        "#,
+        expect![[r#"
+            E201 add index `gsi1` to `Games` and its keys to `Score`
+            --- fixed
+            table Games {
+              key pk, sk
+              index gsi1 (gsi1pk, gsi1sk)
+            }
+
+            entity Score ~300B ~2500/s {
+              gameId: id
+              day: date
+              userId: id
+              points: int(pad 9)
+              shard: shard(10)
+              pk = "SCORE#{gameId}.{shard}"
+              sk = "{points}#{userId}"
+              gsi1pk = "SCORE#{day}.{shard}"
+              gsi1sk = "{points}"
+            }
+
+            pattern leaderboard(day) -> Score[] by points desc
+            --- then: no diagnostics
+        "#]],
+    );
+}
+
+#[test]
+fn proposed_index_adds_a_write_shard_for_a_busy_entity() {
+    check(
+        r#"
+        table Games {
+          key pk, sk
+        }
+
+        entity Score ~300B ~2500/s {
+          gameId: id
+          day: date
+          userId: id
+          points: int(pad 9)
+          pk = "SCORE#{gameId}"
+          sk = "{points}#{userId}"
+        }
+
+        pattern $0leaderboard(day) -> Score[] by points desc
+        "#,
+        expect![[r#"
+            E201 add index `gsi1` to `Games` and its keys to `Score`
+            --- fixed
+            table Games {
+              key pk, sk
+              index gsi1 (gsi1pk, gsi1sk)
+            }
+
+            entity Score ~300B ~2500/s {
+              gameId: id
+              day: date
+              userId: id
+              points: int(pad 9)
+              shard: shard(3)
+              pk = "SCORE#{gameId}"
+              sk = "{points}#{userId}"
+              gsi1pk = "SCORE#{day}.{shard}"
+              gsi1sk = "{points}"
+            }
+
+            pattern leaderboard(day) -> Score[] by points desc
+            --- then: no diagnostics
+        "#]],
+    );
+}
+
+#[test]
 fn proposed_index_lines_follow_the_indentation_and_comments() {
     check(
         "

@@ -380,6 +380,59 @@ impl ReadCost {
     }
 }
 
+impl ReadCost {
+    /// What one of `requests` requests reads when the read is split over
+    /// that many (one Query per write shard, each reading its share of the
+    /// items): each request rounds up to 4 KB on its own, and a `limit`
+    /// caps each request on its own (each shard's first `limit` items, as
+    /// the application merges them). `self` is the cost of the whole read
+    /// without its limit ([`unlimited_read_cost`]).
+    pub fn per_request(&self, requests: u32, limit: Option<u64>) -> ReadCost {
+        let n = f64::from(requests.max(1));
+        let (mut items, mut bytes) = (self.items / n, self.bytes / n);
+        let mut default_count = self.default_count;
+        if let Some(limit) = limit.map(|l| l as f64)
+            && items > limit
+        {
+            bytes *= limit / items;
+            items = limit;
+            default_count = false;
+        }
+        query_cost(items, bytes, self.consistent, self.estimated, default_count)
+    }
+
+    /// `requests` reads like this one, summed: each rounded up on its own.
+    pub fn times(&self, requests: u32) -> ReadCost {
+        let n = f64::from(requests);
+        ReadCost {
+            items: self.items * n,
+            bytes: self.bytes * n,
+            billed_bytes: self.billed_bytes * n,
+            rcu: self.rcu * n,
+            pages: self.pages * u64::from(requests),
+            requests: self.requests * requests,
+            ..*self
+        }
+    }
+}
+
+/// [`read_cost`] as if the pattern had no `limit`: what a read split over
+/// several requests shares out before each applies the limit.
+pub fn unlimited_read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resolution: &Resolution) -> ReadCost {
+    if pattern.limit.is_none() && resolution.limit.is_none() {
+        return read_cost(model, registry, pattern, resolution);
+    }
+    let pattern = Pattern {
+        limit: None,
+        ..pattern.clone()
+    };
+    let resolution = Resolution {
+        limit: None,
+        ..resolution.clone()
+    };
+    read_cost(model, registry, &pattern, &resolution)
+}
+
 pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resolution: &Resolution) -> ReadCost {
     let table = model.table(resolution.table);
     let access = table.access(resolution.access);
@@ -427,11 +480,9 @@ pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resoluti
     };
     let requests = resolution.shards.as_ref().map_or(1, |s| s.requests());
     if requests > 1 {
-        let capped = page_limit.is_some_and(|l| items / f64::from(requests) > l as f64);
-        let cost = per_shard(items, bytes, requests, page_limit, resolution);
+        let whole = query_cost(items, bytes, resolution.consistent, estimated, default_count);
+        let cost = whole.per_request(requests, page_limit).times(requests);
         return ReadCost {
-            estimated,
-            default_count: default_count && !capped,
             filtered: share.map(|share| Filtered {
                 returned: cost.items * share,
                 share,
@@ -498,30 +549,6 @@ pub fn query_cost(items: f64, bytes: f64, consistent: bool, estimated: bool, def
         per_item: false,
         scan: false,
         requests: 1,
-    }
-}
-
-/// One Query per write shard: each reads its shard's share of the items
-/// (at most `limit` of them, its own page size) and is rounded up to 4 KB
-/// on its own.
-fn per_shard(items: f64, bytes: f64, requests: u32, limit: Option<u64>, resolution: &Resolution) -> ReadCost {
-    let n = f64::from(requests);
-    let (mut each_items, mut each_bytes) = (items / n, bytes / n);
-    if let Some(limit) = limit.map(|l| l as f64)
-        && each_items > limit
-    {
-        each_bytes *= limit / each_items;
-        each_items = limit;
-    }
-    let one = query_cost(each_items, each_bytes, resolution.consistent, false, false);
-    ReadCost {
-        items: one.items * n,
-        bytes: one.bytes * n,
-        billed_bytes: one.billed_bytes * n,
-        rcu: one.rcu * n,
-        pages: one.pages * u64::from(requests),
-        requests,
-        ..one
     }
 }
 

@@ -144,7 +144,7 @@ fn check_on(sources: &[Source<'_>], threads: impl FnOnce(&model::Model) -> usize
         || resolve::resolve_all(sources, &model, &registry, threads, &mut diagnostics),
         || lints::model_lints(&model, &registry),
     );
-    lints::lint_with(&model, &resolutions, findings, &mut diagnostics);
+    lints::lint_with(&model, &registry, &resolutions, findings, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.file, d.span.start, d.span.end));
     Schema {
         model,

@@ -119,6 +119,7 @@ codes! {
     TypeTagPrefix = "W301", Warning, "type tag that is a prefix of another";
     MixedDelimiter = "W302", Warning, "delimiter other than the table's";
     UnsortedSortValue = "W303", Warning, "sort key value that does not sort by value";
+    HotPartition = "W304", Warning, "partition key value over a partition's throughput";
     ExpiredItemsRead = "H201", Hint, "pattern that can return expired items";
     ScanReadsAll = "H221", Hint, "Scan: every item of a table or index is read";
     UnusedEntity = "H301", Hint, "entity no pattern returns";

@@ -8,6 +8,7 @@
 //! | E301 | error   | two item shapes that can write the same primary key (overwrite) |
 //! | W302 | warning | a template literal with a delimiter other than the table's |
 //! | W303 | warning | an unpadded `int` or a date typed `string` that a pattern orders or ranges by |
+//! | W304 | warning | a partition key value that takes more writes or reads than one partition serves |
 //! | E302 | error   | a key value that can exceed DynamoDB's length limit |
 //! | E117 | error   | a table's ttl attribute that is not a number (or is a key) |
 //! | W203 | warning | a `date` bound on a `datetime` range that cuts its day at midnight |
@@ -23,6 +24,7 @@
 
 mod bounds;
 mod correlated;
+pub(crate) mod hot;
 mod limits;
 mod order;
 mod overwrite;
@@ -41,7 +43,7 @@ use crate::diagnostic::Diagnostic;
 /// Runs every registry lint; pure over the analysed schema.
 pub fn lint(model: &Model, registry: &Registry, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
     let findings = model_lints(model, registry);
-    lint_with(model, resolutions, findings, diagnostics);
+    lint_with(model, registry, resolutions, findings, diagnostics);
 }
 
 /// What the lints that read the model alone found: they need no pattern's
@@ -62,6 +64,7 @@ pub fn model_lints(model: &Model, registry: &Registry) -> ModelFindings {
     ttl::expired_reads(model, &mut after_order);
     bounds::coarse_bounds(model, &mut after_order);
     unused::unused_entities(model, &mut after_order);
+    hot::hot_writes(model, &mut after_order);
     ModelFindings {
         before_order,
         after_order,
@@ -72,6 +75,7 @@ pub fn model_lints(model: &Model, registry: &Registry) -> ModelFindings {
 /// one fixed order (diagnostics at the same span keep it).
 pub fn lint_with(
     model: &Model,
+    registry: &Registry,
     resolutions: &[Option<Resolution>],
     findings: ModelFindings,
     diagnostics: &mut Vec<Diagnostic>,
@@ -80,6 +84,7 @@ pub fn lint_with(
     order::unsorted_values(model, resolutions, diagnostics);
     diagnostics.extend(findings.after_order);
     unused::unused_indexes(model, resolutions, diagnostics);
+    hot::hot_reads(model, registry, resolutions, diagnostics);
 }
 
 /// The key value an item writes for `attr`.

@@ -417,3 +417,230 @@ pattern dups{t}() -> Dup{t}[] by n = query Table{t}.gsi1 where gsi1pk = \"DUP\""
     }
     s
 }
+
+/// The W304 diagnostics of `text`.
+fn hot(text: &str) -> Vec<Diagnostic> {
+    lints(text)
+        .into_iter()
+        .filter(|d| d.code == Code::HotPartition)
+        .collect()
+}
+
+const SCORES: &str = "table Games {\n  key pk, sk\n  index gsi1 (gsi1pk, gsi1sk)\n}\n";
+
+#[test]
+fn hot_writes_on_a_date_partition() {
+    // 2,500 items of 300 B a second: 2,500 WCU on today's partition.
+    let text = format!(
+        "{SCORES}entity Score ~300B ~2500/s {{
+  day: date
+  userId: id
+  points: int(pad 9)
+  pk = \"SCORE#{{day}}\"
+  sk = \"{{points}}#{{userId}}\"
+}}
+"
+    );
+    let found = hot(&text);
+    let [d] = found.as_slice() else { panic!("{found:#?}") };
+    assert_eq!(at(&text, d), "pk = \"SCORE#{day}\"");
+    assert!(d.message.contains("~2,500 WCU/s"), "{}", d.message);
+    assert!(d.message.contains("`day` is a `date`"), "{}", d.message);
+    let help = d.help.as_deref().unwrap();
+    assert!(help.contains("add `shard: shard(3)`"), "{help}");
+    assert!(help.contains("end `pk` with `.{shard}`"), "{help}");
+}
+
+#[test]
+fn hot_writes_divide_by_the_shards_and_size() {
+    let sharded = |count: u32, size: &str| {
+        format!(
+            "{SCORES}entity Score ~{size} ~2500/s {{
+  day: date
+  userId: id
+  points: int(pad 9)
+  shard: shard({count})
+  pk = \"SCORE#{{day}}.{{shard}}\"
+  sk = \"{{points}}#{{userId}}\"
+}}
+"
+        )
+    };
+    assert!(hot(&sharded(3, "300B")).is_empty());
+    // 2 KB items: 2 WCU each, 5,000 WCU over 3 shards.
+    let found = hot(&sharded(3, "2KB"));
+    let [d] = found.as_slice() else { panic!("{found:#?}") };
+    assert!(d.message.contains("~1,667 WCU/s"), "{}", d.message);
+    assert!(d.message.contains("/ 3 shards"), "{}", d.message);
+    assert!(
+        d.help.as_deref().unwrap().starts_with("make `shard` `shard(5)`"),
+        "{:?}",
+        d.help
+    );
+    assert!(hot(&sharded(5, "2KB")).is_empty());
+}
+
+#[test]
+fn keys_that_spread_writes_are_not_hot() {
+    for hole in ["id", "uuid", "ulid", "string", "int", "decimal"] {
+        let text =
+            format!("{HEAD}entity Event ~9000/s {{ k: {hole}  at: datetime  pk = \"E#{{at}}#{{k}}\"  sk = \"E\" }}\n");
+        assert!(hot(&text).is_empty(), "{hole}");
+    }
+    // Without a rate there is nothing to estimate.
+    assert!(hot(&format!("{HEAD}entity Event {{ pk = \"E\"  sk = \"E\" }}\n")).is_empty());
+    // Concentrated: constants, times, enums and bools.
+    for (attr, hole) in [("at", "datetime"), ("at", "epoch"), ("s", "enum(a, b)"), ("b", "bool")] {
+        let text = format!("{HEAD}entity Event ~1200/s {{ {attr}: {hole}  pk = \"E#{{{attr}}}\"  sk = \"E\" }}\n");
+        let found = hot(&text);
+        assert_eq!(found.len(), 1, "{hole}: {found:#?}");
+    }
+    let found = hot(&format!(
+        "{HEAD}entity Event ~1200/s {{ pk = \"EVENTS\"  sk = \"E\" }}\n"
+    ));
+    assert!(
+        found[0].message.contains("`pk` is always `EVENTS`"),
+        "{}",
+        found[0].message
+    );
+}
+
+#[test]
+fn hot_writes_on_an_index_count_its_entries_and_local_ones_add_up() {
+    // The status index: a keys-only entry is one WCU however big the item.
+    let text = "table Orders {
+  key pk, sk
+  index byStatus (gsi1pk, gsi1sk) keys_only
+  local index byTotal (pk, lsk)
+}
+entity Order ~1500B ~900/s {
+  orderId: ulid
+  status: enum(open, paid)
+  day: date
+  pk = \"DAY#{day}\"
+  sk = \"ORDER#{orderId}\"
+  lsk = \"{orderId}\"
+  gsi1pk = \"STATUS#{status}\"
+  gsi1sk = \"{orderId}\"
+}
+";
+    let found = hot(text);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    // 900 × (2 WCU for the item + 2 for its local index entry).
+    assert!(found[0].message.contains("~3,600 WCU/s"), "{}", found[0].message);
+    assert!(
+        found[0].message.contains("local index `byTotal`"),
+        "{}",
+        found[0].message
+    );
+    let all = text.replace(" keys_only", "");
+    let found = hot(&all);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[1].message.contains("of index `byStatus`"), "{}", found[1].message);
+    assert!(
+        found[1].message.contains("`status` is an `enum`"),
+        "{}",
+        found[1].message
+    );
+}
+
+#[test]
+fn hot_reads_of_a_concentrated_partition() {
+    let text = format!(
+        "{SCORES}entity Score ~1KB {{
+  day: date
+  userId: id
+  points: int(pad 9)
+  shard: shard(4)
+  pk = \"SCORE#{{day}}.{{shard}}\"
+  sk = \"{{points}}#{{userId}}\"
+}}
+pattern leaderboard(day) -> Score[] ~400 by points desc ~200/s
+"
+    );
+    // 400 items of 1 KB over 4 shards: 100 KB a Query, 12.5 RCU, 2,500 RCU/s.
+    assert!(hot(&text).is_empty(), "{:#?}", hot(&text));
+    let busy = text.replace("~200/s", "~300/s");
+    let found = hot(&busy);
+    let [d] = found.as_slice() else { panic!("{found:#?}") };
+    assert_eq!(at(&busy, d), "leaderboard");
+    assert!(d.message.contains("~3,750 RCU/s"), "{}", d.message);
+    assert!(d.message.contains("one of its 4 Queries"), "{}", d.message);
+    assert!(
+        d.help.as_deref().unwrap().starts_with("make `shard` `shard(5)`"),
+        "{:?}",
+        d.help
+    );
+}
+
+#[test]
+fn one_hot_item_cannot_be_sharded() {
+    let text = format!(
+        "{HEAD}entity Config ~5KB {{ pk = \"CONFIG\"  sk = \"CONFIG\" }}\npattern config() -> Config ~8000/s consistent\n"
+    );
+    let found = hot(&text);
+    let [d] = found.as_slice() else { panic!("{found:#?}") };
+    assert!(d.message.contains("~16,000 RCU/s"), "{}", d.message);
+    assert!(
+        d.help.as_deref().unwrap().starts_with("no number of shards helps"),
+        "{:?}",
+        d.help
+    );
+}
+
+#[test]
+fn calculated_shards_spread_writes_and_reads_as_one_query() {
+    let text = format!(
+        "{SCORES}entity Score ~300B ~3000/s {{
+  day: date
+  userId: id
+  points: int(pad 9)
+  shard: shard(10)
+  bucket: shard(2, of userId)
+  pk = \"SCORE#{{day}}.{{shard}}\"
+  sk = \"{{points}}#{{userId}}\"
+  gsi1pk = \"PLAYER#{{day}}.{{bucket}}\"
+  gsi1sk = \"USER#{{userId}}\"
+}}
+pattern playerScore(day, userId) -> Score[] ~1 ~20000/s
+"
+    );
+    let found = hot(&text);
+    let [write, read] = found.as_slice() else {
+        panic!("{found:#?}")
+    };
+    assert_eq!(at(&text, write), "gsi1pk = \"PLAYER#{day}.{bucket}\"");
+    assert!(write.message.contains("~1,500 WCU/s"), "{}", write.message);
+    let help = write.help.as_deref().unwrap();
+    assert!(help.starts_with("make `bucket` `shard(3, of userId)`"), "{help}");
+    assert!(help.contains("still one Query"), "{help}");
+    // 20,000 reads of 0.5 RCU over 2 buckets.
+    assert!(read.message.contains("~5,000 RCU/s"), "{}", read.message);
+    let help = read.help.as_deref().unwrap();
+    assert!(help.starts_with("make `bucket` `shard(4, of userId)`"), "{help}");
+}
+
+#[test]
+fn each_shard_of_a_limited_read_reads_up_to_the_limit() {
+    // The day's top 100 over 10 shards: each shard's Query reads its own
+    // first 100 items (100 KB, 12.5 RCU), not a tenth of 100.
+    let text = format!(
+        "{SCORES}entity Score ~1KB {{
+  day: date
+  userId: id
+  points: int(pad 9)
+  shard: shard(10)
+  pk = \"SCORE#{{day}}.{{shard}}\"
+  sk = \"{{points}}#{{userId}}\"
+}}
+pattern leaderboard(day) -> Score[] ~5000 by points desc limit 100 ~300/s
+"
+    );
+    let found = hot(&text);
+    let [d] = found.as_slice() else { panic!("{found:#?}") };
+    assert!(d.message.contains("~3,750 RCU/s"), "{}", d.message);
+    assert!(d.message.contains("× 12.5 RCU"), "{}", d.message);
+    // Under 10 RCU a Query: at most 80 items of each shard, 5,000 / 63.
+    let help = d.help.as_deref().unwrap();
+    assert!(help.starts_with("make `shard` `shard(63)`"), "{help}");
+}

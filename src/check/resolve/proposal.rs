@@ -8,7 +8,9 @@ use std::cell::Cell;
 
 use super::Context;
 use crate::check::Source;
+use crate::check::lints::hot;
 use crate::check::model::{AccessKind, AttrType, KeySchema, Part, Pattern, Template};
+use crate::check::shard::MAX_SHARDS;
 use crate::check::suggest::escape;
 use crate::diagnostic::{Fix, Severity};
 use crate::syntax::ast::KnownKind;
@@ -62,6 +64,7 @@ pub fn propose(cx: &Context, pattern: &Pattern) -> (String, Option<Fix>) {
     let reusable = table.access.iter().filter(|a| a.kind == AccessKind::Gsi);
     for access in reusable {
         if let Some(proposal) = Proposal::reuse(cx, pattern, access)
+            && !matches!(proposal.shard, Shard::Cannot(_))
             && let Some(fix) = proposal.fix(cx)
             && works(cx, pattern, &fix)
         {
@@ -69,6 +72,10 @@ pub fn propose(cx: &Context, pattern: &Pattern) -> (String, Option<Fix>) {
         }
     }
     let proposal = Proposal::new_index(cx, pattern);
+    // An index that would throttle the entity's writes is no fix.
+    if matches!(proposal.shard, Shard::Cannot(_)) {
+        return (proposal.help(cx), None);
+    }
     match proposal.fix(cx) {
         Some(fix) if works(cx, pattern, &fix) => (proposal.help(cx), Some(fix)),
         _ => (NOTHING.into(), None),
@@ -206,11 +213,29 @@ struct Proposal {
     sk: String,
     /// The attributes the templates' holes name.
     holes: Vec<String>,
+    /// The write shard the partition key ends with (the help says why).
+    shard: Shard,
+}
+
+/// What the proposed partition key does about the entity's writes: the
+/// known values of a pattern are often few (a day, a status), and an index
+/// keyed on them alone would take every write of that value in one
+/// partition (W304).
+#[derive(Clone, Debug, PartialEq)]
+enum Shard {
+    /// The writes spread, or there is no rate to worry about.
+    None,
+    /// The entity's own write shard, carried into the index key.
+    Carried(String),
+    /// A new attribute declared by the fix: its line (`shard: shard(3)`).
+    Added(String, String),
+    /// No shard count fits: the help says so.
+    Cannot(String),
 }
 
 impl Proposal {
     /// The templates, for an index called `index` with these key attributes.
-    fn templates(cx: &Context, pattern: &Pattern) -> (String, String, Vec<String>) {
+    fn templates(cx: &Context, pattern: &Pattern) -> (String, String, Vec<String>, Shard) {
         let table = cx.model.table(cx.table);
         let entity = &cx.model.entity(cx.returns[0]);
         let tag = entity.name.text.to_uppercase();
@@ -223,6 +248,14 @@ impl Proposal {
         {
             pk.push_str(&format!("{}{{{}}}", escape(&table.delimiter), known.attr.text));
             holes.push(known.attr.text.clone());
+        }
+        let shard = shard_for(cx, &holes);
+        match &shard {
+            Shard::Carried(attr) | Shard::Added(attr, _) => {
+                pk.push_str(&format!("{}{{{attr}}}", shard_separator(cx)));
+                holes.push(attr.clone());
+            }
+            Shard::None | Shard::Cannot(_) => {}
         }
         let sorted = cx
             .knowns
@@ -242,7 +275,7 @@ impl Proposal {
                 .and_then(|sk| entity.items.first()?.key(&sk.name))
                 .map_or_else(|| escape(&tag), |kv| template_source(&kv.template)),
         };
-        (pk, sk, holes)
+        (pk, sk, holes, shard)
     }
 
     /// The table's global index `access`, when the entity writes none of its
@@ -259,7 +292,7 @@ impl Proposal {
         if writes || keys.iter().any(|k| entity.attribute(k).is_some()) {
             return None;
         }
-        let (pk, sk_template, holes) = Proposal::templates(cx, pattern);
+        let (pk, sk_template, holes, shard) = Proposal::templates(cx, pattern);
         Some(Proposal {
             index: access.name.text.clone(),
             pk_attr: access.pk.name.clone(),
@@ -268,6 +301,7 @@ impl Proposal {
             pk,
             sk: sk_template,
             holes,
+            shard,
         })
     }
 
@@ -290,7 +324,7 @@ impl Proposal {
         let n = (1..).find(|n| !taken(&format!("{base}{n}"))).unwrap_or(1);
         let index = format!("{base}{n}");
         let (pk_suffix, sk_suffix) = if upper { ("PK", "SK") } else { ("pk", "sk") };
-        let (pk, sk, holes) = Proposal::templates(cx, pattern);
+        let (pk, sk, holes, shard) = Proposal::templates(cx, pattern);
         Proposal {
             pk_attr: format!("{index}{pk_suffix}"),
             sk_attr: Some(format!("{index}{sk_suffix}")),
@@ -299,6 +333,7 @@ impl Proposal {
             pk,
             sk,
             holes,
+            shard,
         }
     }
 
@@ -323,8 +358,12 @@ impl Proposal {
     fn help(&self, cx: &Context) -> String {
         let table = cx.model.table(cx.table);
         let entity = &cx.model.entity(cx.returns[0]);
-        let lines = self.key_lines().join("` and `");
-        match self.declare {
+        let mut lines = self.key_lines();
+        if let Shard::Added(_, line) = &self.shard {
+            lines.insert(0, line.clone());
+        }
+        let lines = lines.join("` and `");
+        let help = match self.declare {
             true => format!(
                 "add `{}` to `{}`, and to `{}`: `{lines}`",
                 self.declaration(),
@@ -335,6 +374,18 @@ impl Proposal {
                 "write the keys of index `{}` in `{}`: `{lines}`",
                 self.index, entity.name.text
             ),
+        };
+        match &self.shard {
+            Shard::None => help,
+            Shard::Carried(attr) => format!(
+                "{help} (the key carries `{}`'s write shard `{attr}`, so that the index's writes spread over its partitions as the table's do; the pattern then reads one Query per shard)",
+                entity.name.text
+            ),
+            Shard::Added(attr, _) => format!(
+                "{help} (the write shard `{attr}` keeps `{}`'s writes under what one partition serves; the pattern then reads one Query per shard)",
+                entity.name.text
+            ),
+            Shard::Cannot(why) => format!("{help}; but {why}"),
         }
     }
 
@@ -349,7 +400,15 @@ impl Proposal {
             return None;
         }
         let entity = cx.model.entity(entity_id);
-        if self.holes.iter().any(|h| entity.attribute(h).is_none()) {
+        let added = match &self.shard {
+            Shard::Added(attr, line) => Some((attr, line)),
+            _ => None,
+        };
+        if self
+            .holes
+            .iter()
+            .any(|h| entity.attribute(h).is_none() && added.is_none_or(|(attr, _)| attr != h))
+        {
             return None;
         }
         let [item] = entity.items.as_slice() else {
@@ -363,6 +422,16 @@ impl Proposal {
             .max_by_key(|s| s.end)
             .or_else(|| entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end))?;
         let mut edits = vec![lines_after(cx.sources, entity.at(entity_anchor), &self.key_lines())?];
+        if let Some((_, line)) = added {
+            let attribute_anchor = entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end)?;
+            if attribute_anchor.end >= entity_anchor.end {
+                return None;
+            }
+            edits.insert(
+                0,
+                lines_after(cx.sources, entity.at(attribute_anchor), std::slice::from_ref(line))?,
+            );
+        }
         if self.declare {
             let table_anchor = table.access.iter().map(|a| a.span).max_by_key(|s| s.end)?;
             edits.insert(
@@ -379,6 +448,98 @@ impl Proposal {
         };
         Some(Fix::new(title, edits))
     }
+}
+
+/// The write shard a proposed index key over the known values `holes` needs.
+fn shard_for(cx: &Context, holes: &[String]) -> Shard {
+    let id = cx.returns[0];
+    let entity = cx.model.entity(id);
+    let names: Vec<&str> = holes.iter().map(String::as_str).collect();
+    let concentrated = hot::write_concentration(entity, names.iter().map(|&h| (h, entity.attribute_id(h)))).is_some();
+    if let Some(base) = base_shard(cx)
+        && !holes.contains(&base.attr)
+    {
+        // The table key's shard says its values take too many writes: a key
+        // whose values spread the writes no further would too (a date or an
+        // enum does not spread the writes of one moment). A key over a value
+        // that spreads them (an id the table key lacks) needs no shard.
+        let spreads = |h: &String| {
+            let ty = entity.attribute(h).map(|a| &a.ty);
+            ty.is_none_or(|ty| matches!(hot::hole(h, ty, "writes"), hot::Hole::Spread))
+        };
+        let no_more_spread = holes.iter().filter(|h| spreads(h)).all(|h| base.others.contains(h));
+        return if no_more_spread {
+            Shard::Carried(base.attr)
+        } else {
+            Shard::None
+        };
+    }
+    if !concentrated {
+        return Shard::None;
+    }
+    match hot::shards_needed_on_new_index(cx.model, id, &names) {
+        None => Shard::None,
+        Some((n, _)) if n <= MAX_SHARDS => {
+            let name = hot::free_name(entity, "shard");
+            let line = format!("{name}: shard({n})");
+            Shard::Added(name, line)
+        }
+        Some((_, total)) => Shard::Cannot(format!(
+            "an index keyed this way would take every write of `{}` (~{} WCU/s) in one partition, more than {MAX_SHARDS} shards spread: key it on an attribute with many values",
+            entity.name.text,
+            hot::amount(total)
+        )),
+    }
+}
+
+/// The write shard in the returned entity's table partition key.
+struct BaseShard {
+    attr: String,
+    /// The literal before it when that ends in a separator (`.`).
+    separator: Option<String>,
+    /// The key's other holes.
+    others: Vec<String>,
+}
+
+fn base_shard(cx: &Context) -> Option<BaseShard> {
+    let entity = cx.model.entity(cx.returns[0]);
+    let base = cx.model.table(cx.table).base()?;
+    let key = entity.items.first()?.key(&base.pk.name)?;
+    let mut before = None;
+    let mut shard = None;
+    let mut others = Vec::new();
+    for part in &key.template.parts {
+        match part {
+            Part::Literal { text, .. } => before = Some(text.as_str()),
+            Part::Hole { name, attr, .. } => {
+                let ty = attr.and_then(|i| entity.attributes.get(i)).map(|a| &a.ty);
+                if shard.is_none() && matches!(ty, Some(AttrType::Shard { .. })) {
+                    let separator = before
+                        .and_then(|t| t.chars().last())
+                        .filter(|c| !c.is_alphanumeric())
+                        .map(|c| escape(&c.to_string()));
+                    shard = Some((name.text.clone(), separator));
+                } else {
+                    others.push(name.text.clone());
+                }
+                before = None;
+            }
+        }
+    }
+    let (attr, separator) = shard?;
+    Some(BaseShard {
+        attr,
+        separator,
+        others,
+    })
+}
+
+/// What goes between the known values and the shard in a proposed key: the
+/// table key's own separator, else `.`.
+fn shard_separator(cx: &Context) -> String {
+    base_shard(cx)
+        .and_then(|base| base.separator)
+        .unwrap_or_else(|| ".".into())
 }
 
 /// A template as it is written between the quotes.
@@ -415,5 +576,75 @@ fn lines_after(sources: &[Source<'_>], after: FileSpan, lines: &[String]) -> Opt
     } else {
         let text = lines.iter().map(|l| format!(" {l}")).collect();
         Some((file.at(Span::empty(after.end)), text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::analyze;
+    use crate::diagnostic::{Code, Diagnostic};
+
+    fn e201(text: &str) -> Diagnostic {
+        let analysis = analyze(text);
+        let found = analysis.diagnostics().iter().find(|d| d.code == Code::NoSingleQuery);
+        found.expect("E201").clone()
+    }
+
+    const SCORES: &str = r#"
+table Games {
+  key pk, sk
+}
+entity Score ~300B ~2500/s {
+  gameId: id
+  day: date
+  userId: id
+  points: int(pad 9)
+  shard: shard(10)
+  pk = "SCORE#{gameId}.{shard}"
+  sk = "{points}#{userId}"
+}
+pattern leaderboard(day) -> Score[] by points desc
+pattern byUser(userId) -> Score[]
+pattern gameDay(gameId, day) -> Score[] by userId
+"#;
+
+    #[test]
+    fn a_sharded_entity_keeps_its_shard_in_the_proposed_key() {
+        let analysis = analyze(SCORES);
+        let help: Vec<&str> = analysis
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code == Code::NoSingleQuery)
+            .filter_map(|d| d.help.as_deref())
+            .collect();
+        let [leaderboard, by_user, game_day] = help.as_slice() else {
+            panic!("{help:?}")
+        };
+        // The table key's own values (the game) were sharded by the
+        // designer: a key over them is as busy.
+        assert!(
+            game_day.contains(r#"`gsi1pk = "SCORE#{gameId}#{day}.{shard}"`"#),
+            "{game_day}"
+        );
+        assert!(
+            leaderboard.contains(r#"`gsi1pk = "SCORE#{day}.{shard}"`"#),
+            "{leaderboard}"
+        );
+        assert!(leaderboard.contains("one Query per shard"), "{leaderboard}");
+        // A user's scores spread over the users: no shard needed.
+        assert!(by_user.contains(r#"`gsi1pk = "SCORE#{userId}"`"#), "{by_user}");
+    }
+
+    #[test]
+    fn no_fix_when_no_shard_count_fits() {
+        // 5,000 writes a second of 400 KB: 2,000,000 WCU, over 1,000 shards.
+        let text = SCORES
+            .replace("~300B ~2500/s", "~400KB ~5000/s")
+            .replace("  shard: shard(10)\n", "")
+            .replace(".{shard}", "");
+        let d = e201(&text);
+        let help = d.help.as_deref().unwrap();
+        assert!(help.contains("would take every write of `Score`"), "{help}");
+        assert!(d.fixes.is_empty(), "{:?}", d.fixes);
     }
 }
