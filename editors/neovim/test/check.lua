@@ -255,8 +255,8 @@ run(function()
   end
 end)
 
--- Write shards and rate hints (no example uses them yet): valid, and the
--- new words where they are expected.
+-- Write shards and rate hints (no example uses them yet): they parse and
+-- highlight without errors, and the new words are where they belong.
 run(function()
   local file = vim.fn.tempname() .. '.dyno'
   vim.fn.writefile({
