@@ -270,6 +270,8 @@ fn attribute_types_after_a_colon() {
             Type uuid — 36 characters, random
             Type ulid — 26 characters, sorts by creation time
             Type enum(...) — one of the listed words => enum(${1:a}, ${2:b}) (snippet)
+            Type shard(N) — a write shard: 0 to N-1, picked at random on each write => shard(${1:10}) (snippet)
+            Type shard(N, of attribute) — a calculated shard: FNV-1a of the attribute's key text, modulo N => shard(${1:10}, of ${2:attribute}) (snippet)
             Type binary — bytes (cannot fill a hole)
             Type list — a DynamoDB list (cannot fill a hole)
             Type map — a DynamoDB map (cannot fill a hole)
@@ -1073,6 +1075,87 @@ fn after_a_bounds_colon_the_day_type() {
         "#,
         expect![[r#"
             Type date — the caller passes a day for a datetime: see W203
+        "#]],
+    );
+}
+
+// ---------- write shards ----------
+
+const SHARDED: &str = r##"
+table Games {
+  key pk, sk
+}
+entity Score {
+  gameId: id
+  userId: id
+  points: int
+  payload: map
+  shard: shard(10)
+  bucket: shard(4, of userId)
+  pk = "SCORE#{gameId}.{shard}"
+  sk = "{points}#{userId}"
+}
+"##;
+
+#[test]
+fn attribute_types_offer_both_shards_as_snippets() {
+    let got = render("table T { key pk }\nentity E {\n  s: $0\n}");
+    let shards: Vec<&str> = got.lines().filter(|l| l.contains("shard")).collect();
+    expect![[r#"
+        [
+            "Type shard(N) — a write shard: 0 to N-1, picked at random on each write => shard(${1:10}) (snippet)",
+            "Type shard(N, of attribute) — a calculated shard: FNV-1a of the attribute's key text, modulo N => shard(${1:10}, of ${2:attribute}) (snippet)",
+        ]
+    "#]]
+    .assert_debug_eq(&shards);
+}
+
+#[test]
+fn shard_after_the_count_offers_of() {
+    check(
+        &SHARDED.replace("shard(4, of userId)", "shard(4, $0)"),
+        expect![[r#"
+            Keyword of — calculated from an attribute: FNV-1a of its key text, modulo the count => of 
+        "#]],
+    );
+}
+
+#[test]
+fn shard_after_of_offers_the_attributes_a_shard_can_be_computed_from() {
+    // Not the map (no key text), not another shard, not the shard itself.
+    check(
+        &SHARDED.replace("of userId)", "of us$0)"),
+        expect![[r#"
+            Attribute gameId — id
+            Attribute userId — id
+            Attribute points — int
+        "#]],
+    );
+}
+
+#[test]
+fn shard_after_of_while_the_entity_does_not_lower() {
+    // The body is cut short: the attribute names come from the tokens.
+    check(
+        "table Games { key pk }\nentity Score {\n  userId: id\n  blob: binary\n  shard: shard(10)\n  bucket: shard(4, of $0",
+        expect![[r#"
+            Attribute userId — id
+        "#]],
+    );
+}
+
+#[test]
+fn rate_hint_after_the_slash_offers_per_second() {
+    check(
+        "table T { key pk }\nentity E { id: id pk = \"E#{id}\" }\npattern p(id) -> E ~200/$0",
+        expect![[r#"
+            Keyword s — per second: `~2500/s`
+        "#]],
+    );
+    check(
+        "table T { key pk }\nentity E ~2500/$0",
+        expect![[r#"
+            Keyword s — per second: `~2500/s`
         "#]],
     );
 }

@@ -199,3 +199,30 @@ fn broken_file_still_folds_what_parses() {
         "#]],
     );
 }
+
+#[test]
+fn a_pattern_ending_in_a_rate_hint_folds_to_it() {
+    check(
+        r##"
+        table Games { key pk }
+        entity Score ~2500/s {
+          userId: id
+          pk = "{userId}"
+        }
+        pattern top(userId) -> Score
+          ~200/s
+        "##,
+        expect![[r#"
+            table Games { key pk }
+            «entity Score ~2500/s {
+              userId: id
+              pk = "{userId}"
+            }»
+            «pattern top(userId) -> Score
+              ~200/s»
+            ---
+            Region lines 2-5
+            Region lines 6-7
+        "#]],
+    );
+}

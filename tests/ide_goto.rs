@@ -429,3 +429,22 @@ fn quoted_names_lead_to_their_declarations() {
     "#]],
     );
 }
+
+#[test]
+fn shard_source_goes_to_its_attribute() {
+    check(
+        r##"
+        table Games {
+          key pk
+        }
+        entity Score {
+          userId: id
+          bucket: shard(4, of user$0Id)
+          pk = "SCORE#{bucket}"
+        }
+        "##,
+        expect![[r#"
+            5:3 userId
+        "#]],
+    );
+}

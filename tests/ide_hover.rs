@@ -1066,3 +1066,61 @@ fn attribute_of_a_multi_attribute_key_names_its_role() {
     "#]],
     );
 }
+
+const SHARDED: &str = r##"
+table Games {
+  key pk, sk
+}
+entity Score ~2500/s {
+  gameId: id
+  userId: id
+  shard: shard(10)
+  bucket: shard(4, of userId)
+  pk = "SCORE#{gameId}.{shard}"
+  sk = "USER#{userId}.{bucket}"
+}
+"##;
+
+#[test]
+fn random_shard_attribute_says_which_values_and_that_a_read_is_one_query_each() {
+    check(
+        &SHARDED.replace("  shard: shard(10)", "  sha$0rd: shard(10)"),
+        expect![[r#"
+            7:3 shard
+            ---
+            **attribute** `Score.shard`: `shard`
+
+            A write shard: a Number from `0` to `9`, picked at random on each write, so the items written under one key value spread over 10 partitions instead of one hot partition. Nobody can know it before reading: a read of them all is 10 Queries, one per shard, merged by the caller.
+
+            In keys: `pk = "SCORE#{gameId}.{shard}"`
+        "#]],
+    );
+}
+
+#[test]
+fn calculated_shard_type_names_its_source_and_the_hash() {
+    check(
+        &SHARDED.replace("bucket: shard(4", "bucket: sh$0ard(4"),
+        expect![[r#"
+            8:11 shard
+            ---
+            **type** `shard(4, of userId)`
+
+            A calculated shard: a Number from `0` to `3`, computed from `userId` as FNV-1a (32 bit) of its UTF-8 key text, modulo 4. The same `userId` always has the same shard, so a caller who knows `userId` computes it and reads one partition; a read without `userId` is 4 Queries, one per shard.
+        "#]],
+    );
+}
+
+#[test]
+fn shard_source_hovers_as_its_attribute() {
+    check(
+        &SHARDED.replace("of userId", "of user$0Id"),
+        expect![[r#"
+        8:23 userId
+        ---
+        **attribute** `Score.userId`: `id`
+
+        In keys: `sk = "USER#{userId}.{bucket}"`
+    "#]],
+    );
+}

@@ -548,3 +548,31 @@ fn quoted_key_everywhere_it_is_written() {
     "#]],
     );
 }
+
+#[test]
+fn attribute_references_include_a_shard_source() {
+    check(
+        r##"
+        table Games {
+          key pk, sk
+        }
+        entity Score {
+          user$0Id: id
+          bucket: shard(4, of userId)
+          pk = "SCORE#{bucket}"
+          sk = "USER#{userId}"
+        }
+        "##,
+        expect![[r#"
+            table Games {
+              key pk, sk
+            }
+            entity Score {
+              «userId»: id
+              bucket: shard(4, of «userId»)
+              pk = "SCORE#{bucket}"
+              sk = "USER#{«userId»}"
+            }
+        "#]],
+    );
+}

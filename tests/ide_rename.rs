@@ -1109,3 +1109,78 @@ fn a_name_in_a_multi_attribute_key_list_renames_the_entities_attribute_and_the_p
         "#]],
     );
 }
+
+#[test]
+fn renaming_a_shard_source_renames_its_of() {
+    let fixture = r##"
+        table Games {
+          key pk, sk
+        }
+        entity Score {
+          user$0Id: id
+          bucket: shard(4, of userId)
+          pk = "SCORE#{bucket}"
+          sk = "USER#{userId}"
+        }
+    "##;
+    check(
+        fixture,
+        "playerId",
+        expect![[r#"
+        3 edits
+        table Games {
+          key pk, sk
+        }
+        entity Score {
+          playerId: id
+          bucket: shard(4, of playerId)
+          pk = "SCORE#{bucket}"
+          sk = "USER#{playerId}"
+        }
+    "#]],
+    );
+    // From the `of` side too.
+    check(
+        &fixture
+            .replace("user$0Id: id", "userId: id")
+            .replace("of userId", "of us$0erId"),
+        "playerId",
+        expect![[r#"
+            3 edits
+            table Games {
+              key pk, sk
+            }
+            entity Score {
+              playerId: id
+              bucket: shard(4, of playerId)
+              pk = "SCORE#{bucket}"
+              sk = "USER#{playerId}"
+            }
+        "#]],
+    );
+    // `of` takes a quoted name (a hole does not).
+    check(
+        r##"
+        table Games {
+          key pk
+        }
+        entity Score {
+          userId: id
+          bucket: shard(4, of user$0Id)
+          pk = "SCORE#{bucket}"
+        }
+        "##,
+        "player-id",
+        expect![[r#"
+            2 edits
+            table Games {
+              key pk
+            }
+            entity Score {
+              "player-id": id
+              bucket: shard(4, of "player-id")
+              pk = "SCORE#{bucket}"
+            }
+        "#]],
+    );
+}

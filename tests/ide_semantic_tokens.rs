@@ -430,3 +430,57 @@ fn quoted_names_are_names_not_strings() {
         "#]],
     );
 }
+
+#[test]
+fn shards_and_rate_hints() {
+    check(
+        r##"
+        table Games { key pk }
+        entity Score ~2500/s {
+          userId: id
+          bucket: shard(4, of userId)
+          kind: enum(of)
+          pk = "{bucket}"
+        }
+        pattern top(bucket) -> Score limit 1 ~ 20.5/s
+        pattern spread(bucket) -> Score ~7
+          /s
+        "##,
+        expect![[r#"
+            1:1 Keyword table
+            1:7 Table+decl Games
+            1:15 Keyword key
+            1:19 Key+decl pk
+            2:1 Keyword entity
+            2:8 Entity+decl Score
+            2:15 Number 2500/s
+            3:3 Attribute+decl userId
+            3:11 Type id
+            4:3 Attribute+decl bucket
+            4:11 Type shard
+            4:17 Number 4
+            4:20 Keyword of
+            4:23 Attribute userId
+            5:3 Attribute+decl kind
+            5:9 Type enum
+            6:3 Key pk
+            6:8 String "
+            6:9 Delimiter {
+            6:10 Attribute bucket
+            6:16 Delimiter }
+            6:17 String "
+            8:1 Keyword pattern
+            8:9 Pattern+decl top
+            8:13 Attribute bucket
+            8:24 Entity Score
+            8:30 Keyword limit
+            8:36 Number 1
+            8:40 Number 20.5/s
+            9:1 Keyword pattern
+            9:9 Pattern+decl spread
+            9:16 Attribute bucket
+            9:27 Entity Score
+            9:34 Number 7
+        "#]],
+    );
+}

@@ -173,3 +173,30 @@ fn broken_file_keeps_what_parses() {
         "#]],
     );
 }
+
+#[test]
+fn shards_and_rate_hints_keep_their_written_types_and_spans() {
+    check(
+        r##"
+        table Games { key pk, sk }
+        entity Score ~300B ~2500/s {
+          userId: id
+          shard: shard(10)
+          bucket: shard( 4 ,of  userId )
+          pk = "SCORE#{shard}"
+          sk = "{userId}.{bucket}"
+        }
+        pattern top(userId) -> Score[]
+          limit 10
+          ~200/s
+        "##,
+        expect![[r#"
+            Table Games (table) at 1:7 [Games]: table Games { key pk, sk }
+            Entity Score (entity) at 2:8 [Score]: entity Score ~300B ~2500/s { …   sk = "{userId}.{bucket}"
+              Attribute userId (id) at 3:3 [userId]: userId: id
+              Attribute shard (shard(10)) at 4:3 [shard]: shard: shard(10)
+              Attribute bucket (shard( 4 ,of userId )) at 5:3 [bucket]: bucket: shard( 4 ,of  userId )
+            Pattern top (-> Score[]) at 9:9 [top]: pattern top(userId) -> Score[]
+        "#]],
+    );
+}

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::File;
 use super::locate::{self, Symbol};
 use crate::check::cost;
-use crate::check::model::{AccessId, AccessKind, EntityId, KeySchema, Model, PatternId, Projection, TableId};
+use crate::check::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, PatternId, Projection, TableId};
 use crate::check::sample::example_item;
 use crate::syntax::{Span, ast, names};
 
@@ -19,7 +19,10 @@ pub struct HoverResult {
 }
 
 pub fn hover(file: &File, offset: usize) -> Option<HoverResult> {
-    if let Some(result) = ttl_keyword(file, offset).or_else(|| where_keyword(file, offset)) {
+    if let Some(result) = ttl_keyword(file, offset)
+        .or_else(|| where_keyword(file, offset))
+        .or_else(|| shard_type(file, offset))
+    {
         return Some(result);
     }
     let occurrence = locate::at(file.occurrences(), offset)?;
@@ -83,6 +86,52 @@ fn where_keyword(file: &File, offset: usize) -> Option<HoverResult> {
              page, and `limit` counts items before the filter. Assumed to keep ~{share}% of the items read."
         ),
     })
+}
+
+/// The type name of a `shard(...)` attribute: which values it takes and
+/// how each write picks one (a type whose meaning is not obvious).
+fn shard_type(file: &File, offset: usize) -> Option<HoverResult> {
+    let model = &file.analysis.schema.model;
+    file.analysis.parse.file.items.iter().find_map(|item| {
+        let ast::Item::Entity(entity) = item else { return None };
+        let attribute = entity.attributes.iter().find(|a| {
+            a.ty.name.text == "shard" && (a.ty.name.span.contains(offset) || a.ty.name.span.touches(offset))
+        })?;
+        let lowered = model.entity(model.entity_named(&entity.name.text)?);
+        let AttrType::Shard { count, of } = &lowered.attribute(&attribute.name.text)?.ty else {
+            return None;
+        };
+        let written = match of {
+            Some(source) => format!("shard({count}, of {})", names::written(source)),
+            None => format!("shard({count})"),
+        };
+        Some(HoverResult {
+            span: attribute.ty.name.span,
+            markdown: format!("**type** `{written}`\n\n{}", shard_values(*count, of.as_deref())),
+        })
+    })
+}
+
+/// What a shard attribute holds and who can know its value.
+fn shard_values(count: u32, of: Option<&str>) -> String {
+    let last = count.saturating_sub(1);
+    match of {
+        None => format!(
+            "A write shard: a Number from `0` to `{last}`, picked at random on each write, so the items \
+             written under one key value spread over {count} partitions instead of one hot partition. \
+             Nobody can know it before reading: a read of them all is {count} Queries, one per shard, \
+             merged by the caller."
+        ),
+        Some(source) => {
+            let source = names::written(source);
+            format!(
+                "A calculated shard: a Number from `0` to `{last}`, computed from `{source}` as FNV-1a \
+                 (32 bit) of its UTF-8 key text, modulo {count}. The same `{source}` always has the same \
+                 shard, so a caller who knows `{source}` computes it and reads one partition; a read \
+                 without `{source}` is {count} Queries, one per shard."
+            )
+        }
+    }
 }
 
 fn docs(out: &mut String, docs: &Option<String>) {
@@ -289,8 +338,14 @@ fn attribute(model: &Model, entity_id: EntityId, attr: usize) -> String {
         names::written(&attribute.name.text),
         attribute.ty.name()
     );
-    if let crate::check::model::AttrType::Enum(values) = &attribute.ty {
-        let _ = write!(out, " ({})", values.join(" | "));
+    match &attribute.ty {
+        AttrType::Enum(values) => {
+            let _ = write!(out, " ({})", values.join(" | "));
+        }
+        AttrType::Shard { count, of } => {
+            let _ = write!(out, "\n\n{}", shard_values(*count, of.as_deref()));
+        }
+        _ => {}
     }
     let uses: Vec<String> = entity
         .items

@@ -157,6 +157,14 @@ impl Walk<'_> {
                 // A duplicate declaration points at the first one's symbol too.
                 self.push(attribute.name.span, Symbol::Attribute { entity: id, attr }, true);
             }
+            // `shard(4, of userId)` names the attribute the shard is computed from.
+            for arg in &attribute.ty.args {
+                if let ast::TypeArg::Of(source) = arg
+                    && let Some(symbol) = self.attribute(id, &source.text)
+                {
+                    self.push(source.span, symbol, false);
+                }
+            }
         }
         for key in entity.keys.iter().chain(entity.items.iter().flat_map(|i| &i.keys)) {
             if let Some(table) = table {

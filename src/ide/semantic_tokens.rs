@@ -120,6 +120,34 @@ pub fn tokens(file: &File) -> Vec<SemanticToken> {
     for item in &file.analysis.parse.file.items {
         if let Item::Entity(entity) = item {
             specific.extend(entity.attributes.iter().map(|a| token(a.ty.name.span, Kind::Type)));
+            // `shard(4, of userId)`: `of` is a keyword only there.
+            let sources = entity
+                .attributes
+                .iter()
+                .flat_map(|a| &a.ty.args)
+                .filter_map(|arg| match arg {
+                    ast::TypeArg::Of(source) => Some(source.span),
+                    _ => None,
+                });
+            specific.extend(
+                sources
+                    .filter_map(|source| of_keyword(&file.text, source))
+                    .map(|s| token(s, Kind::Keyword)),
+            );
+            specific.extend(
+                entity
+                    .rate
+                    .iter()
+                    .filter_map(|r| rate_number(&file.text, r))
+                    .map(|s| token(s, Kind::Number)),
+            );
+        }
+        if let Item::Pattern(pattern) = item {
+            let rates = pattern.modifiers.iter().filter_map(|m| match m {
+                ast::Modifier::Rate(rate) => rate_number(&file.text, rate),
+                _ => None,
+            });
+            specific.extend(rates.map(|s| token(s, Kind::Number)));
         }
         if let Item::Table(table) = item {
             for attr in table.keys.iter().flat_map(|k| k.attrs()) {
@@ -173,6 +201,32 @@ pub fn tokens(file: &File) -> Vec<SemanticToken> {
     out.sort_by_key(|t| t.span.start);
     out.dedup_by(|b, a| b.span.start < a.span.end);
     out
+}
+
+/// The `of` written before the source of a calculated shard.
+fn of_keyword(text: &str, source: Span) -> Option<Span> {
+    let before = text.get(..source.start)?.trim_end();
+    let start = before.strip_suffix("of")?.len();
+    let bounded = !before[..start].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+    bounded.then(|| Span::new(start, start + 2))
+}
+
+/// `~2500/s` without its `~`: the number with its unit, one token like a
+/// size hint's `2KB` (only the number when the hint spans lines: a token
+/// is on one line).
+fn rate_number(text: &str, rate: &ast::RateHint) -> Option<Span> {
+    let after_tilde = text.get(rate.span.start + 1..rate.span.end)?;
+    let number = after_tilde.trim_start();
+    let start = rate.span.end - number.len();
+    let end = if number.contains('\n') {
+        start
+            + number
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .unwrap_or(number.len())
+    } else {
+        rate.span.end
+    };
+    (start < end).then(|| Span::new(start, end))
 }
 
 fn delimiters(file: &ast::SourceFile) -> Vec<String> {

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::Span;
-use super::ast::{Item, Modifier, Name, Operation, Projection, Segment, SourceFile};
+use super::ast::{Item, Modifier, Name, Operation, Projection, Segment, SourceFile, TypeArg};
 use super::template::{self, is_identifier};
 
 /// The words the lexer reserves: they are never identifiers.
@@ -127,7 +127,15 @@ pub fn quotable_spans(file: &SourceFile) -> Vec<Span> {
                 if let Some(table) = &entity.table {
                     push(table);
                 }
-                entity.attributes.iter().for_each(|a| push(&a.name));
+                for attribute in &entity.attributes {
+                    push(&attribute.name);
+                    // `shard(4, of "user-id")`
+                    for arg in &attribute.ty.args {
+                        if let TypeArg::Of(source) = arg {
+                            push(source);
+                        }
+                    }
+                }
                 entity
                     .keys
                     .iter()

@@ -34,6 +34,8 @@ syntax match dynoOperator "->\|<=\|>=\|<>\|[<>=?~%]"
 
 " --------------------------------------------------------------- numbers
 syntax match dynoNumber "\<\d\+\%(\.\d\+\)\=\%(B\|KB\|MB\)\=\>"
+" A rate hint, `~2500/s`: the `/` (never `//`, a comment) and its unit.
+syntax match dynoOperator "\%(\d\s*\)\@<=/\%(/\)\@!"
 
 " ------------------------------------------------------ contextual words
 execute 'syntax match dynoKeyword "\<\%(key\|delimiter\|ttl\|item\|by\|limit\|pad\|all\|keys_only\|include\)' . s:kw . '"'
@@ -51,7 +53,11 @@ syntax match dynoFunction "\<\%(begins_with\|attribute_exists\|attribute_not_exi
 execute 'syntax match dynoBoolean "\<\%(true\|false\)' . s:kw . '"'
 
 " Types, after the `:` of an attribute or a key attribute.
-syntax match dynoType "\%(:\s*\)\@<=\<\%(string\|id\|int\|decimal\|bool\|date\|datetime\|epoch\|uuid\|ulid\|enum\|binary\|list\|map\|number\)\>"
+syntax match dynoType "\%(:\s*\)\@<=\<\%(string\|id\|int\|decimal\|bool\|date\|datetime\|epoch\|uuid\|ulid\|enum\|shard\|binary\|list\|map\|number\)\>"
+" `shard(4, of userId)`: `of` before a name, after `(` or `,` (alone it is an
+" enum word), then the attribute the shard is computed from.
+execute 'syntax match dynoKeyword +\%([(,]\s*\)\@<=\<of\>\ze\s\+\%(' . s:id . '\|"\)+ nextgroup=dynoShardSource skipwhite'
+execute 'syntax match dynoShardSource "' . s:id . '" contained'
 
 " ----------------------------------------------------------------- names
 execute 'syntax match dynoTypeName "' . s:id . '" contained'
@@ -66,8 +72,11 @@ execute 'syntax match dynoAttribute "\<' . s:id . '\ze\s*:"'
 execute 'syntax match dynoKeyName +\%(^\s*\|{\s*\|"\s\+\|\<\%(where\|and\|or\|not\)\s\+\|(\s*\)\@<=\<' . s:id . '\ze\s*\%(=\%(=\)\@!\|<\|>\|,\s*"\|\<between\>\)+'
 
 " The entities a pattern returns: from `->` to its modifiers, `=` or a comment.
-syntax region dynoReturns matchgroup=dynoOperator start="->" end="\ze\<\%(by\|consistent\|limit\|get\|batch\|scan\|segments\|where\)\>" end="\ze=" end="\ze//" end="$" oneline contains=dynoReturnEntity,dynoNumber,dynoOperator
+syntax region dynoReturns matchgroup=dynoOperator start="->" end="\ze\<\%(by\|consistent\|limit\|get\|batch\|scan\|segments\|where\)\>" end="\ze=" end="\ze//" end="$" oneline contains=dynoReturnEntity,dynoNumber,dynoOperator,dynoRateUnit
 execute 'syntax match dynoReturnEntity "' . s:id . '" contained'
+" The unit of a rate hint, `~2500/s`; after dynoReturnEntity, so that the `s`
+" of `-> Score ~50/s` is a unit, not an entity.
+syntax match dynoRateUnit "\%(\d\s*/\s*\)\@<=s\>"
 
 " Reserved words, with the name that follows them.
 syntax keyword dynoItemKeyword table entity nextgroup=dynoTypeName skipwhite skipnl
@@ -120,6 +129,8 @@ highlight default link dynoBadEscape Error
 highlight default link dynoBadHole Error
 highlight default link dynoUnclosedHole Error
 highlight default link dynoNumber Number
+highlight default link dynoRateUnit Number
+highlight default link dynoShardSource Identifier
 highlight default link dynoOperator Operator
 highlight default link dynoError Error
 

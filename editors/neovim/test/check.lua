@@ -137,8 +137,8 @@ local CONTEXTUAL = {
   'get', 'batch', 'scan', 'segments',
 }
 local TYPES = {
-  'string', 'id', 'int', 'decimal', 'bool', 'date', 'datetime', 'epoch', 'uuid', 'ulid', 'enum', 'binary',
-  'list', 'map', 'number',
+  'string', 'id', 'int', 'decimal', 'bool', 'date', 'datetime', 'epoch', 'uuid', 'ulid', 'enum', 'shard',
+  'binary', 'list', 'map', 'number',
 }
 
 local function check_buffer(file, valid)
@@ -253,6 +253,50 @@ run(function()
       vim.cmd('bwipeout!')
     end
   end
+end)
+
+-- Write shards and rate hints (no example uses them yet): they parse and
+-- highlight without errors, and the new words are where they belong.
+run(function()
+  local file = vim.fn.tempname() .. '.dyno'
+  vim.fn.writefile({
+    'table Games { key pk, sk }',
+    'entity Score ~300B ~2500/s {',
+    '  userId: id',
+    '  shard: shard(10)',
+    '  bucket: shard(4, of userId)',
+    '  kind: enum(of, off)',
+    '  pk = "SCORE#{shard}.{bucket}"',
+    '  sk = "{userId}"',
+    '}',
+    'pattern top(userId) -> Score ~50/s // one shard',
+    'pattern board() -> Score[] limit 10 ~200/s',
+  }, file)
+  edit(file)
+  check_buffer(file, true)
+  -- The group at the first `text` of line `lnum` (`shift` columns on).
+  local function at(lnum, text, expected, shift)
+    local line = vim.fn.getline(lnum)
+    local col = line:find(text, 1, true)
+    col = col and col + (shift or 0)
+    local g = col and group(lnum, col) or '(not found)'
+    check(g == expected, ('shards:%d: %s is %s, expected %s'):format(lnum, text, g, expected))
+  end
+  at(2, '2500', 'dynoNumber')
+  at(2, '/', 'dynoOperator')
+  at(2, 's {', 'dynoRateUnit')
+  at(4, 'shard(', 'dynoType')
+  at(5, 'of ', 'dynoKeyword')
+  at(5, 'userId)', 'dynoShardSource')
+  at(6, 'of,', '')
+  at(10, 'Score', 'dynoReturnEntity')
+  at(10, '/', 'dynoOperator')
+  at(10, 's //', 'dynoRateUnit')
+  at(10, '//', 'dynoComment')
+  at(11, '/s', 'dynoOperator')
+  at(11, '/s', 'dynoRateUnit', 1)
+  vim.cmd('bwipeout!')
+  vim.fn.delete(file)
 end)
 
 ---------------------------------------------------------- language server

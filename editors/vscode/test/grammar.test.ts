@@ -11,13 +11,13 @@ import { Line, ROOT, scopesAt, shape, tokenize } from './textmate';
 
 const ID = String.raw`[\p{L}_][\p{L}\p{N}_]*`;
 const ATTRIBUTE_TYPES = new Set(
-  'string id int decimal bool date datetime uuid ulid enum binary list map'.split(' '),
+  'string id int decimal bool date datetime uuid ulid enum shard binary list map'.split(' '),
 );
 const KEY_TYPES = new Set(['string', 'number', 'binary']);
 const CONTEXTUAL_KEYWORDS = new Set(
   (
     'key index local delimiter item in by asc desc consistent limit query where and between ' +
-    'begins_with all keys_only include pad true false'
+    'begins_with all keys_only include pad of true false'
   ).split(' '),
 );
 
@@ -286,6 +286,17 @@ function checkValid(lines: Line[], f: Failures): void {
       }
     }
 
+    // A rate hint: `~2500/s` (the number and `~` are checked above).
+    const rates = /~\s*[0-9]+(?:\.[0-9]+)?\s*(\/)\s*(s)(?![\p{L}\p{N}_])/gu;
+    for (let m = rates.exec(code); m; m = rates.exec(code)) {
+      const slash = m.index + m[0].lastIndexOf('/');
+      const per = scopesAt(line, slash);
+      f.check(per.includes('keyword.operator.per.dyno'), line, slash, `\`/\` of a rate: got ${show(per)}`);
+      const unit = m.index + m[0].length - 1;
+      const s = scopesAt(line, unit);
+      f.check(s.includes('keyword.other.unit.dyno'), line, unit, `the unit of a rate: got ${show(s)}`);
+    }
+
     const operators = /->|<=|>=|[<>=?~]/g;
     for (let m = operators.exec(code); m; m = operators.exec(code)) {
       const scopes = scopesAt(line, m.index);
@@ -306,6 +317,40 @@ describe('valid sources tokenise cleanly', () => {
       f.assertNone();
     });
   }
+});
+
+// Write shards and rate hints, valid (until an example uses them).
+const SHARDS = `table Games {
+  key pk, sk
+  index gsi1 (gsi1pk, gsi1sk)
+}
+
+/// One score submitted to a game's daily leaderboard.
+entity Score ~300B ~2500/s {
+  gameId: id
+  day: date
+  userId: id
+  points: int(pad 9)
+  shard: shard(10)
+  bucket: shard(4, of userId)
+
+  pk     = "SCORE#{gameId}#{day}.{shard}"
+  sk     = "{points}#{userId}"
+  gsi1pk = "PLAYER#{gameId}#{day}.{bucket}"
+  gsi1sk = "USER#{userId}"
+}
+
+pattern leaderboard(gameId, day) -> Score[] by points desc limit 10 ~200/s
+pattern playerScore(gameId, day, userId) -> Score ~50/s // one shard
+pattern top(gameId, day) -> Score[] where points > 100 ~10% ~5/s
+`;
+
+test('write shards and rate hints tokenise cleanly', async () => {
+  const lines = await tokenize(SHARDS, 'shards');
+  const f = new Failures('shards');
+  checkStructure(lines, f);
+  checkValid(lines, f);
+  f.assertNone();
 });
 
 interface Expected {

@@ -97,10 +97,21 @@ pub(super) fn attribute_types() -> Vec<Completion> {
         Completion::new("enum(...)", CompletionKind::Type)
             .detail("one of the listed words")
             .snippet("enum(${1:a}, ${2:b})"),
+        Completion::new("shard(N)", CompletionKind::Type)
+            .detail("a write shard: 0 to N-1, picked at random on each write")
+            .snippet("shard(${1:10})"),
+        Completion::new("shard(N, of attribute)", CompletionKind::Type)
+            .detail("a calculated shard: FNV-1a of the attribute's key text, modulo N")
+            .snippet("shard(${1:10}, of ${2:attribute})"),
         plain("binary", "bytes (cannot fill a hole)"),
         plain("list", "a DynamoDB list (cannot fill a hole)"),
         plain("map", "a DynamoDB map (cannot fill a hole)"),
     ]
+}
+
+/// After the `/` of a rate hint (`~2500/`): the only unit.
+pub(super) fn per_second() -> Vec<Completion> {
+    vec![Completion::new("s", CompletionKind::Keyword).detail("per second: `~2500/s`")]
 }
 
 pub(super) fn modifiers() -> Vec<Completion> {

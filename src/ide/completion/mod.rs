@@ -9,7 +9,7 @@
 //! (pinned queries).
 
 use super::File;
-use crate::check::model::{EntityId, Model, TableId};
+use crate::check::model::{AttrType, EntityId, Model, TableId};
 use crate::syntax::lexer::Token;
 use crate::syntax::{Span, names};
 
@@ -449,6 +449,8 @@ impl<'a> Cx<'a> {
                 // `entity Name in Table ~2KB {`
                 if self.is_word(prev, "in") && prev == start + 2 {
                     self.tables()
+                } else if prev_token == Token::Slash {
+                    per_second()
                 } else if prev == start + 1 && self.word(prev).is_some() {
                     vec![Completion::new("in", CompletionKind::Keyword).detail("the table this entity is stored in")]
                 } else {
@@ -456,10 +458,12 @@ impl<'a> Cx<'a> {
                 }
             }
             [.., open] if self.sig[*open].0 == Token::LParen => {
-                // Type arguments: `int(pad 6)`.
+                // Type arguments: `int(pad 6)`, `shard(10, of userId)`.
                 let ty = self.word(open - 1);
                 if prev == *open && ty == Some("int") {
                     vec![Completion::new("pad", CompletionKind::Keyword).detail("zero-padded to N digits")]
+                } else if ty == Some("shard") {
+                    self.shard_arguments(start, stack[0], *open, prev)
                 } else {
                     Vec::new()
                 }
@@ -480,6 +484,49 @@ impl<'a> Cx<'a> {
                 }
                 self.entity_members(start, *body, shape)
             }
+        }
+    }
+
+    /// Inside `shard(`: `of` after the count, then the attributes a shard
+    /// can be computed from (a value that can stand in a key, not a shard,
+    /// not the attribute being declared).
+    fn shard_arguments(&self, start: usize, body: usize, open: usize, prev: usize) -> Vec<Completion> {
+        let after_count = prev == open + 2
+            && self.token(prev) == Some(Token::Comma)
+            && matches!(self.token(open + 1), Some(Token::Number(_)));
+        if after_count {
+            return vec![
+                Completion::new("of", CompletionKind::Keyword)
+                    .detail("calculated from an attribute: FNV-1a of its key text, modulo the count")
+                    .insert("of "),
+            ];
+        }
+        if !self.is_word(prev, "of") {
+            return Vec::new();
+        }
+        // `name: shard(`
+        let declaring = (open >= 3 && self.token(open - 2) == Some(Token::Colon)).then(|| self.name_at(open - 3));
+        let declaring = declaring.flatten();
+        let is_declaring = |name: &str| declaring.as_deref() == Some(name);
+        match self.entity_here(start) {
+            Some(entity) => self
+                .model
+                .entity(entity)
+                .attributes
+                .iter()
+                .filter(|a| !is_declaring(&a.name.text))
+                .filter(|a| !matches!(a.ty, AttrType::Shard { .. }) && a.ty.shape("#").is_some())
+                .map(|a| {
+                    let optional = if a.optional { "?" } else { "" };
+                    Completion::new(&a.name.text, CompletionKind::Attribute)
+                        .detail(format!("{}{optional}", a.ty.name()))
+                })
+                .collect(),
+            None => self
+                .attributes_from_tokens(body)
+                .into_iter()
+                .filter(|c| !is_declaring(&c.label) && c.detail.as_deref() != Some("shard"))
+                .collect(),
         }
     }
 
@@ -568,6 +615,8 @@ impl<'a> Cx<'a> {
             Phase::Returns | Phase::Modifiers => match prev_token {
                 Token::Arrow | Token::Comma => self.entities(),
                 Token::Tilde => Vec::new(),
+                // `~200/`: a rate is per second.
+                Token::Slash => per_second(),
                 Token::Ident("by") => attributes(self.model, &self.returned(start), false),
                 Token::Ident("limit" | "segments") => Vec::new(),
                 Token::Ident("batch") => vec![Completion::new("get", CompletionKind::Keyword).detail("BatchGetItem")],
