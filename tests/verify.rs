@@ -208,6 +208,31 @@ fn filtered_patterns_send_their_filter_and_return_only_what_it_keeps() {
     );
 }
 
+/// A read over every write shard sends its Query once per shard and merges
+/// the results: the leaderboard's items come back from several shards, in
+/// order, and a calculated shard is one Query that finds the player's items.
+#[test]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+fn sharded_reads_query_every_shard_and_merge_them() {
+    let endpoint = endpoint();
+    let file = "tests/fixtures/check/sharded.dyno";
+    let (code, json, text) = verify_json(file, &endpoint, &["--per-entity", "30"]);
+    assert_eq!(code, Some(0), "{text}");
+    let patterns = json["patterns"].as_array().unwrap();
+    let named = |name: &str| patterns.iter().find(|p| p["pattern"] == name).unwrap();
+    for p in patterns {
+        assert_eq!(p["status"], "pass", "{p:#}");
+        assert!(p["returned"].as_u64().unwrap() > 0, "{p:#}");
+    }
+    let high = named("highScores");
+    assert_eq!(high["requests"], 10, "{high:#}");
+    // More items than any one shard's Query returns on its own.
+    assert!(high["returned"].as_u64().unwrap() >= 2, "{high:#}");
+    assert_eq!(high["returned"], high["matching"], "{high:#}");
+    let player = named("playerScores");
+    assert_eq!(player["requests"], 1, "{player:#}");
+}
+
 #[test]
 #[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
 fn billing_prints_every_pattern_passing() {

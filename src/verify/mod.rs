@@ -113,6 +113,8 @@ impl Report {
                     "checker_ok": p.plan.as_ref().map(|plan| plan.checker_ok),
                     "params": p.plan.as_ref().map(|plan| plan.params.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>()),
                     "request": p.request,
+                    // The Query is sent once per write shard, or once.
+                    "requests": p.plan.as_ref().map(|plan| plan.shard_queries.len().max(1)),
                     "expected": p.plan.as_ref().map(|plan| plan.expected.len()),
                     "matching": p.plan.as_ref().map(|plan| plan.matching.len()),
                     "returned": p.returned,
