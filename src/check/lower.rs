@@ -580,6 +580,10 @@ fn check_shard_sources(file: FileId, entity: &Entity, diagnostics: &mut Vec<Diag
                 entity.name.text
             ),
             Some(AttrType::Shard { .. }) => format!("`{source}` is itself a shard: compute the shard from a value"),
+            // An item without its source would have no shard to compute.
+            Some(_) if entity.attribute(source).is_some_and(|a| a.optional) => {
+                format!("`{source}` is optional: an item without it has no shard; make it required")
+            }
             Some(ty) if ty.shape("#").is_none() => {
                 format!(
                     "`{source}` is a `{}`, which has no text to compute a shard from",

@@ -265,7 +265,7 @@ pattern latest(tenantId) -> Event[] by at desc limit 2
 "#;
     let (analysis, samples, plan) = first_pattern_planned(source);
     let model = &analysis.schema.model;
-    let mut items = answer(model, &samples, &plan);
+    let mut items = answer(model, &samples, &plan, None).items;
     assert!(items.len() > 2);
     let perfect = check(
         model,
