@@ -307,7 +307,7 @@ fn concrete(
     ConcreteQuery {
         table: resolution.table,
         access: resolution.access,
-        partition: substitute(&resolution.partition, &lookup).to_string(),
+        partition: substitute(&resolution.partition, lookup).to_string(),
         partition_rest: filled(&resolution.partition_rest),
         sort_equal: filled(&resolution.sort_equal),
         sort: resolution.sort.as_ref().map(|s| map_sort(s, |v| substitute(v, lookup))),

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value as Json};
 
 use super::dynamo::Pages;
-use super::judge::{Failure, Probe, Returned, Verdict, check, probe_limit, scalar_text};
+use super::judge::{Failure, Probe, Returned, Verdict, check, probe_limit};
 use super::plan::{ConcreteQuery, Plan, key_condition_holds, key_order, plan};
 use super::reads::merge_by_key;
 use crate::check::analyze;
@@ -14,7 +14,6 @@ use crate::check::model::Model;
 use crate::check::model::PatternId;
 use crate::check::resolve::pinned_as_written;
 use crate::check::sample::{Options, SampleItem, Samples, generate};
-use crate::syntax::ast::KeyType;
 
 struct Run {
     name: String,
