@@ -224,6 +224,14 @@ fn sharded_reads_query_every_shard_and_merge_them() {
         assert_eq!(p["status"], "pass", "{p:#}");
         assert!(p["returned"].as_u64().unwrap() > 0, "{p:#}");
     }
+    // Number keys on plain `epoch` and `shard` attributes: created, written
+    // and read, the shard of a multi-attribute key one Query per value.
+    let (code, json, text) = verify_json("tests/fixtures/check/number_plain_keys.dyno", &endpoint, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    for p in json["patterns"].as_array().unwrap() {
+        assert_eq!(p["status"], "pass", "{p:#}");
+        assert!(p["returned"].as_u64().unwrap() > 0, "{p:#}");
+    }
     let high = named("highScores");
     assert_eq!(high["requests"], 10, "{high:#}");
     // More items than any one shard's Query returns on its own.

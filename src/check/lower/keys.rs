@@ -135,11 +135,12 @@ pub(super) fn check_key_types_agree(file: FileId, access: &[KeySchema], diagnost
 /// How DynamoDB stores an attribute of this type: `None` for a type no key
 /// attribute can have (a bool is BOOL; a list or map is not scalar).
 pub fn stored_key_type(ty: &AttrType) -> Option<KeyType> {
-    match ty {
-        AttrType::Int { .. } | AttrType::Decimal => Some(KeyType::Number),
-        AttrType::Binary => Some(KeyType::Binary),
-        AttrType::Bool | AttrType::List | AttrType::Map => None,
-        _ => Some(KeyType::String),
+    // As the attribute is written (an `epoch` or a `shard` is a Number).
+    match ty.stored_kind() {
+        "N" => Some(KeyType::Number),
+        "B" => Some(KeyType::Binary),
+        "S" => Some(KeyType::String),
+        _ => None,
     }
 }
 
