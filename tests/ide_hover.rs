@@ -1124,3 +1124,55 @@ fn shard_source_hovers_as_its_attribute() {
     "#]],
     );
 }
+
+/// A read over every write shard says how many Queries it is and how they
+/// merge; the request carries the shard as the caller's value.
+#[test]
+fn sharded_pattern_shows_one_query_per_shard() {
+    check(
+        r##"
+        table Games {
+          key pk, sk
+        }
+        entity Score ~300B {
+          day: date
+          userId: id
+          points: int(pad 9)
+          shard: shard(4)
+          pk = "SCORE#{day}.{shard}"
+          sk = "{points}#{userId}"
+        }
+        /// The day's best.
+        pattern leader$0board(day) -> Score[] by points desc limit 10
+        "##,
+        expect![[r##"
+            13:9 leaderboard
+            ---
+            **pattern** `leaderboard`
+
+            The day's best.
+
+            4 Queries on the table, one per `shard` (0 to 3), merged by the sort key:
+
+            ```json
+            {
+              "TableName": "Games",
+              "KeyConditionExpression": "#pk = :pk",
+              "ExpressionAttributeNames": {
+                "#pk": "pk"
+              },
+              "ExpressionAttributeValues": {
+                ":pk": {
+                  "S": "SCORE#{day}.{shard}"
+                }
+              },
+              "ScanIndexForward": false,
+              "ConsistentRead": false,
+              "Limit": 10
+            }
+            ```
+
+            Cost: ~10 items × 300 B = 2.9 KB, read as 16 KB → 2 RCU (eventually consistent; 4 Queries, one per shard, each rounded up to 4 KB on its own; 10 items per `E[]` without `~N`)
+        "##]],
+    );
+}
