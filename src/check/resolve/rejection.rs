@@ -130,6 +130,13 @@ pub enum Rejection {
     SeveralItems {
         entity: EntityId,
     },
+    /// A single `entity` read over every shard of `attr`: each of the
+    /// `count` Queries can return one.
+    OnePerShard {
+        entity: EntityId,
+        attr: String,
+        count: u32,
+    },
     /// A rule of multi-attribute keys the pattern breaks, said in full.
     MultiAttribute(String),
 }
@@ -299,6 +306,12 @@ impl Rejection {
                 name(entity)
             ),
             Rejection::Unpinned(unpinned) => unpinned.render(model),
+            Rejection::OnePerShard { entity, attr, count } => {
+                let name = name(entity);
+                format!(
+                    "the pattern returns one `{name}`, but it is read with one Query per `{attr}` ({count} of them), and a `{name}` with the known values can be written to each shard: return `{name}[]`, or compute the shard from a known value (`shard({count}, of ...)`)"
+                )
+            }
             Rejection::SeveralItems { entity } => {
                 let name = name(entity);
                 format!(

@@ -25,6 +25,21 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access: AccessId) -> Result<(
     let Some(shards) = unknown_shard(cx, attr) else {
         return first;
     };
+    // Each shard's Query returns at most one item of a single return, but
+    // every shard can hold one: together they return up to N.
+    if shards.from.is_none()
+        && let Some(single) = pattern.returns.iter().find(|r| {
+            !r.many
+                && r.entity
+                    .is_some_and(|e| cx.model.entity(e).attribute(&shards.attr).is_some())
+        })
+    {
+        return Err(Rejection::OnePerShard {
+            entity: single.entity.expect("checked"),
+            attr: shards.attr.clone(),
+            count: shards.count,
+        });
+    }
     let (cx, pattern) = knowing_the_shard(cx, pattern, &shards);
     let (resolution, caveats) = declarative::try_access(&cx, &pattern, access)?;
     Ok((
