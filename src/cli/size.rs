@@ -142,14 +142,15 @@ fn bytes_text(bytes: u64) -> String {
     if bytes < 1024 {
         format!("{bytes} B")
     } else {
-        format!("{bytes} B ({})", format_bytes(bytes as f64))
+        // Two decimals: 409,609 B is over the limit, and "400 KB" would hide it.
+        format!("{bytes} B ({:.2} KB)", bytes as f64 / 1024.0)
     }
 }
 
 /// `Invoice: 187 B, 13% less than the estimate of 214 B (…)`.
 fn compare(name: &str, bytes: u64, expected: &Expected) -> String {
     let against = if expected.hinted {
-        format!("its `~` size hint of {}", format_bytes(expected.bytes))
+        format!("the entity's size hint of {}", format_bytes(expected.bytes))
     } else {
         format!("the schema's estimate of {} B", expected.bytes.round())
     };

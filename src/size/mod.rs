@@ -22,7 +22,7 @@ use std::fmt;
 
 use serde_json::Value as Json;
 
-use crate::check::cost::{self, KB};
+use crate::check::cost;
 use crate::check::model::{EntityId, Model};
 use crate::syntax::ast::KeyType;
 
@@ -575,8 +575,7 @@ pub fn problems(item: &Item, bytes: u64) -> Vec<String> {
     let mut out = Vec::new();
     if bytes > MAX_ITEM_BYTES {
         out.push(format!(
-            "{} ({bytes} B) is over DynamoDB's 400 KB item limit ({MAX_ITEM_BYTES} B): a write of it is rejected",
-            cost::format_bytes(bytes as f64)
+            "{bytes} B is over DynamoDB's 400 KB item limit ({MAX_ITEM_BYTES} B): a write of it is rejected"
         ));
     }
     for (name, value) in &item.attributes {
@@ -705,9 +704,4 @@ pub fn units(n: f64) -> String {
     } else {
         format!("{}", (n * 100.0).round() / 100.0)
     }
-}
-
-/// Bytes in KB (1024) for prose, e.g. `12.5 KB`.
-pub fn kb(bytes: f64) -> String {
-    format!("{:.1} KB", bytes / KB)
 }
