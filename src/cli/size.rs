@@ -59,7 +59,7 @@ pub fn run(args: &SizeArgs) -> i32 {
             for e in &errors {
                 eprintln!("error: {shown}: {e}");
             }
-            eprintln!("error: `{shown}` holds no items dyno can read: nothing measured");
+            eprintln!("error: `{shown}`: nothing measured until the input above is fixed");
             return EXIT_USAGE;
         }
     };
@@ -154,15 +154,15 @@ fn compare(name: &str, bytes: u64, expected: &Expected) -> String {
     } else {
         format!("the schema's estimate of {} B", expected.bytes.round())
     };
-    let ratio = if expected.bytes > 0.0 {
-        (bytes as f64 - expected.bytes) / expected.bytes * 100.0
+    let share = if expected.bytes > 0.0 {
+        bytes as f64 / expected.bytes * 100.0
     } else {
-        0.0
+        100.0
     };
-    let how = match ratio.round() as i64 {
-        0 => "about the same as".to_string(),
-        r if r > 0 => format!("{r}% more than"),
-        r => format!("{}% less than", -r),
+    let how = if share < 1.0 {
+        "under 1% of".to_string()
+    } else {
+        format!("{}% of", share.round())
     };
     let defaults = if expected.estimated {
         " (sized from type defaults)"

@@ -380,9 +380,9 @@ fn binary(value: &Json, path: &str) -> Result<Vec<u8>, InputError> {
 }
 
 /// Whether `text` is a number DynamoDB accepts: an optional sign, digits
-/// with an optional fraction, an optional exponent, and at most 38
-/// significant digits (rule 2.2). The magnitude limits (1E-130 to about
-/// 1E+126) are not checked.
+/// with an optional fraction, an optional exponent, at most 38 significant
+/// digits (rule 2.2), and a magnitude from 1E-130 to under 1E+126 (AWS,
+/// "Supported data types and naming rules", Number).
 pub fn check_number(text: &str) -> Result<(), String> {
     let bad = || format!("`{text}` is not a number");
     let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
@@ -390,23 +390,42 @@ pub fn check_number(text: &str) -> Result<(), String> {
         Some(i) => (&unsigned[..i], Some(&unsigned[i + 1..])),
         None => (unsigned, None),
     };
-    if let Some(exponent) = exponent {
-        let digits = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
+    let exponent: i64 = match exponent {
+        Some(exponent) => {
+            let digits = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            // Absurd exponents saturate: they are out of range either way.
+            exponent.parse().unwrap_or(if exponent.starts_with('-') {
+                i64::MIN / 2
+            } else {
+                i64::MAX / 2
+            })
         }
-    }
+        None => 0,
+    };
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let digits_only = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if whole.is_empty() && fraction.is_empty() || !digits_only(whole) || !digits_only(fraction) {
         return Err(bad());
     }
-    let significant = format!("{whole}{fraction}");
-    let significant = significant.trim_start_matches('0').trim_end_matches('0');
+    let all = format!("{whole}{fraction}");
+    let Some(first) = all.find(|c| c != '0') else {
+        return Ok(()); // zero
+    };
+    let significant = all[first..].trim_end_matches('0');
     if significant.len() > MAX_DIGITS {
         return Err(format!(
             "`{text}` has {} significant digits; DynamoDB keeps at most {MAX_DIGITS}",
             significant.len()
+        ));
+    }
+    // The power of ten of the first significant digit.
+    let magnitude = whole.len() as i64 - 1 - first as i64 + exponent;
+    if !(-130..=125).contains(&magnitude) {
+        return Err(format!(
+            "`{text}` is out of DynamoDB's number range (1E-130 to 9.99…E+125)"
         ));
     }
     Ok(())
