@@ -153,6 +153,25 @@ fn an_item_no_entity_writes_says_so() {
 }
 
 #[test]
+fn a_key_dynamodb_would_reject_is_an_error_with_a_schema() {
+    let scratch = Scratch::new("size-key");
+    let file = scratch.file(
+        "key.json",
+        format!(r#"{{"pk": "TENANT#t1", "sk": "USER#{}"}}"#, "u".repeat(1100)),
+    );
+    let output = dyno(&["size", path_str(&file)]);
+    assert_eq!(output.status.code(), Some(0), "without a schema the keys are unknown");
+    let output = dyno(&["size", path_str(&file), "--schema", "examples/billing.dyno"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(text.contains("  entity User: "), "{text}");
+    assert!(
+        text.contains("  error: `sk` is 1105 B: a sort key value holds at most 1024 B (rule 2.5)\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn an_item_over_400_kb_is_an_error() {
     let scratch = Scratch::new("size-big");
     let items = json!([{"pk": {"S": "small"}}, {"pk": {"S": "big"}, "blob": {"S": "z".repeat(400 * 1024)}}]);

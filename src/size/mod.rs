@@ -23,11 +23,15 @@ use std::fmt;
 use serde_json::Value as Json;
 
 use crate::check::cost;
-use crate::check::model::{EntityId, Model};
+use crate::check::model::{EntityId, Model, TableId};
 use crate::syntax::ast::KeyType;
 
 /// DynamoDB's maximum item size, 400 KB (rule 2.4).
 pub const MAX_ITEM_BYTES: u64 = 400 * 1024;
+/// A partition key value holds at most 2048 bytes (rule 2.5).
+pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
+/// A sort key value holds at most 1024 bytes (rule 2.5).
+pub const MAX_SORT_KEY_BYTES: usize = 1024;
 /// Nesting of lists and maps is limited to 32 levels (rule 2.6).
 pub const MAX_DEPTH: usize = 32;
 /// A number holds at most 38 significant digits (rule 2.2).
@@ -633,6 +637,79 @@ fn depth(value: &AttrValue) -> usize {
         AttrValue::M(fields) => 1 + fields.iter().map(|(_, v)| depth(v)).max().unwrap_or(0),
         AttrValue::L(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
         _ => 0,
+    }
+}
+
+/// What DynamoDB would reject in an item written to `table`: a key
+/// attribute (of the table or of an index) of another type than the key's,
+/// an empty String or Binary key value (rule 2.6), or a table key value
+/// longer than 2048 bytes (partition) or 1024 bytes (sort; rule 2.5).
+pub fn key_problems(model: &Model, table: TableId, item: &Item) -> Vec<String> {
+    let table = model.table(table);
+    let mut out = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for (_, access) in table.access_ids() {
+        let limits = access
+            .partition_keys()
+            .map(|k| (k, MAX_PARTITION_KEY_BYTES, "partition"))
+            .chain(access.sort_keys().map(|k| (k, MAX_SORT_KEY_BYTES, "sort")));
+        for (key, limit, role) in limits {
+            if seen.contains(&key.name.as_str()) {
+                continue;
+            }
+            seen.push(&key.name);
+            let Some(value) = item.get(&key.name) else { continue };
+            let owner = if access.is_index() {
+                format!("index {}", access.name.text)
+            } else {
+                format!("table {}", table.name.text)
+            };
+            let bytes = match (value, key.ty) {
+                (AttrValue::S(s), KeyType::String) => s.len(),
+                (AttrValue::B(b), KeyType::Binary) => b.len(),
+                (AttrValue::N(_), KeyType::Number) => continue,
+                (other, ty) => {
+                    out.push(format!(
+                        "`{}` is {}, but it is a {} key of {owner}: a write of it is rejected",
+                        key.name,
+                        type_name(other),
+                        match ty {
+                            KeyType::String => "string",
+                            KeyType::Number => "number",
+                            KeyType::Binary => "binary",
+                        }
+                    ));
+                    continue;
+                }
+            };
+            if bytes == 0 {
+                out.push(format!(
+                    "`{}` is empty: a key of {owner} cannot be (rule 2.6)",
+                    key.name
+                ));
+            } else if !access.is_index() && bytes > limit {
+                out.push(format!(
+                    "`{}` is {bytes} B: a {role} key value holds at most {limit} B (rule 2.5)",
+                    key.name
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn type_name(value: &AttrValue) -> &'static str {
+    match value {
+        AttrValue::S(_) => "a String",
+        AttrValue::N(_) => "a Number",
+        AttrValue::B(_) => "a Binary",
+        AttrValue::Bool(_) => "a Boolean",
+        AttrValue::Null => "Null",
+        AttrValue::M(_) => "a Map",
+        AttrValue::L(_) => "a List",
+        AttrValue::Ss(_) => "a String Set",
+        AttrValue::Ns(_) => "a Number Set",
+        AttrValue::Bs(_) => "a Binary Set",
     }
 }
 

@@ -296,3 +296,31 @@ fn the_expected_size_is_the_hint_or_the_estimate() {
     assert!(!estimate.hinted && estimate.estimated);
     assert_eq!(estimate.bytes, cost::item_size(model, small[0].entity, 0).size.bytes);
 }
+
+#[test]
+fn key_values_dynamodb_rejects_are_problems() {
+    let analysis = analyze(BILLING);
+    let model = &analysis.schema.model;
+    let table = model.table_named("Billing").unwrap();
+    let problems = |value: Json| key_problems(model, table, &item(value));
+    assert!(problems(json!({"pk": "TENANT#t1", "sk": "META"})).is_empty());
+    // Rule 2.5: 2048 bytes of partition key, 1024 of sort key.
+    assert!(problems(json!({"pk": "p".repeat(2048), "sk": "s".repeat(1024)})).is_empty());
+    assert_eq!(
+        problems(json!({"pk": "p".repeat(2049), "sk": "s".repeat(1025)})),
+        [
+            "`pk` is 2049 B: a partition key value holds at most 2048 B (rule 2.5)",
+            "`sk` is 1025 B: a sort key value holds at most 1024 B (rule 2.5)"
+        ]
+    );
+    // Rule 2.6: no empty key values, of the table or of an index; and a key
+    // of the wrong type is rejected.
+    assert_eq!(
+        problems(json!({"pk": "", "sk": 7, "gsi1pk": ""})),
+        [
+            "`pk` is empty: a key of table Billing cannot be (rule 2.6)",
+            "`sk` is a Number, but it is a string key of table Billing: a write of it is rejected",
+            "`gsi1pk` is empty: a key of index gsi1 cannot be (rule 2.6)"
+        ]
+    );
+}
