@@ -88,36 +88,55 @@ fn plain_json_items_are_summed_per_item_and_per_query() {
     assert!(report["items"][0].get("entity").is_none(), "no schema, no entity");
 }
 
-/// The items `dyno sample --format json` prints for billing are each
-/// identified as the entity sample wrote them for.
+/// The items `dyno sample --format json` prints for each bundled and real
+/// design are each identified as the entity sample wrote them for (in
+/// complaint-management the table's partition key is a plain attribute).
 #[test]
 fn the_schema_names_each_sample_item_s_entity() {
-    let sample = dyno(&["sample", "examples/billing.dyno", "--format", "json"]);
-    assert_eq!(sample.status.code(), Some(0));
-    let sample: Json = serde_json::from_str(&stdout(&sample)).unwrap();
-    let mut items = Vec::new();
-    let mut entities = Vec::new();
-    for table in sample["tables"].as_array().unwrap() {
-        for item in table["items"].as_array().unwrap() {
-            items.push(item["item"].clone());
-            entities.push(item["entity"].as_str().unwrap().to_string());
+    let mut schemas: Vec<String> = ["examples/billing.dyno", "examples/shop.dyno", "examples/teams.dyno"]
+        .map(String::from)
+        .to_vec();
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/real")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "dyno") {
+            schemas.push(format!("examples/real/{}", path.file_name().unwrap().to_str().unwrap()));
         }
     }
-    assert!(items.len() >= 4, "{items:?}");
+    assert!(
+        schemas.iter().any(|s| s.ends_with("complaint-management.dyno")),
+        "{schemas:?}"
+    );
     let scratch = Scratch::new("size-schema");
-    let file = scratch.file("billing.json", Json::Array(items).to_string());
-    let (status, report) = size_json(&[path_str(&file), "--schema", "examples/billing.dyno"]);
-    assert_eq!(status, Some(0));
-    let found: Vec<String> = report["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["entity"]["name"].as_str().unwrap_or("(none)").to_string())
-        .collect();
-    assert_eq!(found, entities);
-    for item in report["items"].as_array().unwrap() {
-        assert_eq!(item["entity"]["also"], json!([]), "{item}");
-        assert!(item["entity"]["expected_bytes"].as_f64().unwrap() > 0.0, "{item}");
+    for schema in &schemas {
+        let sample = dyno(&["sample", schema, "--format", "json"]);
+        assert_eq!(sample.status.code(), Some(0), "{schema}");
+        let sample: Json = serde_json::from_str(&stdout(&sample)).unwrap();
+        let mut items = Vec::new();
+        let mut entities = Vec::new();
+        for table in sample["tables"].as_array().unwrap() {
+            for item in table["items"].as_array().unwrap() {
+                items.push(item["item"].clone());
+                entities.push(item["entity"].as_str().unwrap().to_string());
+            }
+        }
+        assert!(items.len() >= 4, "{schema}: {items:?}");
+        let file = scratch.file("items.json", Json::Array(items).to_string());
+        let (status, report) = size_json(&[path_str(&file), "--schema", schema]);
+        assert_eq!(status, Some(0), "{schema}: {report}");
+        let found: Vec<String> = report["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["entity"]["name"].as_str().unwrap_or("(none)").to_string())
+            .collect();
+        assert_eq!(found, entities, "{schema}");
+        for item in report["items"].as_array().unwrap() {
+            assert_eq!(item["entity"]["also"], json!([]), "{schema}: {item}");
+            assert!(
+                item["entity"]["expected_bytes"].as_f64().unwrap() > 0.0,
+                "{schema}: {item}"
+            );
+        }
     }
 }
 

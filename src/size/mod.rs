@@ -733,9 +733,10 @@ fn key_text(value: &AttrValue, ty: KeyType) -> Option<&str> {
 /// The entities (and item shapes) whose keys the item could have been
 /// written by: its table's primary key attributes are present with the
 /// key's type and each value is in the language of the shape's template
-/// for it ([`crate::check::lang::Template::can_equal`]); an index key the
-/// shape writes must match too when the item has it (an absent one is a
-/// sparse index). Several matches mean the schema lets two entities write
+/// for it ([`crate::check::lang::Template::can_equal`]; for a key that is
+/// a plain attribute, the language of the attribute's type); an index key
+/// the shape writes must match too when the item has it (an absent one is
+/// a sparse index). Several matches mean the schema lets two entities write
 /// the same key (the checker reports that); none, that no entity writes it.
 pub fn identify(model: &Model, item: &Item) -> Vec<Match> {
     let mut out = Vec::new();
@@ -748,11 +749,13 @@ pub fn identify(model: &Model, item: &Item) -> Vec<Match> {
         for (shape_index, shape) in entity.items.iter().enumerate() {
             let base_present = base
                 .key_attributes()
-                .all(|k| shape.key(&k.name).is_some_and(|v| !v.implicit) && item.get(&k.name).is_some());
+                .all(|k| shape.key(&k.name).is_some() && item.get(&k.name).is_some());
             if !base_present {
                 continue;
             }
-            let fits = shape.keys.iter().filter(|k| !k.implicit).all(|key| {
+            // A key taken from a plain attribute (`PK: id` as the table's
+            // key) is `implicit`: its language is the attribute's type.
+            let fits = shape.keys.iter().all(|key| {
                 let is_base = base.key_attributes().any(|k| k.name == key.attr);
                 match item.get(&key.attr) {
                     None => !is_base,
