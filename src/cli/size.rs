@@ -77,19 +77,10 @@ pub fn run(args: &SizeArgs) -> i32 {
             let bytes = size::item_size(&item);
             let mut problems = size::problems(&item, bytes);
             let matches = model.map(|m| size::identify(m, &item));
-            if let Some(model) = model {
-                // The item's table: its entity's, or the schema's only one.
-                let table = matches
-                    .as_ref()
-                    .and_then(|found| found.first())
-                    .and_then(|m| model.entity(m.entity).table)
-                    .or_else(|| match model.tables.len() {
-                        1 => model.table_ids().next().map(|(id, _)| id),
-                        _ => None,
-                    });
-                if let Some(table) = table {
-                    problems.extend(size::key_problems(model, table, &item));
-                }
+            if let (Some(model), Some(matches)) = (model, &matches)
+                && let Some(table) = size::table_of(model, matches)
+            {
+                problems.extend(size::key_problems(model, table, &item));
             }
             Measured {
                 problems,

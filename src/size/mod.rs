@@ -775,6 +775,16 @@ pub fn identify(model: &Model, item: &Item) -> Vec<Match> {
     out
 }
 
+/// The table an item is in: its entity's ([`identify`]), else the
+/// schema's only table; `None` when that cannot be told.
+pub fn table_of(model: &Model, matches: &[Match]) -> Option<TableId> {
+    match matches.first() {
+        Some(m) => model.entity(m.entity).table,
+        None if model.tables.len() == 1 => model.table_ids().next().map(|(id, _)| id),
+        None => None,
+    }
+}
+
 /// How an item compares with what the schema expects of its entity: the
 /// `~2KB` hint, else the estimate from the declared attributes
 /// ([`cost::item_size`]).
