@@ -5,7 +5,8 @@
 //! → `db` (the workspace: files and cached queries) → `ide` (editor
 //! features as pure functions) → `lsp` (the only code that
 //! speaks the protocol); `cli` is a thin shell over them. Rooms above
-//! `check`, such as `export`, turn the analysis into other tools' inputs.
+//! `check`, such as `export`, turn the analysis into other tools' inputs;
+//! `size` measures items already written against the same rules.
 
 pub mod check;
 pub mod cli;
@@ -17,6 +18,7 @@ pub mod fuzz;
 pub mod ide;
 pub mod import;
 pub mod lsp;
+pub mod size;
 pub mod syntax;
 #[doc(hidden)]
 pub mod synth;

@@ -27,6 +27,8 @@ use crate::syntax::ast::KeyType;
 pub const KB: f64 = 1024.0;
 /// One read capacity unit covers up to 4 KB (rule 3.1).
 pub const READ_UNIT: f64 = 4.0 * KB;
+/// One write capacity unit covers up to 1 KB (rule 3.2).
+pub const WRITE_UNIT: f64 = KB;
 /// A Query reads at most 1 MB per call (rule 1.10).
 pub const PAGE: f64 = 1024.0 * KB;
 /// Items counted for a `E[]` return without a `~N` hint.
@@ -118,9 +120,12 @@ pub struct Filtered {
 
 /// The size of a number value by rule 2.2: one byte per two significant
 /// digits, plus one. Sign, decimal point, and leading and trailing zeros do
-/// not count; zero still takes one digit.
+/// not count; zero still takes one digit. In the written form `1.5E+3` the
+/// exponent is not a digit of the value: only the digits before `e`/`E`
+/// count.
 pub fn number_size(text: &str) -> f64 {
-    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let mantissa = text.split(['e', 'E']).next().unwrap_or_default();
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let significant = digits.trim_start_matches('0').trim_end_matches('0').len().max(1);
     significant.div_ceil(2) as f64 + 1.0
 }
@@ -530,10 +535,23 @@ fn batch_get_cost(cost: ReadCost) -> ReadCost {
     }
 }
 
+/// Strongly consistent read units for one request reading `bytes`: rounded
+/// up to the next 4 KB, at least one unit (rules 3.1, 3.4, 3.6). A GetItem
+/// passes one item's size; a Query the sum of every item it reads (rule 3.5).
+pub fn read_units(bytes: f64) -> f64 {
+    (bytes / READ_UNIT).ceil().max(1.0)
+}
+
+/// Write units for writing one item of `bytes`: rounded up to the next 1 KB,
+/// at least one unit (rules 3.2, 3.7); a transactional write costs twice.
+pub fn write_units(bytes: f64) -> f64 {
+    (bytes / WRITE_UNIT).ceil().max(1.0)
+}
+
 /// Rules 3.1, 3.5, 3.6: `bytes` read by one Query, summed and rounded up
 /// once to 4 KB, with a one-unit minimum; half for eventually consistent.
 pub fn query_cost(items: f64, bytes: f64, consistent: bool, estimated: bool, default_count: bool) -> ReadCost {
-    let units = (bytes / READ_UNIT).ceil().max(1.0);
+    let units = read_units(bytes);
     let rcu = if consistent { units } else { units / 2.0 };
     let pages = (bytes / PAGE).ceil().max(1.0) as u64;
     ReadCost {
@@ -744,6 +762,10 @@ pattern pages(docId) -> Doc[] ~10 consistent
         assert_eq!(number_size("000120"), 2.0); // 1, 2
         assert_eq!(number_size("0"), 2.0);
         assert_eq!(number_size(&"9".repeat(38)), 20.0);
+        // The exponent is not a digit of the value: 1.5E+3 is 1500, two digits.
+        assert_eq!(number_size("1.5E+3"), 2.0);
+        assert_eq!(number_size("1500"), 2.0);
+        assert_eq!(number_size("-7e-12"), 2.0);
         // int(pad 6) stored as a number: 6 digits at most = 4 bytes.
         assert_eq!(default_value_size(&AttrType::Int { pad: Some(6) }), Size::exact(4.0));
         assert_eq!(default_value_size(&AttrType::Int { pad: Some(5) }), Size::exact(4.0));

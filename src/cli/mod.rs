@@ -9,6 +9,7 @@ mod import;
 pub mod input;
 use crate::diagnostic::render;
 mod sample;
+mod size;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +37,8 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Print sample items for every entity (BatchWriteItem requests, one per line).
     Sample(sample::SampleArgs),
+    /// Measure items (DynamoDB JSON or plain JSON): exact size, read and write units, entity (`--schema`).
+    Size(size::SizeArgs),
     /// Run every pattern's Query against a DynamoDB endpoint on sample items (feature `verify`; docs/verify.md).
     Verify(verify::VerifyArgs),
     /// Export the tables: `cloudformation` (a template) or `workbench` (a NoSQL Workbench model).
@@ -93,6 +96,7 @@ pub fn main() -> i32 {
         Command::Lsp => crate::lsp::run(),
         Command::Fmt(args) => fmt::run(&args),
         Command::Sample(args) => sample::run(&args),
+        Command::Size(args) => size::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Import(args) => import::run(&args),
