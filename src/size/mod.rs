@@ -152,13 +152,18 @@ pub fn documents(text: &str) -> Result<Vec<Json>, InputError> {
 
 /// The items of a document, each with its JSONPath: one item (`$`), an
 /// array of items (`$[i]`), or a BatchWriteItem request (`{"RequestItems":
-/// {TABLE: [{"PutRequest": {"Item": …}}]}}`, whose deletes write no item).
+/// {TABLE: [{"PutRequest": {"Item": …}}]}}`, whose deletes write no item),
+/// or `dyno sample --format json`'s document (`{"version": 1, "tables":
+/// [{"items": [{"entity": …, "item": …}]}]}`).
 /// `prefix` names the document when the input holds several.
 pub fn items_of<'a>(document: &'a Json, prefix: &str) -> Result<Vec<(String, &'a Json)>, InputError> {
     let root = format!("{prefix}$");
     match document {
         Json::Object(fields) if fields.len() == 1 && fields.contains_key("RequestItems") => {
             batch_write_items(&fields["RequestItems"], &format!("{root}.RequestItems"))
+        }
+        Json::Object(fields) if fields.contains_key("version") && fields.contains_key("tables") => {
+            sample_items(&fields["tables"], &format!("{root}.tables"))
         }
         Json::Object(_) => Ok(vec![(root, document)]),
         Json::Array(items) => Ok(items
@@ -174,6 +179,31 @@ pub fn items_of<'a>(document: &'a Json, prefix: &str) -> Result<Vec<(String, &'a
             ),
         )),
     }
+}
+
+/// The items of `dyno sample --format json`: `tables[t].items[i].item`.
+fn sample_items<'a>(tables: &'a Json, path: &str) -> Result<Vec<(String, &'a Json)>, InputError> {
+    let Json::Array(tables) = tables else {
+        return Err(error(
+            path,
+            format!("expected an array of tables, found {}", kind(tables)),
+        ));
+    };
+    let mut out = Vec::new();
+    for (t, table) in tables.iter().enumerate() {
+        let at = format!("{path}[{t}].items");
+        let Some(Json::Array(items)) = table.get("items") else {
+            return Err(error(&at, "expected the table's array of items"));
+        };
+        for (i, entry) in items.iter().enumerate() {
+            let at = format!("{at}[{i}]");
+            match entry.get("item") {
+                Some(item) => out.push((format!("{at}.item"), item)),
+                None => return Err(error(&at, "expected an entry with its `item`")),
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn batch_write_items<'a>(requests: &'a Json, path: &str) -> Result<Vec<(String, &'a Json)>, InputError> {

@@ -203,6 +203,19 @@ fn documents_are_one_item_an_array_json_lines_or_batch_writes() {
             "$.RequestItems.Billing[2].PutRequest.Item"
         ]
     );
+    // `dyno sample --format json`: each table's items, with their entity.
+    let sampled = json!({"version": 1, "seed": 1, "tables": [
+        {"table": "Billing", "items": [{"entity": "Tenant", "item": {"pk": "T#a"}}]},
+        {"table": "Events", "items": [{"entity": "Event", "item": {"pk": "E#a"}}, {"entity": "Event", "item": {"pk": "E#b"}}]},
+    ]});
+    assert_eq!(
+        paths(&sampled),
+        [
+            "$.tables[0].items[0].item",
+            "$.tables[1].items[0].item",
+            "$.tables[1].items[1].item"
+        ]
+    );
     assert_eq!(
         documents("{\"a\": 1}\n{oops").unwrap_err().to_string(),
         "line 2 column 2 (document 2): not JSON: key must be a string at line 2 column 2"
