@@ -53,7 +53,7 @@ pub fn run(args: &SizeArgs) -> i32 {
         }
     };
     let shown = args.items.display().to_string();
-    let items = match parse(&text) {
+    let items = match size::parse_items(&text) {
         Ok(items) => items,
         Err(errors) => {
             for e in &errors {
@@ -118,32 +118,6 @@ fn read_items(path: &std::path::Path) -> Result<String, String> {
     input::read(path).map(|source| source.text)
 }
 
-/// Every item of the input, or every reason it cannot be read.
-fn parse(text: &str) -> Result<Vec<(String, Item)>, Vec<size::InputError>> {
-    let documents = size::documents(text).map_err(|e| vec![e])?;
-    let several = documents.len() > 1;
-    let mut items = Vec::new();
-    let mut errors = Vec::new();
-    for (i, document) in documents.iter().enumerate() {
-        let prefix = if several {
-            format!("document {}: ", i + 1)
-        } else {
-            String::new()
-        };
-        match size::items_of(document, &prefix) {
-            Ok(found) => {
-                for (path, value) in found {
-                    match size::read_item(value, &path) {
-                        Ok(item) => items.push((path, item)),
-                        Err(e) => errors.push(e),
-                    }
-                }
-            }
-            Err(e) => errors.push(e),
-        }
-    }
-    if errors.is_empty() { Ok(items) } else { Err(errors) }
-}
 
 fn bytes_text(bytes: u64) -> String {
     if bytes < 1024 {

@@ -743,6 +743,55 @@ fn type_name(value: &AttrValue) -> &'static str {
     }
 }
 
+/// Every item of the input, or every reason it cannot be read.
+pub fn parse_items(text: &str) -> Result<Vec<(String, Item)>, Vec<InputError>> {
+    let documents = documents(text).map_err(|e| vec![e])?;
+    let several = documents.len() > 1;
+    let mut items = Vec::new();
+    let mut errors = Vec::new();
+    for (i, document) in documents.iter().enumerate() {
+        let prefix = if several {
+            format!("document {}: ", i + 1)
+        } else {
+            String::new()
+        };
+        match items_of(document, &prefix) {
+            Ok(found) => {
+                for (path, value) in found {
+                    match read_item(value, &path) {
+                        Ok(item) => items.push((path, item)),
+                        Err(e) => errors.push(e),
+                    }
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() { Ok(items) } else { Err(errors) }
+}
+
+/// Items measured per entity: `(entity, average bytes, items)`, for the
+/// items [`identify`] names one entity of; the rest are not counted. What
+/// `dyno explain --items` puts in place of the schema's estimates.
+pub fn measured_sizes(model: &Model, items: &[(String, Item)]) -> Vec<(EntityId, f64, usize)> {
+    let mut totals: Vec<(EntityId, u64, usize)> = Vec::new();
+    for (_, item) in items {
+        let [only] = identify(model, item)[..] else { continue };
+        let bytes = item_size(item);
+        match totals.iter_mut().find(|(e, ..)| *e == only.entity) {
+            Some((_, sum, n)) => {
+                *sum += bytes;
+                *n += 1;
+            }
+            None => totals.push((only.entity, bytes, 1)),
+        }
+    }
+    totals
+        .into_iter()
+        .map(|(entity, sum, n)| (entity, sum as f64 / n as f64, n))
+        .collect()
+}
+
 /// An entity an item is, and which of its `item { }` shapes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Match {
