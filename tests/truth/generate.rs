@@ -121,9 +121,12 @@ fn add_buckets(entities: &mut [Entity], sharding: &mut Sharding) {
         } else {
             sharding.rng.pick(&sources).clone()
         };
+        // Sometimes another count than its neighbours': a collection then
+        // reads the most shards any of them writes.
+        let count = sharding.count + u32::from(sharding.rng.chance(25));
         e.attrs.push(Attr {
             name: "bucket".into(),
-            ty: Ty::ShardOf(sharding.count, source),
+            ty: Ty::ShardOf(count, source),
             optional: false,
         });
     }

@@ -39,6 +39,11 @@ pub struct Tally {
     /// Queries the oracle expects rows from.
     pub hits: usize,
     pub disagreements: usize,
+    /// The patterns (table, name) with a disagreement.
+    pub disagreeing: std::collections::HashSet<(String, String)>,
+    /// Disagreements by what went wrong (`kind`), and whether the read was
+    /// over every write shard.
+    pub kinds: std::collections::BTreeMap<(&'static str, bool), usize>,
     pub leak_runs: usize,
     pub leak_differs: usize,
 }
@@ -46,7 +51,7 @@ pub struct Tally {
 impl Tally {
     pub fn summary(&self) -> String {
         format!(
-            "designs {}, patterns run {} ({} over every write shard, {} with a computed shard), queries run {} ({} with expected rows; {} of them per shard), disagreements {}; E202-rejected queries run {}, rows differ in {}",
+            "designs {}, patterns run {} ({} over every write shard, {} with a computed shard), queries run {} ({} with expected rows; {} of them per shard), disagreements {} in {} patterns (kind, over every shard: {:?}); E202-rejected queries run {}, rows differ in {}",
             self.designs,
             self.patterns_run.len(),
             self.sharded_run.len(),
@@ -55,6 +60,8 @@ impl Tally {
             self.hits,
             self.shard_queries,
             self.disagreements,
+            self.disagreeing.len(),
+            self.kinds,
             self.leak_runs,
             self.leak_differs
         )
@@ -232,11 +239,16 @@ impl Case {
             Some(Shards { from: Some(_), .. }) => tally.calculated_run.insert(run.clone()),
             None => false,
         };
-        tally.patterns_run.insert(run);
+        tally.patterns_run.insert(run.clone());
         if problems.is_empty() {
             return;
         }
         tally.disagreements += 1;
+        tally.disagreeing.insert(run);
+        let sharded = matches!(self.shards, Some(Shards { from: None, .. }));
+        for problem in &problems {
+            *tally.kinds.entry((kind(problem), sharded)).or_default() += 1;
+        }
         let request = match &self.queries {
             Ok(qs) => qs
                 .iter()
@@ -333,4 +345,20 @@ impl Case {
         }
         problems
     }
+}
+
+/// What a problem is about, for the tally.
+fn kind(problem: &str) -> &'static str {
+    const KINDS: [(&str, &str); 6] = [
+        ("missing", "missing rows"),
+        ("extra", "extra rows"),
+        ("wrong order", "order"),
+        ("limit", "first page"),
+        ("is a single return", "single return"),
+        ("the Query uses", "unbound parameter"),
+    ];
+    KINDS
+        .iter()
+        .find(|(needle, _)| problem.contains(needle))
+        .map_or("endpoint error", |(_, k)| k)
 }
