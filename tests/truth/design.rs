@@ -1,7 +1,9 @@
 //! Small random `.dyno` designs, deterministic from a seed: one table
 //! `key pk, sk`, 0–2 GSIs and 0–1 LSI, 2–6 entities whose key templates
 //! overlap on purpose, and patterns mostly derived from the templates (so
-//! many should resolve) plus adversarial ones.
+//! many should resolve) plus adversarial ones. About one design in four is
+//! write-sharded: `shard(N)` and `shard(N, of attr)` holes at the end of
+//! partition templates.
 
 use std::fmt::Write;
 

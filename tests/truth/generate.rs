@@ -1,6 +1,9 @@
 //! Picks a random design: entities from a shared vocabulary of attributes
 //! and key templates chosen to stress the checker, indexes keyed by
 //! templates or plain attributes, and patterns derived from the templates.
+//! A write-sharded design ends some partition templates (the table's and
+//! GSIs') with a `{shard}` (random) or `{bucket}` (calculated from another
+//! key hole of the entity) hole; patterns rarely know the shard.
 
 use super::design::{Attr, Design, Entity, Index, Known, Pattern, Rng, Template, Ty, holes, template};
 
