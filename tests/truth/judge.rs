@@ -24,6 +24,9 @@ pub struct Tally {
     /// Of the ok patterns: read over every write shard; with a computed shard.
     pub ok_sharded: usize,
     pub ok_calculated: usize,
+    /// The ok patterns read over every shard, by shape: `limit`, `by`,
+    /// several entities, on an index, a single return.
+    pub sharded_shapes: std::collections::BTreeMap<&'static str, usize>,
     /// Designs with a write shard.
     pub sharded_designs: usize,
     pub unresolved_without_error: usize,
