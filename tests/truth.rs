@@ -98,6 +98,23 @@ fn cases(
         let ok = errors.is_empty();
         if ok {
             tally.ok += 1;
+            match &resolution.shards {
+                Some(s) if s.from.is_none() => {
+                    tally.ok_sharded += 1;
+                    let shapes = [
+                        ("limit", pattern.limit.is_some()),
+                        ("by", pattern.by.is_some()),
+                        ("collection", pattern.returns.len() > 1),
+                        ("index", resolution.key_schema(&analysis.schema.model).is_index()),
+                        ("single", pattern.returns.iter().any(|(_, many)| !many)),
+                    ];
+                    for (shape, _) in shapes.iter().filter(|(_, yes)| *yes) {
+                        *tally.sharded_shapes.entry(shape).or_default() += 1;
+                    }
+                }
+                Some(_) => tally.ok_calculated += 1,
+                None => {}
+            }
         } else if errors.iter().any(|c| *c != Code::ExtraEntities) {
             continue;
         }
@@ -227,6 +244,7 @@ fn run_truth() -> usize {
         let items = oracle::items(&design, &mut design::Rng::new(seed ^ 0x17e5));
         let writes: Vec<_> = items.iter().map(|i| oracle::dynamo_item(&design, i)).collect();
         let cases = cases(seed, &design, &analysis, &items, &mut checker);
+        checker.sharded_designs += usize::from(source.contains("shard("));
         runtime.block_on(async {
             let mut runs = Vec::new();
             for (endpoint, tally) in endpoints.iter().zip(tallies.iter_mut()) {
@@ -237,10 +255,14 @@ fn run_truth() -> usize {
     }
     let rejected: BTreeMap<_, _> = checker.rejected.iter().collect();
     println!(
-        "truth: {designs} designs (seeds {first}..{}), {} patterns: {} ok, rejected by code {rejected:?}, {} unresolved without an error; {:.1}s",
+        "truth: {designs} designs (seeds {first}..{}; {} write-sharded), {} patterns: {} ok ({} read over every write shard {:?}, {} with a computed shard), rejected by code {rejected:?}, {} unresolved without an error; {:.1}s",
         first + designs,
+        checker.sharded_designs,
         checker.patterns,
         checker.ok,
+        checker.ok_sharded,
+        checker.sharded_shapes,
+        checker.ok_calculated,
         checker.unresolved_without_error,
         started.elapsed().as_secs_f64()
     );

@@ -1,7 +1,9 @@
 //! Small random `.dyno` designs, deterministic from a seed: one table
 //! `key pk, sk`, 0–2 GSIs and 0–1 LSI, 2–6 entities whose key templates
 //! overlap on purpose, and patterns mostly derived from the templates (so
-//! many should resolve) plus adversarial ones.
+//! many should resolve) plus adversarial ones. About one design in four is
+//! write-sharded: `shard(N)` and `shard(N, of attr)` holes at the end of
+//! partition templates.
 
 use std::fmt::Write;
 
@@ -40,6 +42,10 @@ pub enum Ty {
     Datetime,
     Ulid,
     Enum(&'static [&'static str]),
+    /// `shard(N)`: a write shard, `0`..`N-1` at random on each write.
+    Shard(u32),
+    /// `shard(N, of source)`: calculated from the source's key text.
+    ShardOf(u32, String),
 }
 
 impl Ty {
@@ -57,11 +63,21 @@ impl Ty {
                 let words: Vec<String> = words.iter().map(|w| quote_word(w)).collect();
                 format!("enum({})", words.join(", "))
             }
+            Ty::Shard(n) => format!("shard({n})"),
+            Ty::ShardOf(n, source) => format!("shard({n}, of {source})"),
         }
     }
 
+    /// Stored as a Number (a shard too: in a key, its decimal digits).
     pub fn numeric(&self) -> bool {
-        matches!(self, Ty::Int | Ty::Pad(_) | Ty::Decimal)
+        matches!(
+            self,
+            Ty::Int | Ty::Pad(_) | Ty::Decimal | Ty::Shard(_) | Ty::ShardOf(..)
+        )
+    }
+
+    pub fn is_shard(&self) -> bool {
+        matches!(self, Ty::Shard(_) | Ty::ShardOf(..))
     }
 
     /// The values items draw from: small, so that equalities and prefixes
@@ -92,6 +108,8 @@ impl Ty {
                 "01HQ400000000000000000000A",
             ]),
             Ty::Enum(words) => words.iter().map(|s| s.to_string()).collect(),
+            // A calculated shard's value comes from its source (`oracle::items`).
+            Ty::Shard(n) | Ty::ShardOf(n, _) => dyno::check::shard::values(*n),
         }
     }
 
@@ -106,7 +124,7 @@ impl Ty {
     /// A fixed value in a pattern, as source text.
     pub fn literal(&self, value: &str) -> String {
         match self {
-            Ty::Int | Ty::Pad(_) | Ty::Decimal => value.to_string(),
+            Ty::Int | Ty::Pad(_) | Ty::Decimal | Ty::Shard(_) | Ty::ShardOf(..) => value.to_string(),
             Ty::Enum(_) => quote_word(value),
             _ => format!("{value:?}"),
         }

@@ -1,6 +1,9 @@
 //! Picks a random design: entities from a shared vocabulary of attributes
 //! and key templates chosen to stress the checker, indexes keyed by
 //! templates or plain attributes, and patterns derived from the templates.
+//! A write-sharded design ends some partition templates (the table's and
+//! GSIs') with a `{shard}` (random) or `{bucket}` (calculated from another
+//! key hole of the entity) hole; patterns rarely know the shard.
 
 use super::design::{Attr, Design, Entity, Index, Known, Pattern, Rng, Template, Ty, holes, template};
 
@@ -62,6 +65,76 @@ fn vocabulary(rng: &mut Rng) -> Vec<(&'static str, Ty)> {
     ]
 }
 
+/// A write-sharded design (from its own generator, so that the designs
+/// without shards stay those of earlier runs): the shard count, and how
+/// often a partition template gets a shard hole.
+struct Sharding {
+    rng: Rng,
+    count: u32,
+}
+
+impl Sharding {
+    fn new(seed: u64) -> Option<Sharding> {
+        let mut rng = Rng::new(seed ^ 0x5_4a4d);
+        rng.chance(25).then(|| Sharding {
+            count: 2 + rng.below(3) as u32,
+            rng,
+        })
+    }
+
+    /// The template, maybe with a shard hole at its end: a random
+    /// `{shard}` or a `{bucket}` calculated from another attribute.
+    fn suffix(&mut self, text: &str, percent: u64) -> String {
+        if !self.rng.chance(percent) {
+            return text.to_string();
+        }
+        let hole = if self.rng.chance(55) { "shard" } else { "bucket" };
+        let sep = self.rng.pick(&[".", "#"]);
+        format!("{text}{sep}{{{hole}}}")
+    }
+}
+
+/// Gives `bucket: shard(N, of source)` to each entity whose keys have a
+/// `{bucket}` hole: the source is one of its other key holes (often the
+/// partition key's own, which every pattern on that path knows).
+fn add_buckets(entities: &mut [Entity], sharding: &mut Sharding) {
+    for e in entities.iter_mut() {
+        let mut sources: Vec<String> = Vec::new();
+        let mut pk_sources: Vec<String> = Vec::new();
+        let mut wants = false;
+        for (k, t) in &e.keys {
+            for h in holes(t) {
+                let attr = e.attr(h);
+                wants |= h == "bucket";
+                if let Some(a) = attr.filter(|a| !a.optional && !a.ty.is_shard()) {
+                    if k == "pk" && !pk_sources.contains(&a.name) {
+                        pk_sources.push(a.name.clone());
+                    }
+                    if !sources.contains(&a.name) {
+                        sources.push(a.name.clone());
+                    }
+                }
+            }
+        }
+        if !wants || e.attr("bucket").is_some() {
+            continue;
+        }
+        let source = if !pk_sources.is_empty() && sharding.rng.chance(50) {
+            sharding.rng.pick(&pk_sources).clone()
+        } else {
+            sharding.rng.pick(&sources).clone()
+        };
+        // Sometimes another count than its neighbours': a collection then
+        // reads the most shards any of them writes.
+        let count = sharding.count + u32::from(sharding.rng.chance(25));
+        e.attrs.push(Attr {
+            name: "bucket".into(),
+            ty: Ty::ShardOf(count, source),
+            optional: false,
+        });
+    }
+}
+
 fn ty_of(vocab: &[(&str, Ty)], name: &str) -> Ty {
     vocab.iter().find(|(n, _)| *n == name).unwrap().1.clone()
 }
@@ -79,15 +152,30 @@ fn add_attr(e: &mut Entity, vocab: &[(&str, Ty)], name: &str, optional: bool) {
 fn set_key(e: &mut Entity, vocab: &[(&str, Ty)], key: &str, text: &str) {
     let t = template(text);
     for h in holes(&t) {
-        add_attr(e, vocab, h, false);
+        // `bucket` is calculated from another attribute: `add_buckets`.
+        if h != "bucket" {
+            add_attr(e, vocab, h, false);
+        }
     }
     e.keys.push((key.into(), t));
 }
 
 pub fn design(seed: u64) -> Design {
     let mut rng = Rng::new(seed);
-    let vocab = vocabulary(&mut rng);
-    let families: Vec<&str> = (0..1 + rng.below(2)).map(|_| *rng.pick(PK)).collect();
+    let mut vocab = vocabulary(&mut rng);
+    let mut sharding = Sharding::new(seed);
+    if let Some(s) = &sharding {
+        vocab.push(("shard", Ty::Shard(s.count)));
+    }
+    let families: Vec<String> = (0..1 + rng.below(2))
+        .map(|_| {
+            let pk = *rng.pick(PK);
+            match &mut sharding {
+                Some(s) => s.suffix(pk, 75),
+                None => pk.to_string(),
+            }
+        })
+        .collect();
     let mut entities: Vec<Entity> = Vec::new();
     let mut used: Vec<(String, String)> = Vec::new();
     for n in 0..2 + rng.below(5) {
@@ -96,7 +184,7 @@ pub fn design(seed: u64) -> Design {
             attrs: Vec::new(),
             keys: Vec::new(),
         };
-        let pk = *rng.pick(&families);
+        let pk = rng.pick(&families).as_str();
         let mut sk = *rng.pick(SK);
         for _ in 0..5 {
             if !used.contains(&(pk.to_string(), sk.to_string())) {
@@ -122,7 +210,12 @@ pub fn design(seed: u64) -> Design {
             let with_sk = rng.chance(80);
             for e in entities.iter_mut() {
                 if rng.chance(60) {
-                    set_key(e, &vocab, &pk, rng.pick::<&str>(GSI_PK));
+                    let gsi_pk = *rng.pick::<&str>(GSI_PK);
+                    let gsi_pk = match &mut sharding {
+                        Some(s) => s.suffix(gsi_pk, 50),
+                        None => gsi_pk.to_string(),
+                    };
+                    set_key(e, &vocab, &pk, &gsi_pk);
                     if with_sk {
                         set_key(e, &vocab, &sk, rng.pick::<&str>(SK));
                     }
@@ -194,6 +287,9 @@ pub fn design(seed: u64) -> Design {
             }
         }
     }
+    if let Some(s) = &mut sharding {
+        add_buckets(&mut entities, s);
+    }
     let mut design = Design {
         indexes,
         entities,
@@ -228,6 +324,11 @@ fn derive(rng: &mut Rng, design: &Design, e: usize, name: String) -> Pattern {
     let pkt: Template = entity.key_source(&pk).unwrap();
     let mut known: Vec<Known> = Vec::new();
     for h in holes(&pkt) {
+        // A pattern rarely knows its write shard: it reads every shard.
+        let shard = entity.attr(h).is_some_and(|a| a.ty.is_shard());
+        if shard && !rng.chance(10) {
+            continue;
+        }
         if !known.iter().any(|k| k.attr() == h) {
             known.push(Known::Eq(h.into()));
         }
@@ -285,7 +386,11 @@ fn derive(rng: &mut Rng, design: &Design, e: usize, name: String) -> Pattern {
     }
     if rng.chance(15) {
         // Adversarial: a known value the key does not hold.
-        if let Some(a) = entity.attrs.iter().find(|a| !known.iter().any(|k| k.attr() == a.name)) {
+        if let Some(a) = entity
+            .attrs
+            .iter()
+            .find(|a| !a.ty.is_shard() && !known.iter().any(|k| k.attr() == a.name))
+        {
             known.push(Known::Eq(a.name.clone()));
         }
     }

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
 use dyno::check::Analysis;
-use dyno::check::resolve::{Resolution, SortOp};
+use dyno::check::resolve::{Resolution, Shards, SortOp};
 use dyno::check::value::{Value, ValuePart};
 use dyno::verify::plan::ConcreteQuery;
 
@@ -21,13 +21,32 @@ pub struct Tally {
     pub designs: usize,
     pub patterns: usize,
     pub ok: usize,
+    /// Of the ok patterns: read over every write shard; with a computed shard.
+    pub ok_sharded: usize,
+    pub ok_calculated: usize,
+    /// The ok patterns read over every shard, by shape: `limit`, `by`,
+    /// several entities, on an index, a single return.
+    pub sharded_shapes: std::collections::BTreeMap<&'static str, usize>,
+    /// Designs with a write shard.
+    pub sharded_designs: usize,
     pub unresolved_without_error: usize,
     pub rejected: HashMap<&'static str, usize>,
     pub patterns_run: std::collections::HashSet<(String, String)>,
     pub queries: usize,
+    /// Ok patterns read over every write shard (N Queries, merged), and
+    /// those whose calculated shard the caller computes (one Query).
+    pub sharded_run: std::collections::HashSet<(String, String)>,
+    pub calculated_run: std::collections::HashSet<(String, String)>,
+    /// Queries sent for the reads over every shard.
+    pub shard_queries: usize,
     /// Queries the oracle expects rows from.
     pub hits: usize,
     pub disagreements: usize,
+    /// The patterns (table, name) with a disagreement.
+    pub disagreeing: std::collections::HashSet<(String, String)>,
+    /// Disagreements by what went wrong (`kind`), and whether the read was
+    /// over every write shard.
+    pub kinds: std::collections::BTreeMap<(&'static str, bool), usize>,
     pub leak_runs: usize,
     pub leak_differs: usize,
 }
@@ -35,12 +54,17 @@ pub struct Tally {
 impl Tally {
     pub fn summary(&self) -> String {
         format!(
-            "designs {}, patterns run {}, queries run {} ({} with expected rows), disagreements {}; E202-rejected queries run {}, rows differ in {}",
+            "designs {}, patterns run {} ({} over every write shard, {} with a computed shard), queries run {} ({} with expected rows; {} of them per shard), disagreements {} in {} patterns (kind, over every shard: {:?}); E202-rejected queries run {}, rows differ in {}",
             self.designs,
             self.patterns_run.len(),
+            self.sharded_run.len(),
+            self.calculated_run.len(),
             self.queries,
             self.hits,
+            self.shard_queries,
             self.disagreements,
+            self.disagreeing.len(),
+            self.kinds,
             self.leak_runs,
             self.leak_differs
         )
@@ -52,7 +76,9 @@ pub struct Case {
     design: Design,
     params: BTreeMap<String, String>,
     /// Err: a parameter the resolution uses that the pattern does not bind.
-    query: Result<ConcreteQuery, String>,
+    /// Several: one per write shard, merged.
+    queries: Result<Vec<ConcreteQuery>, String>,
+    shards: Option<Shards>,
     expected: Vec<Item>,
     ok: bool,
 }
@@ -115,7 +141,31 @@ impl Case {
                 texts.insert(n.clone(), text);
             }
         }
-        let query = (|| {
+        // A calculated shard whose source the pattern knows: the caller
+        // computes it from the source's key text.
+        if let Some(Shards {
+            attr,
+            count,
+            from: Some(source),
+        }) = &resolution.shards
+        {
+            let text = pattern.known.iter().find_map(|k| match k {
+                Known::Eq(a) if a == source => texts.get(a).cloned(),
+                Known::Fixed(a, v) if a == source => Some(oracle::attr_ty(design, &pattern, a).key_text(v)),
+                _ => None,
+            });
+            if let Some(text) = text {
+                texts.insert(attr.clone(), dyno::check::shard::of(&text, *count).to_string());
+            }
+        }
+        // A random shard: the same Query for each of its values.
+        let shard_values: Vec<Option<String>> = match &resolution.shards {
+            Some(Shards { count, from: None, .. }) => {
+                dyno::check::shard::values(*count).into_iter().map(Some).collect()
+            }
+            _ => vec![None],
+        };
+        let query = |texts: &BTreeMap<String, String>| -> Result<ConcreteQuery, String> {
             Ok(ConcreteQuery {
                 table: resolution.table,
                 access: resolution.access,
@@ -130,13 +180,24 @@ impl Case {
                 // The generated designs write no filters.
                 filter: None,
             })
-        })();
+        };
+        let queries = shard_values
+            .into_iter()
+            .map(|value| {
+                let mut texts = texts.clone();
+                if let (Some(v), Some(shards)) = (value, &resolution.shards) {
+                    texts.insert(shards.attr.clone(), v);
+                }
+                query(&texts)
+            })
+            .collect();
         let _ = analysis;
         Case {
             pattern,
             design: design.clone(),
             params,
-            query,
+            queries,
+            shards: resolution.shards.clone(),
             expected: expected.into_iter().cloned().collect(),
             ok,
         }
@@ -145,12 +206,15 @@ impl Case {
     pub async fn run(&self, endpoint: &Endpoint, analysis: &Analysis, table: &str, source: &str, tally: &mut Tally) {
         let mut problems = Vec::new();
         let mut actual_text = String::new();
-        match &self.query {
+        let fanout = self.queries.as_ref().map_or(0, |q| q.len());
+        let per_shard = if fanout > 1 { fanout } else { 0 };
+        match &self.queries {
             Err(e) => problems.push(e.clone()),
-            Ok(query) => {
-                tally.queries += 1;
+            Ok(queries) => {
+                tally.queries += queries.len();
+                tally.shard_queries += per_shard;
                 tally.hits += usize::from(!self.expected.is_empty());
-                match endpoint::run(&endpoint.client, &analysis.schema.model, query, table, false).await {
+                match endpoint::read(&endpoint.client, &analysis.schema.model, queries, table, false).await {
                     Err(e) => problems.push(e),
                     Ok(rows) => {
                         actual_text = format!("{rows:?}");
@@ -158,8 +222,9 @@ impl Case {
                     }
                 }
                 if let Some(n) = self.pattern.limit.filter(|_| self.ok) {
-                    tally.queries += 1;
-                    match endpoint::run(&endpoint.client, &analysis.schema.model, query, table, true).await {
+                    tally.queries += queries.len();
+                    tally.shard_queries += per_shard;
+                    match endpoint::read(&endpoint.client, &analysis.schema.model, queries, table, true).await {
                         Err(e) => problems.push(e),
                         Ok(rows) => problems.extend(self.judge_page(&rows, n as usize)),
                     }
@@ -171,15 +236,28 @@ impl Case {
             tally.leak_differs += usize::from(!problems.is_empty());
             return;
         }
-        tally
-            .patterns_run
-            .insert((table.to_string(), self.pattern.name.clone()));
+        let run = (table.to_string(), self.pattern.name.clone());
+        match &self.shards {
+            Some(Shards { from: None, .. }) => tally.sharded_run.insert(run.clone()),
+            Some(Shards { from: Some(_), .. }) => tally.calculated_run.insert(run.clone()),
+            None => false,
+        };
+        tally.patterns_run.insert(run.clone());
         if problems.is_empty() {
             return;
         }
         tally.disagreements += 1;
-        let request = match &self.query {
-            Ok(q) => serde_json::to_string(&q.request(&analysis.schema.model, table)).unwrap(),
+        tally.disagreeing.insert(run);
+        let sharded = matches!(self.shards, Some(Shards { from: None, .. }));
+        for problem in &problems {
+            *tally.kinds.entry((kind(problem), sharded)).or_default() += 1;
+        }
+        let request = match &self.queries {
+            Ok(qs) => qs
+                .iter()
+                .map(|q| serde_json::to_string(&q.request(&analysis.schema.model, table)).unwrap())
+                .collect::<Vec<_>>()
+                .join("\n    "),
             Err(_) => "-".into(),
         };
         let expected: Vec<Id> = self.expected.iter().map(Item::id).collect();
@@ -270,4 +348,20 @@ impl Case {
         }
         problems
     }
+}
+
+/// What a problem is about, for the tally.
+fn kind(problem: &str) -> &'static str {
+    const KINDS: [(&str, &str); 6] = [
+        ("missing", "missing rows"),
+        ("extra", "extra rows"),
+        ("wrong order", "order"),
+        ("limit", "first page"),
+        ("is a single return", "single return"),
+        ("the Query uses", "unbound parameter"),
+    ];
+    KINDS
+        .iter()
+        .find(|(needle, _)| problem.contains(needle))
+        .map_or("endpoint error", |(_, k)| k)
 }

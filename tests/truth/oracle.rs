@@ -63,8 +63,19 @@ pub fn items(design: &Design, rng: &mut Rng) -> Vec<Item> {
         for _ in 0..4 + rng.below(5) {
             let mut attrs = BTreeMap::new();
             for a in &entity.attrs {
-                if !(a.optional && rng.chance(30)) {
+                let absent = a.optional && rng.chance(30);
+                if !absent && !matches!(a.ty, Ty::ShardOf(..)) {
                     attrs.insert(a.name.clone(), rng.pick(&a.ty.pool()).clone());
+                }
+            }
+            // A calculated shard, as the application computes it (the
+            // documented contract: FNV-1a of the source's key text, mod N).
+            for a in &entity.attrs {
+                if let Ty::ShardOf(n, source) = &a.ty
+                    && let Some(value) = attrs.get(source)
+                {
+                    let text = entity.attr(source).unwrap().ty.key_text(value);
+                    attrs.insert(a.name.clone(), dyno::check::shard::of(&text, *n).to_string());
                 }
             }
             let mut item_keys = BTreeMap::new();
