@@ -245,3 +245,52 @@ fn malformed_input_is_a_usage_error_with_where() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(stderr(&output), "error: `does/not/exist.json` does not exist\n");
 }
+
+/// `dyno explain --items`: sizes measured from real items replace the
+/// schema's type-default estimates in every pattern's cost.
+#[test]
+fn explain_sizes_entities_by_the_items_given() {
+    let scratch = Scratch::new("size-explain");
+    // One big user: its measured size, not the estimate, prices the read.
+    let user = json!({"pk": "TENANT#t1", "sk": "USER#u1", "email": "a@example.com", "bio": "z".repeat(9000)});
+    let file = scratch.file("users.json", &user.to_string());
+    let schema = scratch.file(
+        "app.dyno",
+        r#"table App {
+  key pk, sk
+}
+
+entity User {
+  tenantId: id
+  userId: id
+  email: string
+  bio: string
+  pk = "TENANT#{tenantId}"
+  sk = "USER#{userId}"
+}
+
+pattern user(tenantId, userId) -> User
+"#,
+    );
+    let estimated = dyno(&["explain", path_str(&schema), "--format", "json"]);
+    let estimated: Json = serde_json::from_str(&stdout(&estimated)).unwrap();
+    assert_eq!(estimated["patterns"][0]["cost"]["estimated"], true);
+    let output = dyno(&[
+        "explain",
+        path_str(&schema),
+        "--items",
+        path_str(&file),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let measured: Json = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(measured["measured"][0]["entity"], "User");
+    assert_eq!(measured["measured"][0]["items"], 1);
+    let cost = &measured["patterns"][0]["cost"];
+    assert_eq!(cost["estimated"], false, "{cost:#}");
+    // 9,000+ bytes: three 4 KB units, half for an eventually consistent read.
+    assert_eq!(cost["rcu"], 1.5, "{cost:#}");
+    let text = stdout(&dyno(&["explain", path_str(&schema), "--items", path_str(&file)]));
+    assert!(text.starts_with("sized from "), "{text}");
+}

@@ -1,17 +1,18 @@
 //! `dyno explain FILE [PATTERN]`: each pattern's Query as the low-level
 //! request JSON, ready for an SDK or `aws dynamodb query --cli-input-json`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
-use crate::check::Analysis;
-use crate::check::cost::ReadCost;
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, input, render};
+use crate::check::Schema;
+use crate::check::cost::{ReadCost, format_bytes};
 use crate::check::describe;
-use crate::check::model::PatternId;
+use crate::check::model::{EntityId, PatternId};
 use crate::diagnostic::Severity;
+use crate::size;
 
 #[derive(Args)]
 pub struct ExplainArgs {
@@ -23,6 +24,10 @@ pub struct ExplainArgs {
     pattern: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Items to size the entities by instead of the schema's estimates
+    /// (what `dyno size` reads: DynamoDB JSON or plain JSON).
+    #[arg(long, value_name = "ITEMS.json")]
+    items: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -52,21 +57,50 @@ pub fn run(args: &ExplainArgs) -> i32 {
         eprintln!("error: `{}` has no pattern `{name}`", source.display_path());
         return EXIT_USAGE;
     }
+    // Sizes measured from real items replace the schema's estimates.
+    let (schema, measured) = match &args.items {
+        None => (analysis.schema.clone(), Vec::new()),
+        Some(path) => match measured_schema(&analysis.schema, path) {
+            Ok((schema, measured)) => (std::sync::Arc::new(schema), measured),
+            Err(status) => return status,
+        },
+    };
     let unresolved = selected
         .iter()
         .filter(|&&i| analysis.schema.resolution(i).is_none())
         .count();
     match args.format {
         Format::Json => {
-            let patterns: Vec<_> = selected.iter().map(|&i| pattern_json(&analysis, i)).collect();
+            let patterns: Vec<_> = selected.iter().map(|&i| pattern_json(&schema, i)).collect();
             println!(
                 "{}",
-                serde_json::to_string_pretty(&json!({ "version": 1, "patterns": patterns })).unwrap()
+                serde_json::to_string_pretty(&json!({
+                    "version": 1,
+                    "patterns": patterns,
+                    "measured": measured.iter().map(|(entity, bytes, items)| json!({
+                        "entity": schema.model.entity(*entity).name.text,
+                        "bytes": bytes.round() as u64,
+                        "items": items,
+                    })).collect::<Vec<_>>(),
+                }))
+                .unwrap()
             );
         }
         Format::Text => {
+            for (entity, bytes, items) in &measured {
+                println!(
+                    "sized from {}: `{}` ~{} ({items} item{})",
+                    args.items.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                    schema.model.entity(*entity).name.text,
+                    format_bytes(*bytes),
+                    if *items == 1 { "" } else { "s" }
+                );
+            }
+            if !measured.is_empty() {
+                println!();
+            }
             for &i in &selected {
-                print!("{}", pattern_text(&analysis, i));
+                print!("{}", pattern_text(&schema, i));
             }
             if unresolved > 0 {
                 // Say why, with the same diagnostics `dyno check` prints.
@@ -79,9 +113,34 @@ pub fn run(args: &ExplainArgs) -> i32 {
     if unresolved > 0 { EXIT_ERRORS } else { EXIT_OK }
 }
 
-fn pattern_json(analysis: &Analysis, index: PatternId) -> serde_json::Value {
-    let pattern = analysis.schema.model.pattern(index);
-    match describe::served(&analysis.schema, index) {
+/// The schema with each measured entity sized by its items' average (as
+/// an `entity X ~N` hint would), and what was measured.
+fn measured_schema(schema: &Schema, path: &Path) -> Result<(Schema, Vec<(EntityId, f64, usize)>), i32> {
+    let shown = path.display();
+    let text = input::read(path).map_err(|message| {
+        eprintln!("error: {message}");
+        EXIT_USAGE
+    })?;
+    let items = size::parse_items(&text.text).map_err(|errors| {
+        for e in &errors {
+            eprintln!("error: {shown}: {e}");
+        }
+        EXIT_USAGE
+    })?;
+    let measured = size::measured_sizes(&schema.model, &items);
+    if measured.is_empty() {
+        eprintln!("warning: {shown}: no item has the keys of exactly one entity of the schema; sizes stay estimated");
+    }
+    let mut schema = schema.clone();
+    for (entity, bytes, _) in &measured {
+        schema.model.entities[entity.index()].size_hint = Some(*bytes);
+    }
+    Ok((schema, measured))
+}
+
+fn pattern_json(schema: &Schema, index: PatternId) -> serde_json::Value {
+    let pattern = schema.model.pattern(index);
+    match describe::served(schema, index) {
         Some(served) => json!({
             "pattern": pattern.name.text,
             "resolved": true,
@@ -102,14 +161,14 @@ fn pattern_json(analysis: &Analysis, index: PatternId) -> serde_json::Value {
     }
 }
 
-fn pattern_text(analysis: &Analysis, index: PatternId) -> String {
-    let pattern = analysis.schema.model.pattern(index);
+fn pattern_text(schema: &Schema, index: PatternId) -> String {
+    let pattern = schema.model.pattern(index);
     let mut out = format!("pattern {}", pattern.name.text);
     if let Some(docs) = &pattern.docs {
         out.push_str(&format!("  // {}", docs.lines().next().unwrap_or_default()));
     }
     out.push('\n');
-    match describe::served(&analysis.schema, index) {
+    match describe::served(schema, index) {
         Some(served) => {
             let via = match &served.index {
                 Some(index) => format!("index {index}"),

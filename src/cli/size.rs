@@ -118,7 +118,6 @@ fn read_items(path: &std::path::Path) -> Result<String, String> {
     input::read(path).map(|source| source.text)
 }
 
-
 fn bytes_text(bytes: u64) -> String {
     if bytes < 1024 {
         format!("{bytes} B")
