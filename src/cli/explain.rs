@@ -10,9 +10,9 @@ use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, input, render};
 use crate::check::Schema;
 use crate::check::cost::{ReadCost, format_bytes};
 use crate::check::describe;
-use crate::check::model::{EntityId, PatternId};
+use crate::check::model::PatternId;
 use crate::diagnostic::Severity;
-use crate::size;
+use crate::size::{self, EntitySize};
 
 #[derive(Args)]
 pub struct ExplainArgs {
@@ -77,23 +77,24 @@ pub fn run(args: &ExplainArgs) -> i32 {
                 serde_json::to_string_pretty(&json!({
                     "version": 1,
                     "patterns": patterns,
-                    "measured": measured.iter().map(|(entity, bytes, items)| json!({
-                        "entity": schema.model.entity(*entity).name.text,
-                        "bytes": bytes.round() as u64,
-                        "items": items,
+                    "measured": measured.iter().map(|m| json!({
+                        "entity": schema.model.entity(m.entity).name.text,
+                        "bytes": m.bytes.round() as u64,
+                        "items": m.items,
                     })).collect::<Vec<_>>(),
                 }))
                 .unwrap()
             );
         }
         Format::Text => {
-            for (entity, bytes, items) in &measured {
+            for m in &measured {
                 println!(
-                    "sized from {}: `{}` ~{} ({items} item{})",
+                    "sized from {}: `{}` ~{} ({} item{})",
                     args.items.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
-                    schema.model.entity(*entity).name.text,
-                    format_bytes(*bytes),
-                    if *items == 1 { "" } else { "s" }
+                    schema.model.entity(m.entity).name.text,
+                    format_bytes(m.bytes),
+                    m.items,
+                    if m.items == 1 { "" } else { "s" }
                 );
             }
             if !measured.is_empty() {
@@ -115,7 +116,7 @@ pub fn run(args: &ExplainArgs) -> i32 {
 
 /// The schema with each measured entity sized by its items' average (as
 /// an `entity X ~N` hint would), and what was measured.
-fn measured_schema(schema: &Schema, path: &Path) -> Result<(Schema, Vec<(EntityId, f64, usize)>), i32> {
+fn measured_schema(schema: &Schema, path: &Path) -> Result<(Schema, Vec<EntitySize>), i32> {
     let shown = path.display();
     let text = input::read(path).map_err(|message| {
         eprintln!("error: {message}");
@@ -132,8 +133,8 @@ fn measured_schema(schema: &Schema, path: &Path) -> Result<(Schema, Vec<(EntityI
         eprintln!("warning: {shown}: no item has the keys of exactly one entity of the schema; sizes stay estimated");
     }
     let mut schema = schema.clone();
-    for (entity, bytes, _) in &measured {
-        schema.model.entities[entity.index()].size_hint = Some(*bytes);
+    for m in &measured {
+        schema.model.entities[m.entity.index()].size_hint = Some(m.bytes);
     }
     Ok((schema, measured))
 }

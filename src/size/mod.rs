@@ -770,10 +770,19 @@ pub fn parse_items(text: &str) -> Result<Vec<(String, Item)>, Vec<InputError>> {
     if errors.is_empty() { Ok(items) } else { Err(errors) }
 }
 
-/// Items measured per entity: `(entity, average bytes, items)`, for the
-/// items [`identify`] names one entity of; the rest are not counted. What
-/// `dyno explain --items` puts in place of the schema's estimates.
-pub fn measured_sizes(model: &Model, items: &[(String, Item)]) -> Vec<(EntityId, f64, usize)> {
+/// One entity's items, measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EntitySize {
+    pub entity: EntityId,
+    /// The average item size.
+    pub bytes: f64,
+    pub items: usize,
+}
+
+/// Items measured per entity, for the items [`identify`] names one entity
+/// of; the rest are not counted. What `dyno explain --items` puts in place
+/// of the schema's estimates.
+pub fn measured_sizes(model: &Model, items: &[(String, Item)]) -> Vec<EntitySize> {
     let mut totals: Vec<(EntityId, u64, usize)> = Vec::new();
     for (_, item) in items {
         let [only] = identify(model, item)[..] else { continue };
@@ -788,7 +797,11 @@ pub fn measured_sizes(model: &Model, items: &[(String, Item)]) -> Vec<(EntityId,
     }
     totals
         .into_iter()
-        .map(|(entity, sum, n)| (entity, sum as f64 / n as f64, n))
+        .map(|(entity, sum, n)| EntitySize {
+            entity,
+            bytes: sum as f64 / n as f64,
+            items: n,
+        })
         .collect()
 }
 
