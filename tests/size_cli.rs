@@ -253,7 +253,7 @@ fn explain_sizes_entities_by_the_items_given() {
     let scratch = Scratch::new("size-explain");
     // One big user: its measured size, not the estimate, prices the read.
     let user = json!({"pk": "TENANT#t1", "sk": "USER#u1", "email": "a@example.com", "bio": "z".repeat(9000)});
-    let file = scratch.file("users.json", &user.to_string());
+    let file = scratch.file("users.json", user.to_string());
     let schema = scratch.file(
         "app.dyno",
         r#"table App {
