@@ -169,10 +169,10 @@ impl Case {
             Ok(ConcreteQuery {
                 table: resolution.table,
                 access: resolution.access,
-                partition: fill(&resolution.partition, &texts)?.to_string(),
+                partition: fill(&resolution.partition, texts)?.to_string(),
                 partition_rest: Vec::new(),
                 sort_equal: Vec::new(),
-                sort: resolution.sort.as_ref().map(|s| fill_sort(s, &texts)).transpose()?,
+                sort: resolution.sort.as_ref().map(|s| fill_sort(s, texts)).transpose()?,
                 forward: !resolution.descending,
                 consistent: resolution.consistent,
                 limit: resolution.limit,
