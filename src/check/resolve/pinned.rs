@@ -290,9 +290,7 @@ impl Declared<'_> {
         ));
         false
     }
-}
 
-impl Declared<'_> {
     /// A condition that fixes an attribute the pattern does not know
     /// (`pk = "TENANT#{tenantId}#open"` over `TENANT#{tenantId}#{status}`)
     /// reads only some of the declared items: reported; `false`.
