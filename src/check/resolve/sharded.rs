@@ -3,8 +3,11 @@
 //! parameter of the request, and the pattern is proved as if the caller
 //! knew it: each request returns exactly the declared items of one shard,
 //! so the requests for every shard together return exactly the declared
-//! items. A calculated shard (`shard(10, of userId)`) whose source the
-//! caller knows is computed by the caller: one request.
+//! items. That composes for collections, order (merged by the sort key)
+//! and `limit` (each shard's first page, merged), but not for a single
+//! return: each shard can hold one, so it is rejected. A calculated shard
+//! (`shard(10, of userId)`) whose source the caller knows is computed by
+//! the caller: one request.
 
 use super::exact::Caveats;
 use super::rejection::Rejection;
