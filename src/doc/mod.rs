@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use crate::check::Analysis;
 use crate::check::describe::{self, Served};
-use crate::check::model::{Entity, ItemShape, KeySchema, Model, Part, Projection, Table, Template};
+use crate::check::model::{Entity, ItemShape, KeySchema, Model, Part, Projection, TableId, Template};
 use crate::check::sample::{example_item, example_value};
 use crate::diagnostic::Severity;
 use crate::diagnostic::render::{self, SourceText};
@@ -245,9 +245,9 @@ fn served_cells(model: &Model, served: &Served) -> String {
 fn item_collections(out: &mut String, model: &Model) {
     let mut any = false;
     let mut body = String::new();
-    for (_, table) in model.table_ids() {
+    for (id, table) in model.table_ids() {
         for access in &table.access {
-            for (pk, members) in collections(model, table, access) {
+            for (pk, members) in collections(model, id, access) {
                 any = true;
                 let _ = writeln!(
                     body,
@@ -285,16 +285,12 @@ type Collection = (String, Vec<(String, Option<String>)>);
 /// The partition templates of `access` written by more than one item
 /// shape, each with its (entity, sort template) members, in declaration
 /// order.
-fn collections(model: &Model, table: &Table, access: &KeySchema) -> Vec<Collection> {
+fn collections(model: &Model, table: TableId, access: &KeySchema) -> Vec<Collection> {
     if access.is_multi_attribute() {
         return Vec::new();
     }
     let mut groups: Vec<Collection> = Vec::new();
-    for entity in model
-        .entities
-        .iter()
-        .filter(|e| e.table.is_some_and(|t| model.table(t).name.text == table.name.text))
-    {
+    for entity in model.entities.iter().filter(|e| e.table == Some(table)) {
         for item in &entity.items {
             let Some(pk) = item.key(&access.pk.name) else {
                 continue;
@@ -402,5 +398,30 @@ mod tests {
         let b = document("billing.dyno", text, &crate::check::analyze(text));
         assert_eq!(a, b);
         assert!(a.contains("## Prefix registry") && a.contains("```mermaid"));
+    }
+
+    #[test]
+    fn an_unresolved_pattern_says_why_and_is_an_open_problem() {
+        let text = format!(
+            "{}\npattern byEmail(email) -> User\n",
+            include_str!("../../examples/billing.dyno")
+        );
+        let doc = document("b.dyno", &text, &crate::check::analyze(&text));
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with("| `byEmail`"))
+            .expect("a row for byEmail");
+        assert!(row.contains("no single Query: E201"), "{row}");
+        assert!(doc.lines().any(|l| l.starts_with("| error | E201 |")), "{doc}");
+    }
+
+    #[test]
+    fn a_sharded_pattern_says_how_many_queries() {
+        let text = "table Games {\n  key pk, sk\n}\n\nentity Score {\n  gameId: id\n  points: int(pad 9)\n  userId: id\n  shard: shard(10)\n  pk = \"SCORE#{gameId}.{shard}\"\n  sk = \"{points}#{userId}\"\n}\n\npattern leaderboard(gameId) -> Score[] by points desc limit 10\n";
+        let doc = document("g.dyno", text, &crate::check::analyze(text));
+        assert!(
+            doc.contains("10 Queries on the table, one per `shard` (0 to 9)"),
+            "{doc}"
+        );
     }
 }
