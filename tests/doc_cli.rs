@@ -133,6 +133,10 @@ fn check_accepts_a_fresh_document_and_rejects_a_stale_one() {
     let fresh = dyno(&["doc", "--check", path_str(&schema), path_str(&model)]);
     assert_eq!(fresh.status.code(), Some(0), "{}", stderr(&fresh));
 
+    let crlf = scratch.file("CRLF.md", stdout(&generated).replace('\n', "\r\n"));
+    let checked_out = dyno(&["doc", "--check", path_str(&schema), path_str(&crlf)]);
+    assert_eq!(checked_out.status.code(), Some(0), "{}", stderr(&checked_out));
+
     scratch.file("billing.dyno", format!("{billing}\npattern byEmail(email) -> User\n"));
     let stale = dyno(&["doc", "--check", path_str(&schema), path_str(&model)]);
     assert_eq!(stale.status.code(), Some(1));

@@ -42,7 +42,9 @@ pub fn run(args: &DocArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    if committed.text == generated {
+    // A checkout that turned the committed document's line ends into CRLF
+    // has not made it stale.
+    if committed.text.replace("\r\n", "\n") == generated {
         EXIT_OK
     } else {
         eprintln!(
