@@ -2,6 +2,7 @@
 //! prints. Exit codes: 0 no errors, 1 errors found, 2 usage or I/O problem.
 
 mod check;
+mod doc;
 mod explain;
 mod export;
 mod fmt;
@@ -33,6 +34,8 @@ enum Command {
     Lsp,
     /// Print each pattern's resolved Query as the low-level request JSON.
     Explain(explain::ExplainArgs),
+    /// Print the model document (Markdown): prefix registry, access patterns, item collections (`--check`: compare with a committed one).
+    Doc(doc::DocArgs),
     /// Format schemas in place in the canonical style (`--check`: list the files that are not).
     Fmt(fmt::FmtArgs),
     /// Print sample items for every entity (BatchWriteItem requests, one per line).
@@ -93,6 +96,7 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Explain(args) => explain::run(&args),
+        Command::Doc(args) => doc::run(&args),
         Command::Lsp => crate::lsp::run(),
         Command::Fmt(args) => fmt::run(&args),
         Command::Sample(args) => sample::run(&args),
