@@ -796,32 +796,51 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
-/// Standard base64 back to bytes; `None` on anything else.
-pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let value = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let text = text.trim_end_matches('=');
-    let mut out = Vec::new();
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for c in text.bytes() {
-        acc = (acc << 6) | value(c)?;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
+/// Standard base64 (RFC 4648 alphabet `A–Z a–z 0–9 + /`), padding optional,
+/// as the AWS CLI and SDKs write binary values in DynamoDB JSON; what is not
+/// base64 is an error that says why.
+pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
+    fn sextet(b: u8) -> Option<u32> {
+        match b {
+            b'A'..=b'Z' => Some(u32::from(b - b'A')),
+            b'a'..=b'z' => Some(u32::from(b - b'a') + 26),
+            b'0'..=b'9' => Some(u32::from(b - b'0') + 52),
+            b'+' => Some(62),
+            b'/' => Some(63),
+            _ => None,
         }
     }
-    Some(out)
+    let body = text.trim_end_matches('=');
+    let padding = text.len() - body.len();
+    if padding > 2 || (padding > 0 && !text.len().is_multiple_of(4)) || body.len() % 4 == 1 {
+        return Err(format!(
+            "invalid base64: `{}` has a wrong length or padding",
+            shorten(text)
+        ));
+    }
+    let mut out = Vec::with_capacity(body.len() * 3 / 4);
+    for chunk in body.as_bytes().chunks(4) {
+        let mut bits = 0u32;
+        for (i, &b) in chunk.iter().enumerate() {
+            let Some(v) = sextet(b) else {
+                return Err(format!(
+                    "invalid base64: `{}` is not a base64 character",
+                    char::from(b).escape_default()
+                ));
+            };
+            bits |= v << (18 - 6 * i);
+        }
+        let bytes = [(bits >> 16) as u8, (bits >> 8) as u8, bits as u8];
+        out.extend_from_slice(&bytes[..chunk.len() - 1]);
+    }
+    Ok(out)
+}
+
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(24) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
 }
 
 /// SplitMix64, seeded from the seed, a stream name and a position: every

@@ -24,6 +24,7 @@ use serde_json::Value as Json;
 
 use crate::check::cost;
 use crate::check::model::{EntityId, Model, TableId};
+pub use crate::check::sample::base64_decode;
 use crate::syntax::ast::KeyType;
 
 /// DynamoDB's maximum item size, 400 KB (rule 2.4).
@@ -463,52 +464,6 @@ pub fn check_number(text: &str) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// Standard base64 (RFC 4648 alphabet `A–Z a–z 0–9 + /`), padding optional,
-/// as the AWS CLI and SDKs write binary values in DynamoDB JSON.
-pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
-    fn sextet(b: u8) -> Option<u32> {
-        match b {
-            b'A'..=b'Z' => Some(u32::from(b - b'A')),
-            b'a'..=b'z' => Some(u32::from(b - b'a') + 26),
-            b'0'..=b'9' => Some(u32::from(b - b'0') + 52),
-            b'+' => Some(62),
-            b'/' => Some(63),
-            _ => None,
-        }
-    }
-    let body = text.trim_end_matches('=');
-    let padding = text.len() - body.len();
-    if padding > 2 || (padding > 0 && !text.len().is_multiple_of(4)) || body.len() % 4 == 1 {
-        return Err(format!(
-            "invalid base64: `{}` has a wrong length or padding",
-            shorten(text)
-        ));
-    }
-    let mut out = Vec::with_capacity(body.len() * 3 / 4);
-    for chunk in body.as_bytes().chunks(4) {
-        let mut bits = 0u32;
-        for (i, &b) in chunk.iter().enumerate() {
-            let Some(v) = sextet(b) else {
-                return Err(format!(
-                    "invalid base64: `{}` is not a base64 character",
-                    char::from(b).escape_default()
-                ));
-            };
-            bits |= v << (18 - 6 * i);
-        }
-        let bytes = [(bits >> 16) as u8, (bits >> 8) as u8, bits as u8];
-        out.extend_from_slice(&bytes[..chunk.len() - 1]);
-    }
-    Ok(out)
-}
-
-fn shorten(text: &str) -> String {
-    match text.char_indices().nth(24) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
 }
 
 /// The size of one value (rules 2.2, 2.3): a string its UTF-8 bytes, a

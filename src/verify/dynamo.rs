@@ -332,7 +332,7 @@ pub fn key_value(ty: KeyType, text: String) -> AttributeValue {
     match ty {
         KeyType::String => AttributeValue::S(text),
         KeyType::Number => AttributeValue::N(text),
-        KeyType::Binary => AttributeValue::B(Blob::new(base64_decode(&text).unwrap_or_else(|| text.into_bytes()))),
+        KeyType::Binary => AttributeValue::B(Blob::new(base64_decode(&text).unwrap_or_else(|_| text.into_bytes()))),
     }
 }
 
@@ -427,7 +427,7 @@ pub async fn query_pages(
 fn condition_value(value: &Json) -> AttributeValue {
     match value.get("B").and_then(Json::as_str) {
         Some(text) => AttributeValue::B(Blob::new(
-            base64_decode(text).unwrap_or_else(|| text.as_bytes().to_vec()),
+            base64_decode(text).unwrap_or_else(|_| text.as_bytes().to_vec()),
         )),
         None => to_value(value),
     }

@@ -623,7 +623,7 @@ pub fn key_condition_holds(item: &Map<String, Json>, access: &KeySchema, query: 
             (KeyType::Number, _) | (_, None) => false,
             (KeyType::String, Some(bytes)) => bytes.starts_with(v.to_string().as_bytes()),
             (KeyType::Binary, Some(bytes)) => {
-                base64_decode(&v.to_string()).is_some_and(|prefix| bytes.starts_with(&prefix))
+                base64_decode(&v.to_string()).is_ok_and(|prefix: Vec<u8>| bytes.starts_with(&prefix))
             }
         },
     }
@@ -632,7 +632,7 @@ pub fn key_condition_holds(item: &Map<String, Json>, access: &KeySchema, query: 
 fn key_bytes(value: &Json, ty: KeyType) -> Option<Vec<u8>> {
     match ty {
         KeyType::String => value.get("S")?.as_str().map(|s| s.as_bytes().to_vec()),
-        KeyType::Binary => base64_decode(value.get("B")?.as_str()?),
+        KeyType::Binary => base64_decode(value.get("B")?.as_str()?).ok(),
         KeyType::Number => value.get("N")?.as_str().map(|s| s.as_bytes().to_vec()),
     }
 }
@@ -642,7 +642,7 @@ fn key_bytes(value: &Json, ty: KeyType) -> Option<Vec<u8>> {
 fn key_cmp(value: &Json, text: &str, ty: KeyType) -> Option<Ordering> {
     match ty {
         KeyType::String => Some(value.get("S")?.as_str()?.as_bytes().cmp(text.as_bytes())),
-        KeyType::Binary => Some(key_bytes(value, ty)?.cmp(&base64_decode(text)?)),
+        KeyType::Binary => Some(key_bytes(value, ty)?.cmp(&base64_decode(text).ok()?)),
         KeyType::Number => {
             let a: f64 = value.get("N")?.as_str()?.parse().ok()?;
             let b: f64 = text.parse().ok()?;
