@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, input, render};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
 use crate::check::Schema;
 use crate::check::cost::{ReadCost, format_bytes};
 use crate::check::describe;
@@ -118,16 +118,7 @@ pub fn run(args: &ExplainArgs) -> i32 {
 /// an `entity X ~N` hint would), and what was measured.
 fn measured_schema(schema: &Schema, path: &Path) -> Result<(Schema, Vec<EntitySize>), i32> {
     let shown = path.display();
-    let text = input::read(path).map_err(|message| {
-        eprintln!("error: {message}");
-        EXIT_USAGE
-    })?;
-    let items = size::parse_items(&text.text).map_err(|errors| {
-        for e in &errors {
-            eprintln!("error: {shown}: {e}");
-        }
-        EXIT_USAGE
-    })?;
+    let items = super::size::load_items(path)?;
     let measured = size::measured_sizes(&schema.model, &items);
     if measured.is_empty() {
         eprintln!("warning: {shown}: no item has the keys of exactly one entity of the schema; sizes stay estimated");

@@ -45,23 +45,9 @@ struct Measured {
 }
 
 pub fn run(args: &SizeArgs) -> i32 {
-    let text = match read_items(&args.items) {
-        Ok(text) => text,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return EXIT_USAGE;
-        }
-    };
-    let shown = args.items.display().to_string();
-    let items = match size::parse_items(&text) {
+    let items = match load_items(&args.items) {
         Ok(items) => items,
-        Err(errors) => {
-            for e in &errors {
-                eprintln!("error: {shown}: {e}");
-            }
-            eprintln!("error: `{shown}`: nothing measured until the input above is fixed");
-            return EXIT_USAGE;
-        }
+        Err(status) => return status,
     };
     let analysis = match &args.schema {
         Some(path) => match super::analysed(path, Some("no entities identified")) {
@@ -106,6 +92,24 @@ pub fn run(args: &SizeArgs) -> i32 {
     } else {
         EXIT_OK
     }
+}
+
+/// The items of `path` (`-`: standard input), each with its JSONPath; every
+/// reason they cannot be read is printed, and the exit status returned.
+/// What `dyno size` and `dyno explain --items` read.
+pub(super) fn load_items(path: &std::path::Path) -> Result<Vec<(String, Item)>, i32> {
+    let shown = path.display();
+    let text = read_items(path).map_err(|message| {
+        eprintln!("error: {message}");
+        EXIT_USAGE
+    })?;
+    size::parse_items(&text).map_err(|errors| {
+        for e in &errors {
+            eprintln!("error: {shown}: {e}");
+        }
+        eprintln!("error: `{shown}`: nothing measured until the input above is fixed");
+        EXIT_USAGE
+    })
 }
 
 fn read_items(path: &std::path::Path) -> Result<String, String> {
