@@ -114,7 +114,7 @@ impl Report {
                     "params": p.plan.as_ref().map(|plan| plan.params.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>()),
                     "request": p.request,
                     // The Query is sent once per write shard, or once.
-                    "requests": p.plan.as_ref().map(|plan| plan.shard_queries.len().max(1)),
+                    "requests": p.plan.as_ref().map(|plan| plan.requests().len()),
                     "expected": p.plan.as_ref().map(|plan| plan.expected.len()),
                     "matching": p.plan.as_ref().map(|plan| plan.matching.len()),
                     "returned": p.returned,
@@ -212,11 +212,7 @@ async fn run(
             shards => reads::read_shards(client, model, shards, name, follow).await,
         }
     };
-    let queries = if plan.shard_queries.is_empty() {
-        vec![plan.query.clone()]
-    } else {
-        plan.shard_queries.clone()
-    };
+    let queries = plan.requests().to_vec();
     let all = read(queries.clone(), true).await?;
     let probe = match judge::probe_limit(model, samples, plan) {
         Some(limit) => {
@@ -326,10 +322,10 @@ pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Res
         let name = name_of(plan.query.table);
         let request = plan.query.request(model, &name);
         let mut condition = plan.query.condition(model);
-        if plan.shard_queries.len() > 1 {
+        if plan.requests().len() > 1 {
             condition.push_str(&format!(
                 ", and the same for each of {} shards, merged by the sort key",
-                plan.shard_queries.len()
+                plan.requests().len()
             ));
         }
         let (verdict, returned, pages) = match run(&client, model, &samples, &plan, &name).await {

@@ -129,6 +129,17 @@ pub struct Plan {
     pub matching: Vec<usize>,
 }
 
+impl Plan {
+    /// Every request the read sends: the Query, or one per write shard.
+    pub fn requests(&self) -> &[ConcreteQuery] {
+        if self.shard_queries.is_empty() {
+            std::slice::from_ref(&self.query)
+        } else {
+            &self.shard_queries
+        }
+    }
+}
+
 /// Plans the pattern's Query: the parameters, taken from one sample item,
 /// under which the pattern means the most items (of the most declared
 /// entities). The candidates are items of the entities the pattern declares
@@ -268,11 +279,12 @@ fn build(
             .as_ref()
             .is_none_or(|f| filtered::holds(model, &resolution.returns, f, &lookup, item))
     };
-    let selects = |item: &Map<String, Json>| {
-        std::iter::once(&query)
-            .chain(&shard_queries)
-            .any(|q| key_condition_holds(item, access, q))
+    let requests = if shard_queries.is_empty() {
+        std::slice::from_ref(&query)
+    } else {
+        shard_queries.as_slice()
     };
+    let selects = |item: &Map<String, Json>| requests.iter().any(|q| key_condition_holds(item, access, q));
     let expected = samples.tables[resolution.table.index()]
         .items
         .iter()

@@ -25,15 +25,16 @@ struct Run {
 /// What a perfect endpoint returns for the plan's read, in order: its
 /// Query's items, or each shard's Query's, merged as verify merges them.
 fn answer(model: &Model, samples: &Samples, plan: &Plan, limit: Option<u64>) -> Pages {
-    if plan.shard_queries.is_empty() {
-        return answer_query(model, samples, plan, &plan.query, limit);
+    match plan.requests() {
+        [one] => answer_query(model, samples, plan, one, limit),
+        shards => {
+            let shards = shards
+                .iter()
+                .map(|query| answer_query(model, samples, plan, query, limit))
+                .collect();
+            merge_by_key(plan.query.key_schema(model), plan.query.forward, limit, shards)
+        }
     }
-    let shards = plan
-        .shard_queries
-        .iter()
-        .map(|query| answer_query(model, samples, plan, query, limit))
-        .collect();
-    merge_by_key(plan.query.key_schema(model), plan.query.forward, limit, shards)
 }
 
 /// One Query's items, in key order, `limit` of them on the first page.
