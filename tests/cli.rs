@@ -3,29 +3,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
+use common::cli::{dyno, path_str, stderr, stdout};
 use common::scratch::Scratch;
-
-fn dyno(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dyno"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run dyno")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 #[test]
 fn bundled_examples_check_clean() {

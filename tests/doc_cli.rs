@@ -4,23 +4,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::Output;
 
-use common::cli::dyno;
+use common::cli::{dyno, path_str, stderr, stdout};
 use common::scratch::Scratch;
 use expect_test::expect;
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 #[test]
 fn the_billing_document() {

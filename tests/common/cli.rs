@@ -9,3 +9,15 @@ pub fn dyno(args: &[&str]) -> Output {
         .output()
         .expect("run dyno")
 }
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+pub fn path_str(path: &std::path::Path) -> &str {
+    path.to_str().unwrap()
+}
