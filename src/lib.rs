@@ -16,6 +16,7 @@ pub mod doc;
 pub mod export;
 #[doc(hidden)]
 pub mod fuzz;
+pub mod generate;
 pub mod ide;
 pub mod import;
 pub mod lsp;

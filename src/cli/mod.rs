@@ -6,6 +6,7 @@ mod doc;
 mod explain;
 mod export;
 mod fmt;
+mod generate;
 mod import;
 pub mod input;
 use crate::diagnostic::render;
@@ -44,6 +45,8 @@ enum Command {
     Size(size::SizeArgs),
     /// Run every pattern's Query against a DynamoDB endpoint on sample items (feature `verify`; docs/verify.md).
     Verify(verify::VerifyArgs),
+    /// Write typed data-access code, one module per table: `typescript`, `python` or `rust` (docs/generate.md).
+    Generate(generate::GenerateArgs),
     /// Export the tables: `cloudformation` (a template) or `workbench` (a NoSQL Workbench model).
     Export(export::ExportArgs),
     /// Write a schema from an existing description: `workbench` (a NoSQL Workbench model) or `cloudformation` (a template).
@@ -102,6 +105,7 @@ pub fn main() -> i32 {
         Command::Sample(args) => sample::run(&args),
         Command::Size(args) => size::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Generate(args) => generate::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Syntax { file } => match input::read(&file) {
