@@ -9,6 +9,8 @@ pub mod cursor;
 pub mod framing;
 pub mod lsp_client;
 pub mod markdown;
+#[cfg(feature = "verify")]
+pub mod scenario;
 pub mod scratch;
 
 use std::path::{Path, PathBuf};
