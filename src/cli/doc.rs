@@ -26,7 +26,14 @@ pub fn run(args: &DocArgs) -> i32 {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
-    let generated = crate::doc::document(&source.display_path(), &source.text, &analysis);
+    // The schema by its file name alone: the document sits beside it, and
+    // `--check` in CI must not fail because it was run from another
+    // directory than the one the document was generated in.
+    let name = args
+        .file
+        .file_name()
+        .map_or_else(|| source.display_path(), |n| n.to_string_lossy().into_owned());
+    let generated = crate::doc::document(&name, &source.text, &analysis);
     if !args.check {
         print!("{generated}");
         return EXIT_OK;
