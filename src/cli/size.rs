@@ -67,6 +67,7 @@ pub fn run(args: &SizeArgs) -> i32 {
                 && let Some(table) = size::table_of(model, matches)
             {
                 problems.extend(size::key_problems(model, table, &item));
+                problems.extend(size::local_index_problems(model, table, &item, bytes));
             }
             Measured {
                 problems,

@@ -683,6 +683,68 @@ pub fn key_problems(model: &Model, table: TableId, item: &Item) -> Vec<String> {
     out
 }
 
+/// What DynamoDB would reject in an item of a table with local secondary
+/// indexes: "For each local secondary index on a table, there is a 400 KB
+/// limit on the total of the following: The size of an item's data in the
+/// table. The size of corresponding entries (including key values and
+/// projected attributes) in all local secondary indexes" (AWS, *Constraints
+/// in Amazon DynamoDB*, "Item size for tables with Local Secondary
+/// Indexes"). An entry is counted as its key attributes (the table's and
+/// the index's) and its projected ones; the 100 bytes of overhead storage
+/// adds per entry (rule 2.7) are left out, so the problem is reported only
+/// when the write is certainly rejected. `bytes` is the item's size.
+pub fn local_index_problems(model: &Model, table: TableId, item: &Item, bytes: u64) -> Vec<String> {
+    let table = model.table(table);
+    let Some(base) = table.base() else { return Vec::new() };
+    let attribute = |name: &str| item.get(name).map_or(0, |v| name.len() as u64 + value_size(v));
+    let table_keys: Vec<&str> = base.key_attributes().map(|k| k.name.as_str()).collect();
+    let mut entries: Vec<(&str, u64)> = Vec::new();
+    for (_, access) in table.access_ids() {
+        if access.kind != crate::check::model::AccessKind::Lsi {
+            continue;
+        }
+        // Sparse: an item without the index's sort key has no entry.
+        if !access.key_attributes().all(|k| item.get(&k.name).is_some()) {
+            continue;
+        }
+        let keys: Vec<&str> = table_keys
+            .iter()
+            .copied()
+            .chain(access.key_attributes().map(|k| k.name.as_str()))
+            .fold(Vec::new(), |mut keys, k| {
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+                keys
+            });
+        let projected: u64 = item
+            .attributes
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|name| !keys.contains(name))
+            .filter(|name| match &access.projection {
+                crate::check::model::Projection::All => true,
+                crate::check::model::Projection::KeysOnly => false,
+                crate::check::model::Projection::Include(names) => names.iter().any(|n| n == name),
+            })
+            .map(attribute)
+            .sum();
+        let key_bytes: u64 = keys.iter().map(|k| attribute(k)).sum();
+        entries.push((&access.name.text, key_bytes + projected));
+    }
+    let index_bytes: u64 = entries.iter().map(|(_, b)| b).sum();
+    if entries.is_empty() || bytes + index_bytes <= MAX_ITEM_BYTES {
+        return Vec::new();
+    }
+    let names: Vec<String> = entries.iter().map(|(n, b)| format!("{n} {b} B")).collect();
+    vec![format!(
+        "{bytes} B with its local index entries ({}) is {} B, over the 400 KB ({MAX_ITEM_BYTES} B) DynamoDB allows \
+         an item and its local secondary index entries: a write of it is rejected",
+        names.join(", "),
+        bytes + index_bytes
+    )]
+}
+
 fn type_name(value: &AttrValue) -> &'static str {
     match value {
         AttrValue::S(_) => "a String",

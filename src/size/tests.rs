@@ -337,3 +337,33 @@ fn key_values_dynamodb_rejects_are_problems() {
         ]
     );
 }
+
+#[test]
+fn an_item_and_its_local_index_entries_share_the_400_kb() {
+    let schema = "table T {\n  key pk, sk\n  local index byAll (pk, at) all\n  local index byKeys (pk, at2) keys_only\n}\n\
+                  entity E {\n  id: id\n  at: string\n  at2: string?\n  body: string\n  pk = \"E#{id}\"\n  sk = \"E\"\n}\n";
+    let analysis = analyze(schema);
+    let model = &analysis.schema.model;
+    let table = model.table_named("T").unwrap();
+    let problems = |value: Json| {
+        let item = item(value);
+        local_index_problems(model, table, &item, item_size(&item))
+    };
+    // 250 KB of body: under 400 KB alone, but `byAll` projects it again.
+    let body = "b".repeat(250 * 1024);
+    let over = problems(json!({"pk": "E#1", "sk": "E", "at": "x", "body": body}));
+    assert_eq!(over.len(), 1, "{over:?}");
+    assert!(over[0].contains("byAll"), "{over:?}");
+    assert!(!over[0].contains("byKeys"), "sparse: no `at2`, no entry: {over:?}");
+    // Without `at` the item is in no `all` index: 250 KB is fine.
+    assert!(problems(json!({"pk": "E#1", "sk": "E", "at2": "y", "body": body})).is_empty());
+    // A keys-only index copies only the keys.
+    let small = "b".repeat(150 * 1024);
+    assert!(problems(json!({"pk": "E#1", "sk": "E", "at": "x", "at2": "y", "body": small})).is_empty());
+    // Two hundred and one KB in the table and again in `byAll`: over.
+    let edge = "b".repeat(201 * 1024);
+    assert_eq!(
+        problems(json!({"pk": "E#1", "sk": "E", "at": "x", "body": edge})).len(),
+        1
+    );
+}
