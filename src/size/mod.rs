@@ -829,13 +829,16 @@ pub struct Match {
     pub shape: usize,
 }
 
-/// A key value as the template languages see it: a string's text, a
-/// number as written. Binary keys are not matched.
-fn key_text(value: &AttrValue, ty: KeyType) -> Option<&str> {
+/// Whether a key value is in a template's language: a string by its text;
+/// a number as written or as DynamoDB stores it (`007` is the number `7`,
+/// which is what a read returns). Binary keys are not matched.
+fn key_fits(value: &AttrValue, ty: KeyType, template: &crate::check::lang::Template) -> bool {
     match (value, ty) {
-        (AttrValue::S(s), KeyType::String) => Some(s),
-        (AttrValue::N(n), KeyType::Number) => Some(n),
-        _ => None,
+        (AttrValue::S(s), KeyType::String) => template.can_equal(s),
+        (AttrValue::N(n), KeyType::Number) => {
+            template.can_equal(n) || template.can_equal(&crate::check::sample::normalize_number(n))
+        }
+        _ => false,
     }
 }
 
@@ -868,9 +871,7 @@ pub fn identify(model: &Model, item: &Item) -> Vec<Match> {
                 let is_base = base.key_attributes().any(|k| k.name == key.attr);
                 match item.get(&key.attr) {
                     None => !is_base,
-                    Some(value) => key_type(&key.attr)
-                        .and_then(|ty| key_text(value, ty))
-                        .is_some_and(|text| key.template.lang.can_equal(text)),
+                    Some(value) => key_type(&key.attr).is_some_and(|ty| key_fits(value, ty, &key.template.lang)),
                 }
             });
             if fits {

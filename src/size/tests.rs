@@ -367,3 +367,13 @@ fn an_item_and_its_local_index_entries_share_the_400_kb() {
         1
     );
 }
+
+#[test]
+fn a_number_key_is_matched_as_dynamodb_stores_it() {
+    let analysis = analyze("table T {\n  key id: number\n}\nentity E {\n  id: int\n}\n");
+    let model = &analysis.schema.model;
+    // `007` is stored (and read back) as the number 7: an `int` key.
+    assert_eq!(identify(model, &item(json!({"id": {"N": "007"}}))).len(), 1);
+    assert_eq!(identify(model, &item(json!({"id": {"N": "7"}}))).len(), 1);
+    assert!(identify(model, &item(json!({"id": {"N": "7.5"}}))).is_empty());
+}
