@@ -23,5 +23,4 @@ pub mod size;
 pub mod syntax;
 #[doc(hidden)]
 pub mod synth;
-#[cfg(feature = "verify")]
 pub mod verify;
