@@ -24,3 +24,4 @@ pub mod syntax;
 #[doc(hidden)]
 pub mod synth;
 pub mod verify;
+pub mod view;

@@ -12,6 +12,7 @@ use crate::diagnostic::render;
 mod sample;
 mod size;
 mod verify;
+mod view;
 
 use clap::{Parser, Subcommand};
 
@@ -44,6 +45,8 @@ enum Command {
     Size(size::SizeArgs),
     /// Run every pattern's Query against a DynamoDB endpoint on sample items (feature `verify`; docs/verify.md).
     Verify(verify::VerifyArgs),
+    /// Write the DynoTable page (HTML): items grouped by partition, keys decoded, each pattern's reads highlighted (docs/view.md).
+    View(view::ViewArgs),
     /// Export the tables: `cloudformation` (a template) or `workbench` (a NoSQL Workbench model).
     Export(export::ExportArgs),
     /// Write a schema from an existing description: `workbench` (a NoSQL Workbench model) or `cloudformation` (a template).
@@ -102,6 +105,7 @@ pub fn main() -> i32 {
         Command::Sample(args) => sample::run(&args),
         Command::Size(args) => size::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::View(args) => view::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Syntax { file } => match input::read(&file) {
