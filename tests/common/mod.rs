@@ -10,6 +10,7 @@ pub mod framing;
 pub mod lsp_client;
 pub mod markdown;
 pub mod scratch;
+pub mod tools;
 
 use std::path::{Path, PathBuf};
 
