@@ -164,3 +164,44 @@ fn user_text_is_escaped_and_the_page_is_deterministic() {
     assert_eq!(html.matches("</script>").count(), 2);
     assert!(html.contains("<option value=\"1\" selected>listUsers</option>"));
 }
+
+/// A read over every write shard: one request per shard, and the rows
+/// highlighted are those of every shard's Query — more partitions than one.
+#[test]
+fn a_sharded_read_highlights_every_shards_items() {
+    let source = r#"
+table Games {
+  key pk, sk
+}
+entity Score {
+  gameId: id
+  day: date
+  userId: id
+  points: int(pad 9)
+  shard: shard(10)
+  pk = "SCORE#{gameId}#{day}.{shard}"
+  sk = "{points}#{userId}"
+}
+pattern leaderboard(gameId, day) -> Score[] by points desc limit 10
+"#;
+    let analysis = analyze(source);
+    let options = Options {
+        per_entity: 40,
+        ..Options::default()
+    };
+    let page = page_model(source, &analysis, Source::Samples(options));
+    let view = &page.patterns[0];
+    assert_eq!(view.sent.len(), 10, "{:?}", view.how);
+    assert!(view.how.starts_with("10 Queries"), "{}", view.how);
+    let partitions: BTreeSet<&str> = page.grids[0]
+        .partitions
+        .iter()
+        .filter(|p| p.rows.iter().any(|r| view.returns.contains(&r.id)))
+        .map(|p| p.key[0].text.as_str())
+        .collect();
+    assert!(partitions.len() > 1, "{partitions:?}");
+    let samples = sample::generate(&analysis.schema.model, &options);
+    let plan = plans(source, &analysis, &samples).remove(0).unwrap();
+    let expected: BTreeSet<usize> = plan.expected.iter().copied().collect();
+    assert_eq!(items_of(&page, "g0", &view.returns), expected);
+}
