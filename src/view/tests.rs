@@ -205,3 +205,208 @@ pattern leaderboard(gameId, day) -> Score[] by points desc limit 10
     let expected: BTreeSet<usize> = plan.expected.iter().copied().collect();
     assert_eq!(items_of(&page, "g0", &view.returns), expected);
 }
+
+/// The rendered grids of a small page, as HTML: partitions, decoded keys,
+/// projection and the rows' primary keys (`UPDATE_EXPECT=1` rewrites it).
+#[test]
+fn grid_html_snapshot() {
+    let source = r#"
+table Org {
+  key pk, sk
+  index byEmail (email) keys_only
+}
+entity User {
+  orgId: id
+  userId: id
+  email: string
+  pk = "ORG#{orgId}"
+  sk = "USER#{userId}"
+}
+pattern members(orgId) -> User[]
+pattern userByEmail(email) -> User[]
+"#;
+    let analysis = analyze(source);
+    let items = parse_items(
+        r#"[{"pk": "ORG#o1", "sk": "USER#b", "orgId": "o1", "userId": "b", "email": "b@x"},
+            {"pk": "ORG#o1", "sk": "USER#a", "orgId": "o1", "userId": "a", "email": "a<@x"},
+            {"pk": "ORG#o2", "sk": "USER#c", "orgId": "o2", "userId": "c"}]"#,
+    )
+    .unwrap();
+    assert!(analysis.diagnostics().is_empty(), "{:?}", analysis.diagnostics());
+    let html = page("t.dyno", source, &analysis, Source::Given(items), None);
+    let main = &html[html.find("<main>").unwrap()..html.find("</main>").unwrap()];
+    expect_test::expect![[r#"
+        <main>
+        <section class="grid" id="g0" aria-label="table Org">
+        <h2>table Org <small>3 items in 2 partitions</small>
+        </h2>
+        <table class="head">
+        <colgroup>
+        <col class="key">
+        <col class="key">
+        <col class="entity">
+        <col>
+        </colgroup>
+        <thead>
+        <tr>
+        <th scope="col">pk</th>
+        <th scope="col">sk</th>
+        <th scope="col">Entity</th>
+        <th scope="col">Attributes</th>
+        </tr>
+        </thead>
+        </table>
+        <table class="part" aria-label="ORG#o1" style="contain-intrinsic-size:auto 88px">
+        <colgroup>
+        <col class="key">
+        <col class="key">
+        <col class="entity">
+        <col>
+        </colgroup>
+        <tbody>
+        <tr id="g0r0" class="e0" data-key="[&quot;ORG#o1&quot;,&quot;USER#a&quot;]">
+        <th scope="rowgroup" rowspan="2" class="pk">
+        <code>
+        <span class="lit">ORG#</span>
+        <span class="hole" title="orgId">o1</span>
+        </code>
+        <span class="dec">orgId=o1</span>
+        </th>
+        <td class="sk">
+        <code>
+        <span class="lit">USER#</span>
+        <span class="hole" title="userId">a</span>
+        </code>
+        <span class="dec">userId=a</span>
+        </td>
+        <td title="$[1]">
+        <span class="ent e0">User</span>
+        </td>
+        <td class="attrs">
+        <span>
+        <i>orgId</i> o1</span> <span>
+        <i>userId</i> a</span> <span>
+        <i>email</i> a&lt;@x</span> </td>
+        </tr>
+        <tr id="g0r1" class="e0" data-key="[&quot;ORG#o1&quot;,&quot;USER#b&quot;]">
+        <td class="sk">
+        <code>
+        <span class="lit">USER#</span>
+        <span class="hole" title="userId">b</span>
+        </code>
+        <span class="dec">userId=b</span>
+        </td>
+        <td title="$[0]">
+        <span class="ent e0">User</span>
+        </td>
+        <td class="attrs">
+        <span>
+        <i>orgId</i> o1</span> <span>
+        <i>userId</i> b</span> <span>
+        <i>email</i> b@x</span> </td>
+        </tr>
+        </tbody>
+        </table>
+        <table class="part" aria-label="ORG#o2" style="contain-intrinsic-size:auto 44px">
+        <colgroup>
+        <col class="key">
+        <col class="key">
+        <col class="entity">
+        <col>
+        </colgroup>
+        <tbody>
+        <tr id="g0r2" class="e0" data-key="[&quot;ORG#o2&quot;,&quot;USER#c&quot;]">
+        <th scope="rowgroup" rowspan="1" class="pk">
+        <code>
+        <span class="lit">ORG#</span>
+        <span class="hole" title="orgId">o2</span>
+        </code>
+        <span class="dec">orgId=o2</span>
+        </th>
+        <td class="sk">
+        <code>
+        <span class="lit">USER#</span>
+        <span class="hole" title="userId">c</span>
+        </code>
+        <span class="dec">userId=c</span>
+        </td>
+        <td title="$[2]">
+        <span class="ent e0">User</span>
+        </td>
+        <td class="attrs">
+        <span>
+        <i>orgId</i> o2</span> <span>
+        <i>userId</i> c</span> </td>
+        </tr>
+        </tbody>
+        </table>
+        </section>
+        <section class="grid" id="g1" aria-label="index byEmail of Org">
+        <h2>index byEmail of Org <small>2 items in 2 partitions</small>
+        </h2>
+        <table class="head">
+        <colgroup>
+        <col class="key">
+        <col class="entity">
+        <col>
+        </colgroup>
+        <thead>
+        <tr>
+        <th scope="col">email</th>
+        <th scope="col">Entity</th>
+        <th scope="col">Attributes</th>
+        </tr>
+        </thead>
+        </table>
+        <table class="part" aria-label="a&lt;@x" style="contain-intrinsic-size:auto 44px">
+        <colgroup>
+        <col class="key">
+        <col class="entity">
+        <col>
+        </colgroup>
+        <tbody>
+        <tr id="g1r0" class="e0" data-key="[&quot;ORG#o1&quot;,&quot;USER#a&quot;]">
+        <th scope="rowgroup" rowspan="1" class="pk">
+        <code>
+        <span class="hole" title="email">a&lt;@x</span>
+        </code>
+        <span class="dec">email=a&lt;@x</span>
+        </th>
+        <td title="$[1]">
+        <span class="ent e0">User</span>
+        </td>
+        <td class="attrs">
+        <span>
+        <i>pk</i> ORG#o1</span> <span>
+        <i>sk</i> USER#a</span> </td>
+        </tr>
+        </tbody>
+        </table>
+        <table class="part" aria-label="b@x" style="contain-intrinsic-size:auto 44px">
+        <colgroup>
+        <col class="key">
+        <col class="entity">
+        <col>
+        </colgroup>
+        <tbody>
+        <tr id="g1r1" class="e0" data-key="[&quot;ORG#o1&quot;,&quot;USER#b&quot;]">
+        <th scope="rowgroup" rowspan="1" class="pk">
+        <code>
+        <span class="hole" title="email">b@x</span>
+        </code>
+        <span class="dec">email=b@x</span>
+        </th>
+        <td title="$[0]">
+        <span class="ent e0">User</span>
+        </td>
+        <td class="attrs">
+        <span>
+        <i>pk</i> ORG#o1</span> <span>
+        <i>sk</i> USER#b</span> </td>
+        </tr>
+        </tbody>
+        </table>
+        </section>
+    "#]]
+    .assert_eq(&main.replace("><", ">\n<"));
+}
