@@ -31,8 +31,9 @@ pub struct Legend {
     pub entity: EntityId,
     pub name: String,
     pub table: Option<String>,
-    /// (access path, key attribute, template as written).
-    pub keys: Vec<(String, String, String)>,
+    /// (key attribute, template as written); an index's key attribute as
+    /// `gsi1.gsi1pk`.
+    pub keys: Vec<(String, String)>,
 }
 
 /// The base table or one index, its items grouped by partition.
@@ -124,7 +125,12 @@ pub fn build(source: &str, analysis: &Analysis, items: Items) -> Page {
                 for access in table.iter().flat_map(|t| &t.access) {
                     for key in access.key_attributes() {
                         if let Some(value) = shape.key(&key.name) {
-                            keys.push((access.name.text.clone(), key.name.clone(), value.template.text()));
+                            let attr = if access.is_index() {
+                                format!("{}.{}", access.name.text, key.name)
+                            } else {
+                                key.name.clone()
+                            };
+                            keys.push((attr, value.template.text()));
                         }
                     }
                 }

@@ -161,14 +161,13 @@ fn legend(out: &mut String, legend: &[Legend]) {
         if entry.keys.is_empty() {
             out.push_str("<td colspan=\"2\">writes no items</td></tr>\n");
         }
-        for (k, (access, attr, template)) in entry.keys.iter().enumerate() {
+        for (k, (attr, template)) in entry.keys.iter().enumerate() {
             if k > 0 {
                 out.push_str("<tr>");
             }
             let _ = writeln!(
                 out,
-                "<td>{}.{}</td><td><code>{}</code></td></tr>",
-                esc(access),
+                "<td>{}</td><td><code>{}</code></td></tr>",
                 esc(attr),
                 esc(template)
             );
