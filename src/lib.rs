@@ -24,5 +24,5 @@ pub mod size;
 pub mod syntax;
 #[doc(hidden)]
 pub mod synth;
-#[cfg(feature = "verify")]
 pub mod verify;
+pub mod view;

@@ -508,12 +508,72 @@ impl Template {
         out
     }
 
+    /// The template as written, without quotes: `TENANT#{tenantId}`.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                Part::Literal { text, .. } => out.push_str(text),
+                Part::Hole { name, .. } => {
+                    out.push('{');
+                    out.push_str(&name.text);
+                    out.push('}');
+                }
+            }
+        }
+        out
+    }
+
+    /// The value of each hole in `value`, when the template's literals fit
+    /// it ([`capture_holes`]): `TENANT#acme` → `[(tenantId, "acme")]`.
+    pub fn captures<'v>(&self, value: &'v str) -> Option<Vec<(&Name, &'v str)>> {
+        let parts: Vec<Option<&str>> = self
+            .parts
+            .iter()
+            .map(|p| match p {
+                Part::Literal { text, .. } => Some(text.as_str()),
+                Part::Hole { .. } => None,
+            })
+            .collect();
+        let values = capture_holes(&parts, value)?;
+        Some(self.holes().map(|(name, _)| name).zip(values).collect())
+    }
+
     pub fn holes(&self) -> impl Iterator<Item = (&Name, Option<usize>)> {
         self.parts.iter().filter_map(|p| match p {
             Part::Hole { name, attr, .. } => Some((name, *attr)),
             Part::Literal { .. } => None,
         })
     }
+}
+
+/// Splits a key value by a template's parts (`Some(literal)`, `None` for a
+/// hole): each literal must come next in the value, and a hole runs to the
+/// first occurrence of the literal after it (or to the end). `None` when
+/// the value does not fit or a hole would be empty. Holes of types that
+/// cannot hold the delimiter (every key type but `string`) split exactly;
+/// a `string` hole that contains the next literal is cut short.
+pub fn capture_holes<'v>(parts: &[Option<&str>], value: &'v str) -> Option<Vec<&'v str>> {
+    let mut rest = value;
+    let mut out = Vec::new();
+    let mut parts = parts.iter().peekable();
+    while let Some(part) = parts.next() {
+        match part {
+            Some(literal) => rest = rest.strip_prefix(literal)?,
+            None => {
+                let end = match parts.peek() {
+                    Some(Some(next)) => rest.find(next)?,
+                    _ => rest.len(),
+                };
+                if end == 0 {
+                    return None;
+                }
+                out.push(&rest[..end]);
+                rest = &rest[end..];
+            }
+        }
+    }
+    rest.is_empty().then_some(out)
 }
 
 #[derive(Clone, Debug)]

@@ -13,6 +13,7 @@ use crate::diagnostic::render;
 mod sample;
 mod size;
 mod verify;
+mod view;
 
 use clap::{Parser, Subcommand};
 
@@ -47,6 +48,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Write typed data-access code, one module per table: `typescript`, `python` or `rust` (docs/generate.md).
     Generate(generate::GenerateArgs),
+    /// Write the DynoTable page (HTML): items grouped by partition, keys decoded, each pattern's reads highlighted (docs/view.md).
+    View(view::ViewArgs),
     /// Export the tables: `cloudformation` (a template) or `workbench` (a NoSQL Workbench model).
     Export(export::ExportArgs),
     /// Write a schema from an existing description: `workbench` (a NoSQL Workbench model) or `cloudformation` (a template).
@@ -106,6 +109,7 @@ pub fn main() -> i32 {
         Command::Size(args) => size::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::View(args) => view::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Syntax { file } => match input::read(&file) {

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use crate::check::Analysis;
 use crate::check::describe::{self, Served};
-use crate::check::model::{Entity, ItemShape, KeySchema, Model, Part, Projection, TableId, Template};
+use crate::check::model::{Entity, ItemShape, KeySchema, Model, Projection, TableId};
 use crate::check::sample::{example_item, example_value};
 use crate::diagnostic::Severity;
 use crate::diagnostic::render::{self, SourceText};
@@ -106,7 +106,7 @@ fn prefix_registry(out: &mut String, model: &Model) {
                     let Some(value) = item.key(&key.name) else {
                         continue;
                     };
-                    let template = template_text(&value.template);
+                    let template = value.template.text();
                     let tag = value.template.literal_prefix();
                     let sample = example_key(entity, item, &example, &key.name);
                     let _ = writeln!(
@@ -140,20 +140,6 @@ fn example_key(entity: &Entity, item: &ItemShape, example: &serde_json::Value, a
     }
     let attribute = entity.attribute(attr)?;
     Some(example_value(&attribute.ty, &attribute.name.text).text)
-}
-
-/// A template as written, without quotes: `TENANT#{tenantId}`.
-fn template_text(template: &Template) -> String {
-    let mut out = String::new();
-    for part in &template.parts {
-        match part {
-            Part::Literal { text, .. } => out.push_str(text),
-            Part::Hole { name, .. } => {
-                let _ = write!(out, "{{{}}}", name.text);
-            }
-        }
-    }
-    out
 }
 
 fn access_patterns(out: &mut String, analysis: &Analysis, text: &str) {
@@ -295,12 +281,12 @@ fn collections(model: &Model, table: TableId, access: &KeySchema) -> Vec<Collect
             let Some(pk) = item.key(&access.pk.name) else {
                 continue;
             };
-            let pk = template_text(&pk.template);
+            let pk = pk.template.text();
             let sk = access
                 .sk
                 .as_ref()
                 .and_then(|k| item.key(&k.name))
-                .map(|k| template_text(&k.template));
+                .map(|k| k.template.text());
             let member = (entity.name.text.clone(), sk);
             match groups.iter_mut().find(|(p, _)| *p == pk) {
                 Some((_, members)) => {

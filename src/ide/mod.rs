@@ -14,6 +14,7 @@ pub mod references;
 pub mod rename;
 pub mod semantic_tokens;
 pub mod symbols;
+pub mod view;
 
 use std::sync::{Arc, OnceLock};
 

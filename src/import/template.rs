@@ -52,26 +52,16 @@ impl Template {
     /// The hole values of `value` under `template`, when it matches: each hole
     /// runs to the first occurrence of the literal after it (or to the end).
     pub fn captures(&self, value: &str) -> Option<Vec<String>> {
-        let mut rest = value;
-        let mut out = Vec::new();
-        let mut parts = self.0.iter().peekable();
-        while let Some(part) = parts.next() {
-            match part {
-                Part::Literal(text) => rest = rest.strip_prefix(text.as_str())?,
-                Part::Hole(_) => {
-                    let end = match parts.peek() {
-                        Some(Part::Literal(next)) => rest.find(next.as_str())?,
-                        _ => rest.len(),
-                    };
-                    if end == 0 {
-                        return None;
-                    }
-                    out.push(rest[..end].to_string());
-                    rest = &rest[end..];
-                }
-            }
-        }
-        rest.is_empty().then_some(out)
+        let parts: Vec<Option<&str>> = self
+            .0
+            .iter()
+            .map(|p| match p {
+                Part::Literal(text) => Some(text.as_str()),
+                Part::Hole(_) => None,
+            })
+            .collect();
+        let values = crate::check::model::capture_holes(&parts, value)?;
+        Some(values.into_iter().map(str::to_string).collect())
     }
 
     /// The template as a string literal, its literal text escaped.

@@ -242,6 +242,13 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
             ..CodeActionOptions::default()
         })),
         inlay_hint_provider: Some(OneOf::Left(true)),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![crate::ide::view::COMMAND.into()],
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        }),
         ..ServerCapabilities::default()
     }
 }
@@ -405,5 +412,18 @@ impl LanguageServer for Server {
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         self.request("inlayHint", |state| handlers::inlay_hint::handle(state, params))
             .await
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        self.request("codeLens", |state| handlers::code_lens::handle(state, params))
+            .await
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<serde_json::Value>> {
+        self.request("workspace/executeCommand", |state| {
+            handlers::execute_command::handle(state, params)
+        })
+        .await?
+        .map_err(Error::invalid_params)
     }
 }

@@ -20,7 +20,7 @@ mod tests;
 
 use std::fmt;
 
-use serde_json::Value as Json;
+use serde_json::{Map, Value as Json, json};
 
 use crate::check::cost;
 use crate::check::model::{EntityId, Model, TableId};
@@ -83,6 +83,37 @@ pub struct Item {
 impl Item {
     pub fn get(&self, name: &str) -> Option<&AttrValue> {
         self.attributes.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// The item in DynamoDB JSON, whichever way it was written: what the
+    /// key condition evaluation of `verify::plan` reads.
+    pub fn dynamodb_json(&self) -> Map<String, Json> {
+        self.attributes
+            .iter()
+            .map(|(name, value)| (name.clone(), value.dynamodb_json()))
+            .collect()
+    }
+}
+
+impl AttrValue {
+    /// `{"S": "x"}`, `{"N": "42"}`, binary as base64: DynamoDB JSON.
+    pub fn dynamodb_json(&self) -> Json {
+        let base64 = |bytes: &Vec<u8>| Json::String(crate::check::sample::base64(bytes));
+        match self {
+            AttrValue::S(s) => json!({ "S": s }),
+            AttrValue::N(n) => json!({ "N": n }),
+            AttrValue::B(b) => json!({ "B": base64(b) }),
+            AttrValue::Bool(b) => json!({ "BOOL": b }),
+            AttrValue::Null => json!({ "NULL": true }),
+            AttrValue::M(fields) => json!({ "M": fields
+                .iter()
+                .map(|(k, v)| (k.clone(), v.dynamodb_json()))
+                .collect::<Map<String, Json>>() }),
+            AttrValue::L(items) => json!({ "L": items.iter().map(AttrValue::dynamodb_json).collect::<Vec<_>>() }),
+            AttrValue::Ss(items) => json!({ "SS": items }),
+            AttrValue::Ns(items) => json!({ "NS": items }),
+            AttrValue::Bs(items) => json!({ "BS": items.iter().map(base64).collect::<Vec<_>>() }),
+        }
     }
 }
 

@@ -17,6 +17,7 @@ use aws_sdk_dynamodb::types::{
 use aws_smithy_http_client::tls;
 use serde_json::{Map, Value as Json};
 
+use super::pages::Pages;
 use super::plan::ConcreteQuery;
 use crate::check::model::{AccessKind, KeySchema, Model, Projection, Table};
 use crate::check::sample::{BATCH_SIZE, base64, base64_decode};
@@ -334,16 +335,6 @@ pub fn key_value(ty: KeyType, text: String) -> AttributeValue {
         KeyType::Number => AttributeValue::N(text),
         KeyType::Binary => AttributeValue::B(Blob::new(base64_decode(&text).unwrap_or_else(|_| text.into_bytes()))),
     }
-}
-
-/// What one Query returned over all its pages.
-#[derive(Clone, Debug, Default)]
-pub struct Pages {
-    /// Every item, page after page.
-    pub items: Vec<Map<String, Json>>,
-    /// How many of them the first page held (what `limit` is judged on).
-    pub first_page: usize,
-    pub pages: usize,
 }
 
 impl Pages {

@@ -138,6 +138,24 @@ impl Plan {
             &self.shard_queries
         }
     }
+
+    /// The read's key condition (of any shard's Query) selects the item
+    /// (DynamoDB JSON): DynamoDB reads it, before any filter.
+    pub fn reads_item(&self, model: &Model, item: &Map<String, Json>) -> bool {
+        let access = self.query.key_schema(model);
+        self.requests().iter().any(|q| key_condition_holds(item, access, q))
+    }
+
+    /// The read returns the item: its key condition selects it and the
+    /// pattern's filter (of `resolution`, the one planned) keeps it. What
+    /// [`Plan::expected`] holds of the samples.
+    pub fn returns_item(&self, model: &Model, resolution: &Resolution, item: &Map<String, Json>) -> bool {
+        self.reads_item(model, item)
+            && resolution.filter.as_ref().is_none_or(|f| {
+                let params: HashMap<&str, &str> = self.params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+                filtered::holds(model, &resolution.returns, f, &params, item)
+            })
+    }
 }
 
 /// Plans the pattern's Query: the parameters, taken from one sample item,
@@ -273,25 +291,6 @@ fn build(
         _ => Vec::new(),
     };
     let query = shard_queries.first().cloned().unwrap_or(query);
-    let kept = |item: &Map<String, Json>| {
-        resolution
-            .filter
-            .as_ref()
-            .is_none_or(|f| filtered::holds(model, &resolution.returns, f, &lookup, item))
-    };
-    let requests = if shard_queries.is_empty() {
-        std::slice::from_ref(&query)
-    } else {
-        shard_queries.as_slice()
-    };
-    let selects = |item: &Map<String, Json>| requests.iter().any(|q| key_condition_holds(item, access, q));
-    let expected = samples.tables[resolution.table.index()]
-        .items
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| selects(&i.item) && kept(&i.item))
-        .map(|(n, _)| n)
-        .collect();
     let mut plan = Plan {
         pattern: index,
         checker_ok,
@@ -300,9 +299,16 @@ fn build(
         query,
         consistent_on_gsi,
         shard_queries,
-        expected,
+        expected: Vec::new(),
         matching: Vec::new(),
     };
+    plan.expected = samples.tables[resolution.table.index()]
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| plan.returns_item(model, resolution, &i.item))
+        .map(|(n, _)| n)
+        .collect();
     plan.matching = matching(model, samples, &plan);
     plan
 }

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 
-use super::dynamo::{Pages, filter_placeholders, key_value, query_pages, sdk_error};
-use serde_json::{Map, Value as Json};
+use super::dynamo::{filter_placeholders, key_value, query_pages, sdk_error};
+use super::pages::{Pages, merge_by_key};
 
-use super::plan::{ConcreteQuery, key_order};
-use crate::check::model::{KeySchema, Model};
+use super::plan::ConcreteQuery;
+use crate::check::model::Model;
 use crate::check::resolve::{Read, SortOp};
 
 /// Runs the plan's read; `follow` follows `LastEvaluatedKey` to the last page.
@@ -74,31 +74,6 @@ pub async fn read_shards(
         first.limit,
         shards,
     ))
-}
-
-pub fn merge_by_key(access: &KeySchema, forward: bool, limit: Option<u64>, shards: Vec<Pages>) -> Pages {
-    let order = |a: &Map<String, Json>, b: &Map<String, Json>| key_order(access, forward, a, b);
-    let mut first = Vec::new();
-    let mut rest = Vec::new();
-    let mut pages = 0;
-    for shard in shards {
-        pages += shard.pages;
-        let mut items = shard.items;
-        rest.extend(items.split_off(shard.first_page.min(items.len())));
-        first.extend(items);
-    }
-    first.sort_by(order);
-    if let Some(limit) = limit.and_then(|l| usize::try_from(l).ok()) {
-        rest.extend(first.split_off(limit.min(first.len())));
-    }
-    rest.sort_by(order);
-    let first_page = first.len();
-    first.extend(rest);
-    Pages {
-        items: first,
-        first_page,
-        pages,
-    }
 }
 
 fn primary_key(model: &Model, query: &ConcreteQuery) -> HashMap<String, AttributeValue> {

@@ -5,10 +5,9 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::dynamo::Pages;
 use super::judge::{Failure, Probe, Returned, Verdict, check, probe_limit};
+use super::pages::{Pages, merge_by_key};
 use super::plan::{ConcreteQuery, Plan, key_condition_holds, key_order, plan};
-use super::reads::merge_by_key;
 use crate::check::analyze;
 use crate::check::model::Model;
 use crate::check::model::PatternId;

@@ -1,14 +1,19 @@
 // The Dyno extension: starts `dyno lsp` (stdio) for .dyno files.
 // Highlighting, snippets and the language configuration are declarative
-// (package.json); this file only runs the language client.
+// (package.json); this file runs the language client, and shows the
+// DynoTable page the server writes for `dyno.view` in a webview.
 
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { Executable, LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 
+import { VIEW_COMMAND, pagePath, pageTitle, viewArguments } from './page';
 import { SERVER_ARGS, fallbackWarning, findServer, notFoundMessage } from './server';
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel | undefined;
+/** The DynoTable page, reused by each `dyno.view`. */
+let pagePanel: vscode.WebviewPanel | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('Dyno Language Server');
@@ -63,6 +68,25 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
       { scheme: 'untitled', language: 'dyno' },
     ],
     outputChannel: output,
+    middleware: {
+      // The client registers the server's `dyno.view` (its code lenses run
+      // it); the server writes the page and answers its path, shown here.
+      executeCommand: async (command, args, next) => {
+        if (command !== 'dyno.view') {
+          return next(command, args);
+        }
+        const sent = viewArguments(args, vscode.window.activeTextEditor?.document.uri.toString());
+        if (!sent) {
+          void vscode.window.showInformationMessage('Dyno: open a .dyno file to view its table.');
+          return undefined;
+        }
+        const path = pagePath(await next(command, sent));
+        if (path) {
+          showPage(path, pageTitle(String(sent[0]), sent[1]));
+        }
+        return undefined;
+      },
+    },
   };
 
   // The id `dyno` makes the client read the `dyno.trace.server` setting.
@@ -75,6 +99,21 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
       `Dyno: the language server \`${lookup.command} ${SERVER_ARGS.join(' ')}\` failed to start: ${reason}`,
     );
   }
+}
+
+/** Shows the page file in the webview beside the editor. */
+function showPage(path: string, title: string): void {
+  if (!pagePanel) {
+    pagePanel = vscode.window.createWebviewPanel(VIEW_COMMAND, title, vscode.ViewColumn.Beside, {
+      enableScripts: true,
+    });
+    pagePanel.onDidDispose(() => {
+      pagePanel = undefined;
+    });
+  }
+  pagePanel.title = title;
+  pagePanel.webview.html = fs.readFileSync(path, 'utf8');
+  pagePanel.reveal(vscode.ViewColumn.Beside, true);
 }
 
 async function stop(): Promise<void> {

@@ -3,10 +3,12 @@
 //! Unknown documents and positions outside the text give empty results.
 
 pub mod code_action;
+pub mod code_lens;
 pub mod completion;
 pub mod definition;
 pub mod diagnostics;
 pub mod document_symbol;
+pub mod execute_command;
 pub mod folding_range;
 pub mod formatting;
 pub mod hover;

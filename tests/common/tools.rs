@@ -1,0 +1,68 @@
+//! Running the external tools some opt-in tests drive (npm, nvim, node):
+//! found on PATH or failing with how to get them, each run bounded in time.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Fails the test, naming what is missing and how to get it.
+pub fn require(present: bool, what: &str, fix: &str) {
+    assert!(present, "{what}: {fix} (README: Tests)");
+}
+
+pub fn on_path(program: &str) -> bool {
+    let Some(paths) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
+}
+
+/// Runs a command to completion within `limit`, killing it past that, and
+/// panics with its output unless it succeeds. Returns its standard output.
+pub fn run(what: &str, command: &mut Command, limit: Duration) -> String {
+    // A process group of its own, so that a timeout also ends what it started
+    // (npm starts node, which would otherwise keep the output pipes open).
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
+    let mut stdout_pipe = child.stdout.take().unwrap();
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let stdout_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout_pipe.read_to_string(&mut s);
+        s
+    });
+    let stderr_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr_pipe.read_to_string(&mut s);
+        s
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > limit {
+            #[cfg(unix)]
+            let _ = Command::new("kill")
+                .args(["-s", "KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let stdout = stdout_reader.join().unwrap();
+    let stderr = stderr_reader.join().unwrap();
+    match status {
+        Some(status) if status.success() => stdout,
+        Some(status) => panic!("{what} failed ({status})\n--- stdout\n{stdout}\n--- stderr\n{stderr}"),
+        None => panic!("{what} did not finish within {limit:?}\n--- stdout\n{stdout}\n--- stderr\n{stderr}"),
+    }
+}
