@@ -85,7 +85,11 @@ pub fn read(read: &ReadApi) -> String {
     let specs = Py::Tuple(
         read.params
             .iter()
-            .map(|p| field_spec(&p.name, &p.ty, false, p.key_pattern.as_deref()))
+            .map(|p| {
+                // A prefix of a key text is not in the whole value's language.
+                let pattern = if p.prefix { None } else { p.key_pattern.as_deref() };
+                field_spec(&p.name, &p.ty, false, pattern)
+            })
             .collect(),
     );
     out.push_str(&layout::assign(0, &format!("{params}: Final[_Fields]"), &specs));
