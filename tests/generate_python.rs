@@ -3,7 +3,8 @@
 //! constant equal to `dyno explain --format json`'s request, and — with
 //! `DYNO_PYTHON`, a Python that has tests/generate/python/requirements.txt —
 //! the modules of every example passing `mypy --strict`, `ruff format
-//! --check` and `ruff check`. The end-to-end run against an endpoint is
+//! --check` and `ruff check`, and the runtime they carry passing
+//! tests/generate/python/runtime_test.py. The end-to-end run against an endpoint is
 //! tests/generate_python_e2e.rs.
 
 mod common;
@@ -211,7 +212,7 @@ pub fn python() -> String {
 
 #[test]
 #[ignore = "needs DYNO_PYTHON: a Python with tests/generate/python/requirements.txt (README: Tests)"]
-fn every_example_passes_mypy_strict_and_ruff() {
+fn every_example_passes_mypy_strict_and_ruff_and_the_runtime_checks() {
     let python = python();
     let scratch = Scratch::new("generate-python");
     let mut written = 0;
@@ -225,8 +226,14 @@ fn every_example_passes_mypy_strict_and_ruff() {
             written += 1;
         }
     }
-    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/generate/python/driver.py");
-    std::fs::copy(&driver, scratch.path().join("driver.py")).unwrap();
+    // The end-to-end driver and the runtime's checks are type-checked and
+    // linted with the modules.
+    for script in ["driver.py", "runtime_test.py"] {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/generate/python")
+            .join(script);
+        std::fs::copy(&from, scratch.path().join(script)).unwrap();
+    }
     assert!(written >= examples().len(), "every example generates a module");
     let run = |args: &[&str]| {
         let output = Command::new(&python)
@@ -262,4 +269,5 @@ fn every_example_passes_mypy_strict_and_ruff() {
         ".",
     ]);
     run(&["-m", "ruff", "check", "--isolated", "--no-cache", "."]);
+    run(&["runtime_test.py"]);
 }
