@@ -35,20 +35,22 @@ fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)
 }
 
+/// The module of `examples/NAME.dyno` against tests/generated/python/NAME.py.
+fn snapshot(name: &str, expected: expect_test::ExpectFile) {
+    let files = modules(&example(&format!("{name}.dyno")));
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].name, format!("{name}.py"));
+    expected.assert_eq(&files[0].text);
+}
+
 #[test]
 fn billing_module_snapshot() {
-    let files = modules(&example("billing.dyno"));
-    assert_eq!(files.len(), 1);
-    assert_eq!(files[0].name, "billing.py");
-    expect_test::expect_file!["generated/python/billing.py"].assert_eq(&files[0].text);
+    snapshot("billing", expect_test::expect_file!["generated/python/billing.py"]);
 }
 
 #[test]
 fn games_module_snapshot() {
-    let files = modules(&example("games.dyno"));
-    assert_eq!(files.len(), 1);
-    assert_eq!(files[0].name, "games.py");
-    expect_test::expect_file!["generated/python/games.py"].assert_eq(&files[0].text);
+    snapshot("games", expect_test::expect_file!["generated/python/games.py"]);
 }
 
 #[test]

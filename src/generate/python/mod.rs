@@ -45,9 +45,9 @@ pub fn module(source: &str, table: &TableApi) -> String {
 fn imports(table: &TableApi) -> String {
     let batch = table.reads.iter().any(|r| r.operation == Operation::BatchGetItem);
     let collections: &[&str] = if batch {
-        &["Iterable", "Iterator", "Mapping"]
+        &["Callable", "Iterable", "Iterator", "Mapping"]
     } else {
-        &["Iterator", "Mapping"]
+        &["Callable", "Iterator", "Mapping"]
     };
     let mut out = String::from("from __future__ import annotations\n\n");
     out.push_str("import copy\nimport heapq\nimport random\nimport re\nimport time\n");
@@ -98,15 +98,28 @@ fn typing_names(table: &TableApi) -> Vec<&'static str> {
 /// `from module import a, b` at `indent`, split one name a line when long.
 fn import_line(indent: usize, module: &str, names: &[&str]) -> String {
     let pad = " ".repeat(indent);
-    let flat = format!("{pad}from {module} import {}", names.join(", "));
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    bracketed(indent, &format!("{pad}from {module} import ("), &names, ")")
+}
+
+/// `head` + items + `tail` on one line when it fits, else one item a line
+/// with a trailing comma (at `indent`), as ruff lays out both.
+fn bracketed(indent: usize, head: &str, items: &[String], tail: &str) -> String {
+    let flat = format!("{head}{}{tail}", items.join(", "));
     if flat.chars().count() <= layout::WIDTH {
-        return flat + "\n";
+        // `from m import (a, b)` without the parentheses ruff removes.
+        return if head.ends_with("import (") {
+            format!("{}{}\n", &head[..head.len() - 1], items.join(", "))
+        } else {
+            flat + "\n"
+        };
     }
-    let mut out = format!("{pad}from {module} import (\n");
-    for name in names {
-        out.push_str(&format!("{pad}    {name},\n"));
+    let pad = " ".repeat(indent);
+    let mut out = format!("{head}\n");
+    for item in items {
+        out.push_str(&format!("{pad}    {item},\n"));
     }
-    out.push_str(&format!("{pad})\n"));
+    out.push_str(&format!("{pad}{tail}\n"));
     out
 }
 
@@ -304,16 +317,7 @@ fn constant(name: &str) -> String {
 /// A function definition line: flat when it fits, else one parameter a
 /// line with a trailing comma.
 fn def(name: &str, params: &[String], returns: &str) -> String {
-    let flat = format!("def {name}({}) -> {returns}:\n", params.join(", "));
-    if flat.trim_end().chars().count() <= layout::WIDTH {
-        return flat;
-    }
-    let mut out = format!("def {name}(\n");
-    for param in params {
-        out.push_str(&format!("    {param},\n"));
-    }
-    out.push_str(&format!(") -> {returns}:\n"));
-    out
+    bracketed(0, &format!("def {name}("), params, &format!(") -> {returns}:"))
 }
 
 /// The record type of an entity.

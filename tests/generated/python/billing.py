@@ -9,7 +9,7 @@ import heapq
 import random
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal
 from typing import (
     TYPE_CHECKING,
@@ -313,29 +313,30 @@ def _fill(
     return request
 
 
-def _query(
-    client: DynamoDBClient, request: QueryInputTypeDef
+def _pages(
+    send: Callable[..., Any], request: Mapping[str, Any]
 ) -> Iterator[dict[str, AttributeValueTypeDef]]:
-    """Every item of a Query, a page per request (`Limit` is the page size)."""
+    """Every item of a Query or Scan, a page per request (`Limit` is the
+    page size), following `LastEvaluatedKey`."""
     while True:
-        page = client.query(**request)
+        page = send(**request)
         yield from page["Items"]
         last = page.get("LastEvaluatedKey")
         if not last:
             return
         request = {**request, "ExclusiveStartKey": last}
+
+
+def _query(
+    client: DynamoDBClient, request: QueryInputTypeDef
+) -> Iterator[dict[str, AttributeValueTypeDef]]:
+    return _pages(client.query, request)
 
 
 def _scan(
     client: DynamoDBClient, request: ScanInputTypeDef
 ) -> Iterator[dict[str, AttributeValueTypeDef]]:
-    while True:
-        page = client.scan(**request)
-        yield from page["Items"]
-        last = page.get("LastEvaluatedKey")
-        if not last:
-            return
-        request = {**request, "ExclusiveStartKey": last}
+    return _pages(client.scan, request)
 
 
 def _segments(
