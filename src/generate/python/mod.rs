@@ -346,3 +346,36 @@ fn fields_constant(entity: &str) -> String {
 fn shapes_constant(entity: &str) -> String {
     format!("_{}_SHAPES", constant(entity))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_avoid_keywords_and_the_functions_own_names() {
+        assert_eq!(identifier("userId"), "user_id");
+        assert_eq!(identifier("from"), "from_");
+        assert_eq!(identifier("client"), "client_");
+        assert_eq!(identifier("tableName"), "table_name_");
+        assert_eq!(put_function("AuditEvent"), "put_audit_event");
+        assert!(!is_identifier("Map#Name"));
+        assert!(!is_identifier("class"));
+        assert!(is_identifier("userId"));
+    }
+
+    #[test]
+    fn docstrings_never_start_or_end_with_a_bare_quote() {
+        assert_eq!(docstring(0, "\"quoted\""), "\"\"\" \"quoted\" \"\"\"\n");
+        assert_eq!(docstring(4, "a\\b"), "    \"\"\"a\\\\b\"\"\"\n");
+        assert_eq!(docstring(0, "First.\n\nMore."), "\"\"\"First.\n\nMore.\n\"\"\"\n");
+    }
+
+    #[test]
+    fn long_signatures_split_one_parameter_a_line() {
+        assert_eq!(def("f", &["a: int".into()], "None"), "def f(a: int) -> None:\n");
+        let params: Vec<String> = (0..9).map(|i| format!("parameter{i}: int")).collect();
+        let split = def("f", &params, "None");
+        assert!(split.starts_with("def f(\n    parameter0: int,\n"), "{split}");
+        assert!(split.ends_with("    parameter8: int,\n) -> None:\n"), "{split}");
+    }
+}
