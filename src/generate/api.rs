@@ -139,6 +139,10 @@ pub struct Param {
     pub ty: AttrType,
     /// A value in the request that is the key text of `ty`, or a Number.
     pub key_pattern: Option<String>,
+    /// The bound of `begins_with(attr, name)` typed as the attribute itself:
+    /// its value is a prefix of a key text of `ty` (a day of a `datetime`),
+    /// so `key_pattern`, the whole value's language, does not apply.
+    pub prefix: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,6 +316,14 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
     collect_fills(&served.request, &mut Vec::new(), &types, &mut fills);
     // The parameters: every one the request names, in pattern order, and a
     // calculated shard's source.
+    let prefixes: Vec<&str> = pattern
+        .known
+        .iter()
+        .filter_map(|known| match &known.kind {
+            KnownKind::BeginsWith(bound) if known.bound_type.is_none() => Some(bound.text.as_str()),
+            _ => None,
+        })
+        .collect();
     let mut params: Vec<Param> = Vec::new();
     let mut add = |name: &str| {
         let shard_attr = served.shards.as_ref().map(|s| s.attr.as_str());
@@ -325,6 +337,7 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
                 key_pattern: ty
                     .shape(delimiter)
                     .map(|s| matcher::whole(&[crate::check::lang::Part::Hole(s)])),
+                prefix: prefixes.contains(&name),
             });
         }
     };
