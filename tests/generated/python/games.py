@@ -992,30 +992,3 @@ def by_handle(
     for item in items:
         _which(item, (("Player", _PLAYER_SHAPES),))
         yield decode_player_part(item)
-
-
-EXPORT_HANDLES_REQUEST: Final[Mapping[str, Any]] = {
-    "TableName": "Games",
-    "IndexName": "byHandle",
-    "ConsistentRead": False,
-    "Segment": "{segment}",
-    "TotalSegments": 4,
-}
-_EXPORT_HANDLES_FILLS: Final[_Paths] = ()
-_EXPORT_HANDLES_PARAMS: Final[_Fields] = ()
-
-
-def export_handles(
-    client: DynamoDBClient,
-    *,
-    table_name: str = TABLE_NAME,
-) -> Iterator[PlayerPart]:
-    """The nightly export of every handle: only players write the index."""
-    values = _texts(_EXPORT_HANDLES_PARAMS, ())
-    items = _segments(
-        client,
-        _fill(EXPORT_HANDLES_REQUEST, _EXPORT_HANDLES_FILLS, values, table_name),
-    )
-    for item in items:
-        _which(item, (("Player", _PLAYER_SHAPES),))
-        yield decode_player_part(item)
