@@ -77,7 +77,12 @@ fn each_request_constant_is_dyno_explains_request() {
             );
             compared += 1;
         }
-        assert_eq!(generated.len(), resolved, "{}: a constant per resolved pattern", path.display());
+        assert_eq!(
+            generated.len(),
+            resolved,
+            "{}: a constant per resolved pattern",
+            path.display()
+        );
     }
     assert!(compared > 50, "{compared} requests compared");
 }

@@ -38,11 +38,17 @@ fn every_example_round_trips_through_the_generated_typescript() {
         let text = std::fs::read_to_string(path).unwrap();
         let analysis = dyno::check::analyze(&text);
         let model = &analysis.schema.model;
-        let prefix = format!("ts{}_{}_", std::process::id(), stem.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
+        let prefix = format!(
+            "ts{}_{}_",
+            std::process::id(),
+            stem.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+        );
         let mut scenario = scenario(&analysis, &format!("{stem}.dyno"), &prefix);
         for table in scenario["tables"].as_array_mut().unwrap() {
             let name = table["name"].as_str().unwrap();
-            let module = out.join(&stem).join(format!("{}.js", dyno::generate::names::snake(name)));
+            let module = out
+                .join(&stem)
+                .join(format!("{}.js", dyno::generate::names::snake(name)));
             assert!(module.is_file(), "{}: no module {}", stem, module.display());
             table["module"] = json!(module.to_string_lossy());
         }
@@ -92,6 +98,14 @@ fn every_example_round_trips_through_the_generated_typescript() {
         "{} examples: {puts} records put, {reads} reads compared, {items} records returned",
         examples.len()
     );
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
-    assert!(reads > 50 && items > 100, "{reads} reads, {items} records: the scenario ran");
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        reads > 50 && items > 100,
+        "{reads} reads, {items} records: the scenario ran"
+    );
 }

@@ -138,6 +138,7 @@ pub struct Param {
     pub name: String,
     pub ty: AttrType,
     /// A value in the request that is the key text of `ty`, or a Number.
+    /// `None` for a `begins_with` bound: a prefix, not a whole value.
     pub key_pattern: Option<String>,
 }
 
@@ -313,6 +314,16 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
     // The parameters: every one the request names, in pattern order, and a
     // calculated shard's source.
     let mut params: Vec<Param> = Vec::new();
+    // A `begins_with` bound is a prefix of the attribute's key text, not a
+    // whole value of its type: it has no language to check.
+    let prefixes: Vec<&str> = pattern
+        .known
+        .iter()
+        .filter_map(|k| match &k.kind {
+            KnownKind::BeginsWith(bound) => Some(bound.text.as_str()),
+            _ => None,
+        })
+        .collect();
     let mut add = |name: &str| {
         let shard_attr = served.shards.as_ref().map(|s| s.attr.as_str());
         if Some(name) == shard_attr || params.iter().any(|p| p.name == name) {
@@ -324,6 +335,7 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
                 ty: ty.clone(),
                 key_pattern: ty
                     .shape(delimiter)
+                    .filter(|_| !prefixes.contains(&name))
                     .map(|s| matcher::whole(&[crate::check::lang::Part::Hole(s)])),
             });
         }
@@ -524,6 +536,20 @@ fn segments(text: &str, is_param: impl Fn(&str) -> bool) -> Vec<Segment> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_begins_with_bound_has_no_language_to_check() {
+        let analysis = crate::check::analyze(include_str!("../../examples/real/device-state-log.dyno"));
+        let api = api("device-state-log.dyno", &analysis.schema);
+        let read = api.tables[0]
+            .reads
+            .iter()
+            .find(|r| r.name == "escalatedLogsInStateOnDate")
+            .expect("the pattern resolves");
+        let param = |name: &str| read.params.iter().find(|p| p.name == name).expect(name);
+        assert_eq!(param("date1").key_pattern, None, "a prefix of a datetime");
+        assert!(param("EscalatedTo").key_pattern.is_some());
+    }
 
     #[test]
     fn segments_split_known_names_only() {

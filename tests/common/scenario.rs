@@ -106,9 +106,14 @@ fn reads(analysis: &Analysis, api: &Api, samples: &Samples) -> Vec<Json> {
             }
         }
         let items = &samples.tables[resolution.table.index()].items;
+        // What the pattern means (`matching`) of what its request selects
+        // (`expected`): an entity that writes several items (`item { }`)
+        // has each record in `matching` once per item, but a Query selects
+        // only the items whose keys it reads.
         let expected: Vec<Json> = plan
             .matching
             .iter()
+            .filter(|i| plan.expected.contains(i))
             .map(|&i| {
                 let record = &samples.records[items[i].record];
                 json!({

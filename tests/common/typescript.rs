@@ -87,7 +87,13 @@ pub fn tsc(scratch: &Scratch, emit: bool) {
     let mut sources: Vec<String> = Vec::new();
     for entry in walk(scratch.path()) {
         if entry.extension().is_some_and(|e| e == "ts") {
-            sources.push(entry.strip_prefix(scratch.path()).unwrap().to_string_lossy().to_string());
+            sources.push(
+                entry
+                    .strip_prefix(scratch.path())
+                    .unwrap()
+                    .to_string_lossy()
+                    .to_string(),
+            );
         }
     }
     sources.sort();
@@ -118,4 +124,3 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
-

@@ -172,11 +172,7 @@ impl<'a> Module<'a> {
                 }
             })
             .collect();
-        let read_names: Vec<String> = table
-            .reads
-            .iter()
-            .map(|r| self.claim(names::camel(&r.name)))
-            .collect();
+        let read_names: Vec<String> = table.reads.iter().map(|r| self.claim(names::camel(&r.name))).collect();
 
         self.line("/** The table's name in the schema: the default name on the endpoint. */");
         self.line(&format!("export const TABLE_NAME = {};", quote(&table.name)));
@@ -222,7 +218,10 @@ impl<'a> Module<'a> {
             let optional = field.optional || matches!(field.ty, AttrType::Shard { .. });
             match &field.ty {
                 AttrType::Shard { count, of: None } => {
-                    self.line(&format!("  /** A write shard, 0 to {}: drawn at random when absent. */", count - 1));
+                    self.line(&format!(
+                        "  /** A write shard, 0 to {}: drawn at random when absent. */",
+                        count - 1
+                    ));
                 }
                 AttrType::Shard { of: Some(source), .. } => {
                     self.line(&format!("  /** Always computed from `{source}`. */"));
@@ -320,11 +319,13 @@ impl<'a> Module<'a> {
         }
         let mut results = Vec::new();
         for (i, shape) in entity.shapes.iter().enumerate() {
-            let var = if several { format!("keys{i}") } else { "keys".to_string() };
-            let (always, sparse): (Vec<&KeyBuild>, Vec<&KeyBuild>) = shape
-                .keys
-                .iter()
-                .partition(|k| optional_parts(entity, k).is_empty());
+            let var = if several {
+                format!("keys{i}")
+            } else {
+                "keys".to_string()
+            };
+            let (always, sparse): (Vec<&KeyBuild>, Vec<&KeyBuild>) =
+                shape.keys.iter().partition(|k| optional_parts(entity, k).is_empty());
             self.line(&format!("  const {var}: Item = {{"));
             for key in always {
                 let value = self.key_value(key, &locals);
@@ -379,7 +380,10 @@ impl<'a> Module<'a> {
         self.line("    await table.client.send(");
         self.line("      new PutItemCommand({");
         self.line("        TableName: table.name ?? TABLE_NAME,");
-        self.line(&format!("        Item: _attributes({full}, {}.fields, keys),", names.descriptor));
+        self.line(&format!(
+            "        Item: _attributes({full}, {}.fields, keys),",
+            names.descriptor
+        ));
         self.line("      }),");
         self.line("    );");
         self.line("  }");
@@ -392,10 +396,7 @@ impl<'a> Module<'a> {
             "/** {} item as its record; a required attribute missing is an error. */",
             capitalized(&article(&entity.name))
         ));
-        self.line(&format!(
-            "export function {}(item: Item): {record} {{",
-            names.decode
-        ));
+        self.line(&format!("export function {}(item: Item): {record} {{", names.decode));
         self.line(&format!(
             "  return _decode(item, {}, true) as unknown as {record};",
             names.descriptor
@@ -651,7 +652,11 @@ fn is_identifier(name: &str) -> bool {
 
 /// A property name: bare when it is an identifier, quoted otherwise.
 pub(crate) fn prop(name: &str) -> String {
-    if is_identifier(name) { name.to_string() } else { quote(name) }
+    if is_identifier(name) {
+        name.to_string()
+    } else {
+        quote(name)
+    }
 }
 
 /// `.name` or `["Map#Name"]`.
@@ -684,10 +689,7 @@ pub(crate) fn regex_literal(pattern: &str) -> String {
 
 /// `a Score`, `an Invoice`.
 fn article(name: &str) -> String {
-    let vowel = name
-        .chars()
-        .next()
-        .is_some_and(|c| "AEIOUaeiou".contains(c));
+    let vowel = name.chars().next().is_some_and(|c| "AEIOUaeiou".contains(c));
     format!("{} {name}", if vowel { "an" } else { "a" })
 }
 

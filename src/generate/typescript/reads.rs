@@ -25,11 +25,17 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
         }
     };
     let tagged = returned.len() > 1;
-    let descriptors = returned.iter().map(|n| n.descriptor.clone()).collect::<Vec<_>>().join(", ");
+    let descriptors = returned
+        .iter()
+        .map(|n| n.descriptor.clone())
+        .collect::<Vec<_>>()
+        .join(", ");
     let element = if tagged {
         let alias = m.claim(format!("{}Item", names::pascal(&read.name)));
         m.line("");
-        m.line(&format!("/** What {name} returns: each item tagged with its entity. */"));
+        m.line(&format!(
+            "/** What {name} returns: each item tagged with its entity. */"
+        ));
         m.line(&format!("export type {alias} ="));
         for names in &returned {
             m.line(&format!(
@@ -99,7 +105,9 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
     } else {
         ("async function", format!("Promise<{element}[]>"))
     };
-    m.line(&format!("export {keyword} {name}(table: Table{params_arg}): {returns} {{"));
+    m.line(&format!(
+        "export {keyword} {name}(table: Table{params_arg}): {returns} {{"
+    ));
     m.line("  const tableName = table.name ?? TABLE_NAME;");
 
     let from = if batch { "p" } else { "params" };
@@ -218,7 +226,11 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
             match &read.sort_key {
                 Some(key) => {
                     m.helpers.insert("merge");
-                    format!("_merge(\n    {streams},\n    {},\n    {},\n  )", quote(&key.name), read.forward)
+                    format!(
+                        "_merge(\n    {streams},\n    {},\n    {},\n  )",
+                        quote(&key.name),
+                        read.forward
+                    )
                 }
                 None => {
                     m.helpers.insert("interleave");
@@ -255,9 +267,10 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
 fn needs_text(read: &ReadApi, name: &str) -> bool {
     let source = read.shards.as_ref().and_then(|s| s.from.as_deref()) == Some(name);
     source
-        || read.fills.iter().any(|f| {
-            f.parts.iter().any(|p| matches!(p, Segment::Value(n) if n == name)) && !raw(&f.path, &f.parts)
-        })
+        || read
+            .fills
+            .iter()
+            .any(|f| f.parts.iter().any(|p| matches!(p, Segment::Value(n) if n == name)) && !raw(&f.path, &f.parts))
 }
 
 /// A Boolean or Binary request value that is one parameter: the value
