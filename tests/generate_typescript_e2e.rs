@@ -33,6 +33,7 @@ fn every_example_round_trips_through_the_generated_typescript() {
     let out = scratch.path().join("out");
     let mut failures = Vec::new();
     let (mut reads, mut items, mut puts) = (0, 0, 0);
+    let mut sharded_merged = 0;
     for (path, _) in &examples {
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(path).unwrap();
@@ -92,6 +93,17 @@ fn every_example_round_trips_through_the_generated_typescript() {
             if let Err(e) = compare(model, read, &returned) {
                 failures.push(format!("{stem}: {e}"));
             }
+            if let Some(pattern) = model.patterns.iter().find(|p| p.name.text == read["pattern"])
+                && let Some(order) = &pattern.order
+                && let Err(e) = in_order(&returned, &order.attr.text, order.descending)
+            {
+                failures.push(format!("{stem}: {}: {e}", read["pattern"]));
+            }
+            if read["pattern"] == "leaderboard" {
+                let shards: std::collections::BTreeSet<String> =
+                    returned.iter().map(|r| r["record"]["shard"].to_string()).collect();
+                sharded_merged = shards.len();
+            }
         }
     }
     eprintln!(
@@ -108,4 +120,32 @@ fn every_example_round_trips_through_the_generated_typescript() {
         reads > 50 && items > 100,
         "{reads} reads, {items} records: the scenario ran"
     );
+    assert!(
+        sharded_merged > 1,
+        "games' leaderboard returned the records of {sharded_merged} of its 10 shards, not several merged"
+    );
+}
+
+/// The records of a read with `by attr` come in that order: numbers by
+/// value, text by its UTF-8 bytes (DynamoDB's order of the sort key the
+/// attribute leads).
+fn in_order(returned: &[Json], attr: &str, descending: bool) -> Result<(), String> {
+    let values: Vec<&Json> = returned.iter().filter_map(|r| r["record"].get(attr)).collect();
+    let wrong = if descending {
+        std::cmp::Ordering::Less
+    } else {
+        std::cmp::Ordering::Greater
+    };
+    for pair in values.windows(2) {
+        let order = match (pair[0], pair[1]) {
+            (Json::Number(a), Json::Number(b)) => a.as_f64().partial_cmp(&b.as_f64()),
+            (Json::String(a), Json::String(b)) => Some(a.as_bytes().cmp(b.as_bytes())),
+            _ => None,
+        };
+        if order == Some(wrong) {
+            let by = if descending { " desc" } else { "" };
+            return Err(format!("{} then {}: not by {attr}{by}", pair[0], pair[1]));
+        }
+    }
+    Ok(())
 }
