@@ -312,9 +312,11 @@ impl<'a> Module<'a> {
             let value = format!("{source}{}", access(name));
             let text = self.checked_text(field, &value);
             if field.optional {
-                self.line(&format!("  const {var} = {value} === undefined ? undefined : {text};"));
+                self.line(&wrap(&format!(
+                    "  const {var} = {value} === undefined ? undefined : {text};"
+                )));
             } else {
-                self.line(&format!("  const {var} = {text};"));
+                self.line(&wrap(&format!("  const {var} = {text};")));
             }
         }
         let mut results = Vec::new();
@@ -578,6 +580,74 @@ impl Locals {
     }
 }
 
+/// The widest line before a call's arguments go one per line (prettier's
+/// default print width).
+const WIDTH: usize = 80;
+
+/// A line with a call (or signature) that is too wide, its first argument
+/// list one argument a line, as prettier breaks it.
+pub(crate) fn wrap(line: &str) -> String {
+    if line.chars().count() <= WIDTH {
+        return line.to_string();
+    }
+    let Some(open) = line.find('(') else {
+        return line.to_string();
+    };
+    let indent: String = line.chars().take_while(|c| *c == ' ').collect();
+    let bytes: Vec<char> = line[open + 1..].chars().collect();
+    let mut args = Vec::new();
+    let mut current = String::new();
+    let (mut depth, mut string, mut regex, mut class, mut escaped) = (0usize, false, false, false, false);
+    let mut close = None;
+    let mut previous = '(';
+    for (i, &c) in bytes.iter().enumerate() {
+        if escaped {
+            escaped = false;
+            current.push(c);
+            continue;
+        }
+        match c {
+            '\\' if string || regex => escaped = true,
+            '"' if !regex => string = !string,
+            '/' if !string && !regex && matches!(previous, '(' | ',' | ' ') && current.trim().is_empty() => {
+                regex = true
+            }
+            '[' if regex => class = true,
+            ']' if regex => class = false,
+            '/' if regex && !class => regex = false,
+            '(' | '[' | '{' if !string && !regex => depth += 1,
+            ')' | ']' | '}' if !string && !regex && depth > 0 => depth -= 1,
+            ')' if !string && !regex => {
+                close = Some(i);
+                break;
+            }
+            ',' if !string && !regex && depth == 0 => {
+                args.push(std::mem::take(&mut current).trim().to_string());
+                previous = c;
+                continue;
+            }
+            _ => {}
+        }
+        if !c.is_whitespace() {
+            previous = c;
+        }
+        current.push(c);
+    }
+    let Some(close) = close else {
+        return line.to_string();
+    };
+    if !current.trim().is_empty() {
+        args.push(current.trim().to_string());
+    }
+    let tail: String = bytes[close..].iter().collect();
+    let mut out = format!("{}(\n", &line[..open]);
+    for arg in args {
+        out.push_str(&format!("{indent}  {arg},\n"));
+    }
+    out.push_str(&format!("{indent}{tail}"));
+    out
+}
+
 /// The optional fields a key's template needs: without them the key is
 /// left out (a sparse index).
 fn optional_parts<'e>(entity: &'e EntityApi, key: &KeyBuild) -> Vec<&'e str> {
@@ -713,5 +783,12 @@ mod tests {
         assert_eq!(regex_literal("^a/b\\/c$"), "/^a\\/b\\/c$/");
         assert_eq!(regex_literal("^[^\\\\/]+$"), "/^[^\\\\\\/]+$/");
         assert_eq!(article("Invoice"), "an Invoice");
+        let short = "  const a = _key(\"a\", b, /^x$/);";
+        assert_eq!(wrap(short), short);
+        let long = r#"  const dayText = _key("day", params.day, /^[0-9]{4}-(?:0[1-9]|1[0-2])-[0-9]{2},(x)\/$/);"#;
+        assert_eq!(
+            wrap(long),
+            "  const dayText = _key(\n    \"day\",\n    params.day,\n    /^[0-9]{4}-(?:0[1-9]|1[0-2])-[0-9]{2},(x)\\/$/,\n  );"
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! the [`ReadApi`]'s `fills` name, sent as its operation, and what comes
 //! back identified and decoded.
 
-use super::{EntityNames, Locals, Module, access, concat, prop, quote, ts_type};
+use super::{EntityNames, Locals, Module, access, concat, prop, quote, ts_type, wrap};
 use crate::generate::api::{Field, Operation, ReadApi, Segment, Stored};
 use crate::generate::names;
 
@@ -105,9 +105,9 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
     } else {
         ("async function", format!("Promise<{element}[]>"))
     };
-    m.line(&format!(
+    m.line(&wrap(&format!(
         "export {keyword} {name}(table: Table{params_arg}): {returns} {{"
-    ));
+    )));
     m.line("  const tableName = table.name ?? TABLE_NAME;");
 
     let from = if batch { "p" } else { "params" };
@@ -128,7 +128,7 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
         };
         let text = m.checked_text(&field, &format!("{from}{}", access(&param.name)));
         let var = locals.text_var(&param.name);
-        lines.push(format!("{indent}const {var} = {text};"));
+        lines.push(wrap(&format!("{indent}const {var} = {text};")));
     }
     let shard_var = read.shards.as_ref().map(|s| locals.text_var(&s.attr));
     if let (Some(shards), Some(var)) = (&read.shards, &shard_var)

@@ -159,7 +159,11 @@ export function invoiceKeys(record: Invoice): Item {
   const tenantIdText = _key("tenantId", record.tenantId, /^[^#]+$/);
   const numberText = _key("number", _pad(record.number, 6), /^[0-9]{6}$/);
   const statusText = _key("status", record.status, /^(?:open|paid|void)$/);
-  const dueDateText = _key("dueDate", record.dueDate, /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/);
+  const dueDateText = _key(
+    "dueDate",
+    record.dueDate,
+    /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/,
+  );
   const keys: Item = {
     pk: { S: "TENANT#" + tenantIdText },
     sk: { S: "INVOICE#" + numberText },
@@ -211,8 +215,16 @@ const _auditEvent: _Entity = {
 /** Every key attribute of an AuditEvent item, from its templates; a value not in its type's language is refused. */
 export function auditEventKeys(record: AuditEvent): Item {
   const tenantIdText = _key("tenantId", record.tenantId, /^[^#]+$/);
-  const atText = _key("at", record.at, /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z$/);
-  const eventIdText = _key("eventId", record.eventId, /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+  const atText = _key(
+    "at",
+    record.at,
+    /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z$/,
+  );
+  const eventIdText = _key(
+    "eventId",
+    record.eventId,
+    /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/,
+  );
   const keys: Item = {
     pk: { S: "TENANT#" + tenantIdText },
     sk: { S: "EVENT#" + atText + "#" + eventIdText },
@@ -453,7 +465,10 @@ export type TenantEverythingItem =
   | { entity: "AuditEvent"; record: AuditEvent };
 
 /** The whole tenant, every type, in one read. */
-export async function* tenantEverything(table: Table, params: { tenantId: string }): AsyncGenerator<TenantEverythingItem> {
+export async function* tenantEverything(
+  table: Table,
+  params: { tenantId: string },
+): AsyncGenerator<TenantEverythingItem> {
   const tableName = table.name ?? TABLE_NAME;
   const tenantIdText = _key("tenantId", params.tenantId, /^[^#]+$/);
   const request = _fill<QueryCommandInput>(requests.tenantEverything, tableName, [
@@ -466,7 +481,10 @@ export async function* tenantEverything(table: Table, params: { tenantId: string
 }
 
 /** Members of a tenant. */
-export async function* listUsers(table: Table, params: { tenantId: string }): AsyncGenerator<User> {
+export async function* listUsers(
+  table: Table,
+  params: { tenantId: string },
+): AsyncGenerator<User> {
   const tableName = table.name ?? TABLE_NAME;
   const tenantIdText = _key("tenantId", params.tenantId, /^[^#]+$/);
   const request = _fill<QueryCommandInput>(requests.listUsers, tableName, [
@@ -489,10 +507,17 @@ export async function* openInvoices(table: Table): AsyncGenerator<Invoice> {
 }
 
 /** A tenant's audit trail since a moment, newest first. */
-export async function* auditSince(table: Table, params: { tenantId: string; since: string }): AsyncGenerator<AuditEvent> {
+export async function* auditSince(
+  table: Table,
+  params: { tenantId: string; since: string },
+): AsyncGenerator<AuditEvent> {
   const tableName = table.name ?? TABLE_NAME;
   const tenantIdText = _key("tenantId", params.tenantId, /^[^#]+$/);
-  const sinceText = _key("since", params.since, /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z$/);
+  const sinceText = _key(
+    "since",
+    params.since,
+    /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z$/,
+  );
   const request = _fill<QueryCommandInput>(requests.auditSince, tableName, [
     [["ExpressionAttributeValues", ":pk", "S"], "TENANT#" + tenantIdText],
     [["ExpressionAttributeValues", ":lo", "S"], "EVENT#" + sinceText],
@@ -504,7 +529,10 @@ export async function* auditSince(table: Table, params: { tenantId: string; sinc
 }
 
 /** The explicit form: the author pins the Query, the checker verifies it. */
-export async function* usersPinned(table: Table, params: { tenantId: string }): AsyncGenerator<User> {
+export async function* usersPinned(
+  table: Table,
+  params: { tenantId: string },
+): AsyncGenerator<User> {
   const tableName = table.name ?? TABLE_NAME;
   const tenantIdText = _key("tenantId", params.tenantId, /^[^#]+$/);
   const request = _fill<QueryCommandInput>(requests.usersPinned, tableName, [
@@ -520,7 +548,10 @@ export async function* usersPinned(table: Table, params: { tenantId: string }): 
  * A tenant's settings and plan, read right after a plan change, so strongly
  * consistent.
  */
-export async function getTenant(table: Table, params: { tenantId: string }): Promise<Tenant | undefined> {
+export async function getTenant(
+  table: Table,
+  params: { tenantId: string },
+): Promise<Tenant | undefined> {
   const tableName = table.name ?? TABLE_NAME;
   const tenantIdText = _key("tenantId", params.tenantId, /^[^#]+$/);
   const request = _fill<QueryCommandInput>(requests.getTenant, tableName, [
@@ -532,7 +563,10 @@ export async function getTenant(table: Table, params: { tenantId: string }): Pro
 }
 
 /** One invoice of a tenant, by its number. */
-export async function getInvoice(table: Table, params: { tenantId: string; number: number }): Promise<Invoice | undefined> {
+export async function getInvoice(
+  table: Table,
+  params: { tenantId: string; number: number },
+): Promise<Invoice | undefined> {
   const tableName = table.name ?? TABLE_NAME;
   const tenantIdText = _key("tenantId", params.tenantId, /^[^#]+$/);
   const numberText = _key("number", _pad(params.number, 6), /^[0-9]{6}$/);
@@ -546,7 +580,10 @@ export async function getInvoice(table: Table, params: { tenantId: string; numbe
 }
 
 /** A tenant's invoices, the most recent number first, one page at a time. */
-export async function* listInvoices(table: Table, params: { tenantId: string }): AsyncGenerator<Invoice> {
+export async function* listInvoices(
+  table: Table,
+  params: { tenantId: string },
+): AsyncGenerator<Invoice> {
   const tableName = table.name ?? TABLE_NAME;
   const tenantIdText = _key("tenantId", params.tenantId, /^[^#]+$/);
   const request = _fill<QueryCommandInput>(requests.listInvoices, tableName, [
@@ -559,7 +596,10 @@ export async function* listInvoices(table: Table, params: { tenantId: string }):
 }
 
 /** The latest 50 audit events of a tenant, for the activity feed. */
-export async function* recentAudit(table: Table, params: { tenantId: string }): AsyncGenerator<AuditEvent> {
+export async function* recentAudit(
+  table: Table,
+  params: { tenantId: string },
+): AsyncGenerator<AuditEvent> {
   const tableName = table.name ?? TABLE_NAME;
   const tenantIdText = _key("tenantId", params.tenantId, /^[^#]+$/);
   const request = _fill<QueryCommandInput>(requests.recentAudit, tableName, [
@@ -572,10 +612,21 @@ export async function* recentAudit(table: Table, params: { tenantId: string }): 
 }
 
 /** Open invoices across all tenants falling due in a date window (dunning run). */
-export async function* openInvoicesDue(table: Table, params: { from: string; to: string }): AsyncGenerator<Invoice> {
+export async function* openInvoicesDue(
+  table: Table,
+  params: { from: string; to: string },
+): AsyncGenerator<Invoice> {
   const tableName = table.name ?? TABLE_NAME;
-  const fromText = _key("from", params.from, /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/);
-  const toText = _key("to", params.to, /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/);
+  const fromText = _key(
+    "from",
+    params.from,
+    /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/,
+  );
+  const toText = _key(
+    "to",
+    params.to,
+    /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/,
+  );
   const request = _fill<QueryCommandInput>(requests.openInvoicesDue, tableName, [
     [["ExpressionAttributeValues", ":lo", "S"], fromText],
     [["ExpressionAttributeValues", ":hi", "S"], toText],

@@ -73,8 +73,16 @@ function _completeScore(record: Score): Score {
 export function scoreKeys(record: Score): Item {
   const full = _completeScore(record);
   const gameIdText = _key("gameId", full.gameId, /^[^#]+$/);
-  const dayText = _key("day", full.day, /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/);
-  const shardText = _key("shard", String(full.shard), /^(?:0|1|2|3|4|5|6|7|8|9)$/);
+  const dayText = _key(
+    "day",
+    full.day,
+    /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/,
+  );
+  const shardText = _key(
+    "shard",
+    String(full.shard),
+    /^(?:0|1|2|3|4|5|6|7|8|9)$/,
+  );
   const pointsText = _key("points", _pad(full.points, 9), /^[0-9]{9}$/);
   const userIdText = _key("userId", full.userId, /^[^#]+$/);
   const bucketText = _key("bucket", String(full.bucket), /^(?:0|1|2|3)$/);
@@ -202,8 +210,16 @@ const _match: _Entity = {
 /** Every key attribute of a Match item, from its templates; a value not in its type's language is refused. */
 export function matchKeys(record: Match): Item {
   const userIdText = _key("userId", record.userId, /^[^#]+$/);
-  const playedAtText = _key("playedAt", record.playedAt, /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z$/);
-  const matchIdText = _key("matchId", record.matchId, /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+  const playedAtText = _key(
+    "playedAt",
+    record.playedAt,
+    /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z$/,
+  );
+  const matchIdText = _key(
+    "matchId",
+    record.matchId,
+    /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/,
+  );
   const keys: Item = {
     pk: { S: "PLAYER#" + userIdText },
     sk: { S: "MATCH#" + playedAtText + "#" + matchIdText },
@@ -392,10 +408,17 @@ export const requests = {
 };
 
 /** The day's leaderboard, best first: 10 Queries, merged. */
-export async function* leaderboard(table: Table, params: { gameId: string; day: string }): AsyncGenerator<Score> {
+export async function* leaderboard(
+  table: Table,
+  params: { gameId: string; day: string },
+): AsyncGenerator<Score> {
   const tableName = table.name ?? TABLE_NAME;
   const gameIdText = _key("gameId", params.gameId, /^[^#]+$/);
-  const dayText = _key("day", params.day, /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/);
+  const dayText = _key(
+    "day",
+    params.day,
+    /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/,
+  );
   const request = (shardText: string): QueryCommandInput =>
     _fill<QueryCommandInput>(requests.leaderboard, tableName, [
       [["ExpressionAttributeValues", ":pk", "S"], "SCORE#" + gameIdText + "#" + dayText + "." + shardText],
@@ -411,10 +434,17 @@ export async function* leaderboard(table: Table, params: { gameId: string; day: 
 }
 
 /** A player's scores of the day: one Query, `bucket` computed from `userId`. */
-export async function* playerScores(table: Table, params: { gameId: string; day: string; userId: string; now: number }): AsyncGenerator<Score> {
+export async function* playerScores(
+  table: Table,
+  params: { gameId: string; day: string; userId: string; now: number },
+): AsyncGenerator<Score> {
   const tableName = table.name ?? TABLE_NAME;
   const gameIdText = _key("gameId", params.gameId, /^[^#]+$/);
-  const dayText = _key("day", params.day, /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/);
+  const dayText = _key(
+    "day",
+    params.day,
+    /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/,
+  );
   const userIdText = _key("userId", params.userId, /^[^#]+$/);
   const nowText = _key("now", String(params.now), /^[0-9]{10}$/);
   const bucketText = String(_shardOf(userIdText, 4));
@@ -430,7 +460,10 @@ export async function* playerScores(table: Table, params: { gameId: string; day:
 }
 
 /** A profile, right after an update: one strongly consistent GetItem. */
-export async function player(table: Table, params: { userId: string }): Promise<Player | undefined> {
+export async function player(
+  table: Table,
+  params: { userId: string },
+): Promise<Player | undefined> {
   const tableName = table.name ?? TABLE_NAME;
   const userIdText = _key("userId", params.userId, /^[^#]+$/);
   const request = _fill<GetItemCommandInput>(requests.player, tableName, [
@@ -441,7 +474,10 @@ export async function player(table: Table, params: { userId: string }): Promise<
 }
 
 /** The profiles on a page of friends: one BatchGetItem of up to 100 keys. */
-export async function players(table: Table, params: readonly { userId: string }[]): Promise<Player[]> {
+export async function players(
+  table: Table,
+  params: readonly { userId: string }[],
+): Promise<Player[]> {
   const tableName = table.name ?? TABLE_NAME;
   const items = await _batchGet(
     table.client,
@@ -456,7 +492,10 @@ export async function players(table: Table, params: readonly { userId: string }[
 }
 
 /** A player's won ranked matches, newest first; about a third pass. */
-export async function* rankedWins(table: Table, params: { userId: string }): AsyncGenerator<Match> {
+export async function* rankedWins(
+  table: Table,
+  params: { userId: string },
+): AsyncGenerator<Match> {
   const tableName = table.name ?? TABLE_NAME;
   const userIdText = _key("userId", params.userId, /^[^#]+$/);
   const request = _fill<QueryCommandInput>(requests.rankedWins, tableName, [
@@ -469,11 +508,22 @@ export async function* rankedWins(table: Table, params: { userId: string }): Asy
 }
 
 /** A player's matches with at least a number of kills the caller gives. */
-export async function* killerMatches(table: Table, params: { userId: string; since: string; minKills: number }): AsyncGenerator<Match> {
+export async function* killerMatches(
+  table: Table,
+  params: { userId: string; since: string; minKills: number },
+): AsyncGenerator<Match> {
   const tableName = table.name ?? TABLE_NAME;
   const userIdText = _key("userId", params.userId, /^[^#]+$/);
-  const sinceText = _key("since", params.since, /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z$/);
-  const minKillsText = _key("minKills", String(params.minKills), /^(?:0|[1-9][0-9]*)$/);
+  const sinceText = _key(
+    "since",
+    params.since,
+    /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z$/,
+  );
+  const minKillsText = _key(
+    "minKills",
+    String(params.minKills),
+    /^(?:0|[1-9][0-9]*)$/,
+  );
   const request = _fill<QueryCommandInput>(requests.killerMatches, tableName, [
     [["ExpressionAttributeValues", ":pk", "S"], "PLAYER#" + userIdText],
     [["ExpressionAttributeValues", ":lo", "S"], "MATCH#" + sinceText],
@@ -491,7 +541,10 @@ export type PlayerPageItem =
   | { entity: "Match"; record: Match };
 
 /** A player's profile and every match, in one read. */
-export async function* playerPage(table: Table, params: { userId: string }): AsyncGenerator<PlayerPageItem> {
+export async function* playerPage(
+  table: Table,
+  params: { userId: string },
+): AsyncGenerator<PlayerPageItem> {
   const tableName = table.name ?? TABLE_NAME;
   const userIdText = _key("userId", params.userId, /^[^#]+$/);
   const request = _fill<QueryCommandInput>(requests.playerPage, tableName, [
@@ -504,7 +557,10 @@ export async function* playerPage(table: Table, params: { userId: string }): Asy
 }
 
 /** Who has a handle: the keys-only index of handles. */
-export async function* byHandle(table: Table, params: { handle: string }): AsyncGenerator<Partial<Player>> {
+export async function* byHandle(
+  table: Table,
+  params: { handle: string },
+): AsyncGenerator<Partial<Player>> {
   const tableName = table.name ?? TABLE_NAME;
   const handleText = _key("handle", params.handle, /^[\s\S]+$/);
   const request = _fill<QueryCommandInput>(requests.byHandle, tableName, [
@@ -517,7 +573,9 @@ export async function* byHandle(table: Table, params: { handle: string }): Async
 }
 
 /** The nightly export of every handle: only players write the index. */
-export async function* exportHandles(table: Table): AsyncGenerator<Partial<Player>> {
+export async function* exportHandles(
+  table: Table,
+): AsyncGenerator<Partial<Player>> {
   const tableName = table.name ?? TABLE_NAME;
   const request = _fill<ScanCommandInput>(requests.exportHandles, tableName, []);
   const items = _interleave(
