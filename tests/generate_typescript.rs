@@ -109,3 +109,59 @@ fn every_example_compiles_under_tsc_strict() {
     assert!(modules.iter().map(|(_, files)| files.len()).sum::<usize>() >= examples().len());
     tsc(&scratch, false);
 }
+
+/// src/generate/typescript/runtime.ts as a module exporting every helper,
+/// with the imports and `Item` a generated module gives it.
+fn runtime_module() -> String {
+    let text = std::fs::read_to_string(root().join("src/generate/typescript/runtime.ts")).unwrap();
+    let mut values = Vec::new();
+    let mut types = Vec::new();
+    let mut body = String::new();
+    for line in text.lines() {
+        if line.starts_with("//@") {
+            continue;
+        }
+        let declared = line
+            .strip_prefix("async function* ")
+            .or_else(|| line.strip_prefix("async function "))
+            .or_else(|| line.strip_prefix("function "))
+            .and_then(|rest| rest.split(['(', '<']).next());
+        if let Some(name) = declared {
+            values.push(name.to_string());
+        }
+        if let Some(name) = line.strip_prefix("interface ").and_then(|r| r.split(' ').next()) {
+            types.push(name.to_string());
+        }
+        body.push_str(line);
+        body.push('\n');
+    }
+    format!(
+        "import {{\n  BatchGetItemCommand,\n  QueryCommand,\n  ScanCommand,\n  type AttributeValue,\n  \
+         type BatchGetItemCommandInput,\n  type DynamoDBClient,\n  type QueryCommandInput,\n  \
+         type ScanCommandInput,\n}} from \"@aws-sdk/client-dynamodb\";\n\nexport type Item = \
+         Record<string, AttributeValue>;\n\n{body}\nexport {{ {} }};\nexport type {{ {} }};\n",
+        values.join(", "),
+        types.join(", ")
+    )
+}
+
+#[test]
+#[ignore = "needs node and `npm ci` in tests/generate/typescript (README: Tests)"]
+fn the_runtime_helpers_shard_order_merge_and_batch_as_dynamodb_does() {
+    let scratch = Scratch::new("generate-typescript-runtime");
+    std::os::unix::fs::symlink(common::typescript::node_modules(), scratch.path().join("node_modules")).unwrap();
+    scratch.file("runtime.ts", runtime_module());
+    let test = std::fs::read_to_string(root().join("tests/generate/typescript/runtime.test.ts")).unwrap();
+    scratch.file("runtime.test.ts", test);
+    tsc(&scratch, true);
+    let output = Command::new("node")
+        .arg(scratch.path().join("out/runtime.test.js"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run node (README: Tests): {e}"));
+    assert!(
+        output.status.success(),
+        "runtime.test.ts failed:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

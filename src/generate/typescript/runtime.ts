@@ -281,26 +281,29 @@ function _fill<T>(template: object, tableName: string, fills: readonly (readonly
   return request as T;
 }
 
-//@ query
-/** A Query's items page by page, following `LastEvaluatedKey`: one request per page. */
-async function* _query(client: DynamoDBClient, request: QueryCommandInput): AsyncGenerator<Item> {
+//@ pages
+/** A read's items page by page, following `LastEvaluatedKey`: one request per page. */
+async function* _pages(
+  send: (start: Item | undefined) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>,
+): AsyncGenerator<Item> {
   let start: Item | undefined;
   do {
-    const page = await client.send(new QueryCommand({ ...request, ExclusiveStartKey: start }));
+    const page = await send(start);
     yield* page.Items ?? [];
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
 }
 
-//@ scan
-/** A Scan's (or one segment's) items page by page, following `LastEvaluatedKey`. */
-async function* _scan(client: DynamoDBClient, request: ScanCommandInput): AsyncGenerator<Item> {
-  let start: Item | undefined;
-  do {
-    const page = await client.send(new ScanCommand({ ...request, ExclusiveStartKey: start }));
-    yield* page.Items ?? [];
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
+//@ query: pages
+/** A Query's items, page by page. */
+function _query(client: DynamoDBClient, request: QueryCommandInput): AsyncGenerator<Item> {
+  return _pages((start) => client.send(new QueryCommand({ ...request, ExclusiveStartKey: start })));
+}
+
+//@ scan: pages
+/** A Scan's (or one segment's) items, page by page. */
+function _scan(client: DynamoDBClient, request: ScanCommandInput): AsyncGenerator<Item> {
+  return _pages((start) => client.send(new ScanCommand({ ...request, ExclusiveStartKey: start })));
 }
 
 //@ interleave

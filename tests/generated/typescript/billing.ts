@@ -940,14 +940,21 @@ function _fill<T>(template: object, tableName: string, fills: readonly (readonly
   return request as T;
 }
 
-/** A Query's items page by page, following `LastEvaluatedKey`: one request per page. */
-async function* _query(client: DynamoDBClient, request: QueryCommandInput): AsyncGenerator<Item> {
+/** A read's items page by page, following `LastEvaluatedKey`: one request per page. */
+async function* _pages(
+  send: (start: Item | undefined) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>,
+): AsyncGenerator<Item> {
   let start: Item | undefined;
   do {
-    const page = await client.send(new QueryCommand({ ...request, ExclusiveStartKey: start }));
+    const page = await send(start);
     yield* page.Items ?? [];
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
+}
+
+/** A Query's items, page by page. */
+function _query(client: DynamoDBClient, request: QueryCommandInput): AsyncGenerator<Item> {
+  return _pages((start) => client.send(new QueryCommand({ ...request, ExclusiveStartKey: start })));
 }
 
 /** The first item of a read, or none; the rest is not read. */
