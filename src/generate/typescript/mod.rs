@@ -220,7 +220,7 @@ impl<'a> Module<'a> {
                 AttrType::Shard { count, of: None } => {
                     self.line(&format!(
                         "  /** A write shard, 0 to {}: drawn at random when absent. */",
-                        count - 1
+                        count.saturating_sub(1)
                     ));
                 }
                 AttrType::Shard { of: Some(source), .. } => {
@@ -396,7 +396,7 @@ impl<'a> Module<'a> {
         self.line("");
         self.line(&format!(
             "/** {} item as its record; a required attribute missing is an error. */",
-            capitalized(&article(&entity.name))
+            names::capitalized(&article(&entity.name))
         ));
         self.line(&format!("export function {}(item: Item): {record} {{", names.decode));
         self.line(&format!(
@@ -761,14 +761,6 @@ pub(crate) fn regex_literal(pattern: &str) -> String {
 fn article(name: &str) -> String {
     let vowel = name.chars().next().is_some_and(|c| "AEIOUaeiou".contains(c));
     format!("{} {name}", if vowel { "an" } else { "a" })
-}
-
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
-    }
 }
 
 #[cfg(test)]
