@@ -165,3 +165,18 @@ fn the_runtime_helpers_shard_order_merge_and_batch_as_dynamodb_does() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn dyno_generate_typescript_writes_each_tables_module_into_the_out_folder() {
+    let scratch = Scratch::new("generate-typescript-cli");
+    let out = scratch.path().join("db");
+    let output = Command::new(env!("CARGO_BIN_EXE_dyno"))
+        .args(["generate", "typescript", "examples/billing.dyno", "--out"])
+        .arg(&out)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let written = std::fs::read_to_string(out.join("billing.ts")).unwrap();
+    assert_eq!(written, only_module("examples/billing.dyno"));
+}
