@@ -31,17 +31,44 @@ fn games_module_snapshot() {
     expect_file!["generated/typescript/games.ts"].assert_eq(&only_module("examples/games.dyno"));
 }
 
-/// The JSON object after `export const requests = ` in a module.
+/// The object after `export const requests = ` in a module, as JSON: the
+/// generator prints one property a line, so quoting each bare name and
+/// dropping each line's trailing comma before a closing bracket gives JSON.
 fn requests(text: &str) -> serde_json::Map<String, Json> {
     let marker = "export const requests = ";
     let Some(start) = text.find(marker) else {
         return serde_json::Map::new();
     };
     let rest = &text[start + marker.len()..];
-    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Json>();
-    match stream.next() {
-        Some(Ok(Json::Object(map))) => map,
-        other => panic!("the requests constant is not a JSON object: {other:?}"),
+    let end = rest.find("\n};").map_or(rest.len(), |i| i + 2);
+    let lines: Vec<String> = rest[..end]
+        .lines()
+        .map(|line| {
+            let body = line.trim_start();
+            let indent = &line[..line.len() - body.len()];
+            match body.split_once(": ") {
+                Some((name, value)) if !name.starts_with('"') && !name.is_empty() => {
+                    format!("{indent}\"{name}\": {value}")
+                }
+                _ => line.to_string(),
+            }
+        })
+        .collect();
+    let mut json = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let closes = lines
+            .get(i + 1)
+            .is_some_and(|next| next.trim_start().starts_with(['}', ']']));
+        json.push_str(if closes {
+            line.strip_suffix(',').unwrap_or(line)
+        } else {
+            line
+        });
+        json.push('\n');
+    }
+    match serde_json::from_str(&json) {
+        Ok(Json::Object(map)) => map,
+        other => panic!("the requests constant is not an object literal of JSON values: {other:?}\n{json}"),
     }
 }
 

@@ -198,8 +198,8 @@ impl<'a> Module<'a> {
             for read in &table.reads {
                 requests.insert(read.name.clone(), read.request.clone());
             }
-            let json = serde_json::to_string_pretty(&serde_json::Value::Object(requests)).unwrap_or_default();
-            self.line(&format!("export const requests = {json};"));
+            let literal = object_literal(&serde_json::Value::Object(requests), "");
+            self.line(&format!("export const requests = {literal};"));
         }
         for (read, name) in table.reads.iter().zip(&read_names) {
             reads::render(self, read, name, &entity_names);
@@ -577,6 +577,34 @@ impl Locals {
             .iter()
             .find(|(n, _)| n == name)
             .map_or("undefined", |(_, v)| v.as_str())
+    }
+}
+
+/// JSON as a TypeScript object literal in prettier's style: one property
+/// a line, bare names where they are identifiers, trailing commas.
+pub(crate) fn object_literal(value: &serde_json::Value, indent: &str) -> String {
+    use serde_json::Value as Json;
+    let inner = format!("{indent}  ");
+    match value {
+        Json::Object(map) if !map.is_empty() => {
+            let mut out = String::from("{\n");
+            for (key, value) in map {
+                out.push_str(&format!("{inner}{}: {},\n", prop(key), object_literal(value, &inner)));
+            }
+            out.push_str(indent);
+            out.push('}');
+            out
+        }
+        Json::Array(items) if !items.is_empty() => {
+            let mut out = String::from("[\n");
+            for item in items {
+                out.push_str(&format!("{inner}{},\n", object_literal(item, &inner)));
+            }
+            out.push_str(indent);
+            out.push(']');
+            out
+        }
+        scalar => serde_json::to_string(scalar).unwrap_or_default(),
     }
 }
 

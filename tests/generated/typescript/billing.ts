@@ -254,207 +254,207 @@ export function decodeAuditEvent(item: Item): AuditEvent {
  * caller's values in braces: the functions below send copies with them filled in.
  */
 export const requests = {
-  "tenantEverything": {
-    "TableName": "Billing",
-    "KeyConditionExpression": "#pk = :pk",
-    "ExpressionAttributeNames": {
-      "#pk": "pk"
-    },
-    "ExpressionAttributeValues": {
-      ":pk": {
-        "S": "TENANT#{tenantId}"
-      }
-    },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
-  },
-  "listUsers": {
-    "TableName": "Billing",
-    "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :sk)",
-    "ExpressionAttributeNames": {
+  tenantEverything: {
+    TableName: "Billing",
+    KeyConditionExpression: "#pk = :pk",
+    ExpressionAttributeNames: {
       "#pk": "pk",
-      "#sk": "sk"
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "TENANT#{tenantId}"
+        S: "TENANT#{tenantId}",
+      },
+    },
+    ScanIndexForward: true,
+    ConsistentRead: false,
+  },
+  listUsers: {
+    TableName: "Billing",
+    KeyConditionExpression: "#pk = :pk AND begins_with(#sk, :sk)",
+    ExpressionAttributeNames: {
+      "#pk": "pk",
+      "#sk": "sk",
+    },
+    ExpressionAttributeValues: {
+      ":pk": {
+        S: "TENANT#{tenantId}",
       },
       ":sk": {
-        "S": "USER#"
-      }
+        S: "USER#",
+      },
     },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
+    ScanIndexForward: true,
+    ConsistentRead: false,
   },
-  "openInvoices": {
-    "TableName": "Billing",
-    "IndexName": "gsi1",
-    "KeyConditionExpression": "#pk = :pk",
-    "ExpressionAttributeNames": {
-      "#pk": "gsi1pk"
+  openInvoices: {
+    TableName: "Billing",
+    IndexName: "gsi1",
+    KeyConditionExpression: "#pk = :pk",
+    ExpressionAttributeNames: {
+      "#pk": "gsi1pk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "STATUS#open"
-      }
+        S: "STATUS#open",
+      },
     },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
+    ScanIndexForward: true,
+    ConsistentRead: false,
   },
-  "auditSince": {
-    "TableName": "Billing",
-    "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :lo AND :hi",
-    "ExpressionAttributeNames": {
+  auditSince: {
+    TableName: "Billing",
+    KeyConditionExpression: "#pk = :pk AND #sk BETWEEN :lo AND :hi",
+    ExpressionAttributeNames: {
       "#pk": "pk",
-      "#sk": "sk"
+      "#sk": "sk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "TENANT#{tenantId}"
+        S: "TENANT#{tenantId}",
       },
       ":lo": {
-        "S": "EVENT#{since}"
+        S: "EVENT#{since}",
       },
       ":hi": {
-        "S": "EVENT$"
-      }
+        S: "EVENT$",
+      },
     },
-    "ScanIndexForward": false,
-    "ConsistentRead": false
+    ScanIndexForward: false,
+    ConsistentRead: false,
   },
-  "usersPinned": {
-    "TableName": "Billing",
-    "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :sk)",
-    "ExpressionAttributeNames": {
+  usersPinned: {
+    TableName: "Billing",
+    KeyConditionExpression: "#pk = :pk AND begins_with(#sk, :sk)",
+    ExpressionAttributeNames: {
       "#pk": "pk",
-      "#sk": "sk"
+      "#sk": "sk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "TENANT#{tenantId}"
+        S: "TENANT#{tenantId}",
       },
       ":sk": {
-        "S": "USER#"
-      }
+        S: "USER#",
+      },
     },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
+    ScanIndexForward: true,
+    ConsistentRead: false,
   },
-  "getTenant": {
-    "TableName": "Billing",
-    "KeyConditionExpression": "#pk = :pk AND #sk = :sk",
-    "ExpressionAttributeNames": {
+  getTenant: {
+    TableName: "Billing",
+    KeyConditionExpression: "#pk = :pk AND #sk = :sk",
+    ExpressionAttributeNames: {
       "#pk": "pk",
-      "#sk": "sk"
+      "#sk": "sk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "TENANT#{tenantId}"
+        S: "TENANT#{tenantId}",
       },
       ":sk": {
-        "S": "META"
-      }
+        S: "META",
+      },
     },
-    "ScanIndexForward": true,
-    "ConsistentRead": true
+    ScanIndexForward: true,
+    ConsistentRead: true,
   },
-  "getInvoice": {
-    "TableName": "Billing",
-    "KeyConditionExpression": "#pk = :pk AND #sk = :sk",
-    "ExpressionAttributeNames": {
+  getInvoice: {
+    TableName: "Billing",
+    KeyConditionExpression: "#pk = :pk AND #sk = :sk",
+    ExpressionAttributeNames: {
       "#pk": "pk",
-      "#sk": "sk"
+      "#sk": "sk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "TENANT#{tenantId}"
+        S: "TENANT#{tenantId}",
       },
       ":sk": {
-        "S": "INVOICE#{number}"
-      }
+        S: "INVOICE#{number}",
+      },
     },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
+    ScanIndexForward: true,
+    ConsistentRead: false,
   },
-  "listInvoices": {
-    "TableName": "Billing",
-    "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :sk)",
-    "ExpressionAttributeNames": {
+  listInvoices: {
+    TableName: "Billing",
+    KeyConditionExpression: "#pk = :pk AND begins_with(#sk, :sk)",
+    ExpressionAttributeNames: {
       "#pk": "pk",
-      "#sk": "sk"
+      "#sk": "sk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "TENANT#{tenantId}"
+        S: "TENANT#{tenantId}",
       },
       ":sk": {
-        "S": "INVOICE#"
-      }
+        S: "INVOICE#",
+      },
     },
-    "ScanIndexForward": false,
-    "ConsistentRead": false,
-    "Limit": 25
+    ScanIndexForward: false,
+    ConsistentRead: false,
+    Limit: 25,
   },
-  "recentAudit": {
-    "TableName": "Billing",
-    "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :sk)",
-    "ExpressionAttributeNames": {
+  recentAudit: {
+    TableName: "Billing",
+    KeyConditionExpression: "#pk = :pk AND begins_with(#sk, :sk)",
+    ExpressionAttributeNames: {
       "#pk": "pk",
-      "#sk": "sk"
+      "#sk": "sk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "TENANT#{tenantId}"
+        S: "TENANT#{tenantId}",
       },
       ":sk": {
-        "S": "EVENT#"
-      }
+        S: "EVENT#",
+      },
     },
-    "ScanIndexForward": false,
-    "ConsistentRead": false,
-    "Limit": 50
+    ScanIndexForward: false,
+    ConsistentRead: false,
+    Limit: 50,
   },
-  "openInvoicesDue": {
-    "TableName": "Billing",
-    "IndexName": "gsi1",
-    "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :lo AND :hi",
-    "ExpressionAttributeNames": {
+  openInvoicesDue: {
+    TableName: "Billing",
+    IndexName: "gsi1",
+    KeyConditionExpression: "#pk = :pk AND #sk BETWEEN :lo AND :hi",
+    ExpressionAttributeNames: {
       "#pk": "gsi1pk",
-      "#sk": "gsi1sk"
+      "#sk": "gsi1sk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "STATUS#open"
+        S: "STATUS#open",
       },
       ":lo": {
-        "S": "{from}"
+        S: "{from}",
       },
       ":hi": {
-        "S": "{to}"
-      }
+        S: "{to}",
+      },
     },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
+    ScanIndexForward: true,
+    ConsistentRead: false,
   },
-  "allAdmins": {
-    "TableName": "Billing",
-    "IndexName": "gsi1",
-    "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :sk)",
-    "ExpressionAttributeNames": {
+  allAdmins: {
+    TableName: "Billing",
+    IndexName: "gsi1",
+    KeyConditionExpression: "#pk = :pk AND begins_with(#sk, :sk)",
+    ExpressionAttributeNames: {
       "#pk": "gsi1pk",
-      "#sk": "gsi1sk"
+      "#sk": "gsi1sk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "ROLE#admin"
+        S: "ROLE#admin",
       },
       ":sk": {
-        "S": "USER#"
-      }
+        S: "USER#",
+      },
     },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
-  }
+    ScanIndexForward: true,
+    ConsistentRead: false,
+  },
 };
 
 /** What tenantEverything returns: each item tagged with its entity. */

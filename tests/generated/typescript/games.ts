@@ -249,162 +249,162 @@ export function decodeMatch(item: Item): Match {
  * caller's values in braces: the functions below send copies with them filled in.
  */
 export const requests = {
-  "leaderboard": {
-    "TableName": "Games",
-    "KeyConditionExpression": "#pk = :pk",
-    "ExpressionAttributeNames": {
-      "#pk": "pk"
+  leaderboard: {
+    TableName: "Games",
+    KeyConditionExpression: "#pk = :pk",
+    ExpressionAttributeNames: {
+      "#pk": "pk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "SCORE#{gameId}#{day}.{shard}"
-      }
+        S: "SCORE#{gameId}#{day}.{shard}",
+      },
     },
-    "ScanIndexForward": false,
-    "ConsistentRead": false
+    ScanIndexForward: false,
+    ConsistentRead: false,
   },
-  "playerScores": {
-    "TableName": "Games",
-    "IndexName": "gsi1",
-    "KeyConditionExpression": "#pk = :pk AND #sk = :sk",
-    "FilterExpression": "#f0 > :f0",
-    "ExpressionAttributeNames": {
+  playerScores: {
+    TableName: "Games",
+    IndexName: "gsi1",
+    KeyConditionExpression: "#pk = :pk AND #sk = :sk",
+    FilterExpression: "#f0 > :f0",
+    ExpressionAttributeNames: {
       "#pk": "gsi1pk",
       "#sk": "gsi1sk",
-      "#f0": "expiresAt"
+      "#f0": "expiresAt",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "PLAYER#{gameId}#{day}.{bucket}"
+        S: "PLAYER#{gameId}#{day}.{bucket}",
       },
       ":sk": {
-        "S": "USER#{userId}"
+        S: "USER#{userId}",
       },
       ":f0": {
-        "N": "{now}"
-      }
-    },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
-  },
-  "player": {
-    "TableName": "Games",
-    "Key": {
-      "pk": {
-        "S": "PLAYER#{userId}"
+        N: "{now}",
       },
-      "sk": {
-        "S": "PROFILE"
-      }
     },
-    "ConsistentRead": true
+    ScanIndexForward: true,
+    ConsistentRead: false,
   },
-  "players": {
-    "RequestItems": {
-      "Games": {
-        "Keys": [
+  player: {
+    TableName: "Games",
+    Key: {
+      pk: {
+        S: "PLAYER#{userId}",
+      },
+      sk: {
+        S: "PROFILE",
+      },
+    },
+    ConsistentRead: true,
+  },
+  players: {
+    RequestItems: {
+      Games: {
+        Keys: [
           {
-            "pk": {
-              "S": "PLAYER#{userId}"
+            pk: {
+              S: "PLAYER#{userId}",
             },
-            "sk": {
-              "S": "PROFILE"
-            }
-          }
+            sk: {
+              S: "PROFILE",
+            },
+          },
         ],
-        "ConsistentRead": false
-      }
-    }
+        ConsistentRead: false,
+      },
+    },
   },
-  "rankedWins": {
-    "TableName": "Games",
-    "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :sk)",
-    "FilterExpression": "#f0 = :f0 AND #f1 = :f1",
-    "ExpressionAttributeNames": {
+  rankedWins: {
+    TableName: "Games",
+    KeyConditionExpression: "#pk = :pk AND begins_with(#sk, :sk)",
+    FilterExpression: "#f0 = :f0 AND #f1 = :f1",
+    ExpressionAttributeNames: {
       "#pk": "pk",
       "#sk": "sk",
       "#f0": "mode",
-      "#f1": "won"
+      "#f1": "won",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "PLAYER#{userId}"
+        S: "PLAYER#{userId}",
       },
       ":sk": {
-        "S": "MATCH#"
+        S: "MATCH#",
       },
       ":f0": {
-        "S": "ranked"
+        S: "ranked",
       },
       ":f1": {
-        "BOOL": true
-      }
+        BOOL: true,
+      },
     },
-    "ScanIndexForward": false,
-    "ConsistentRead": false
+    ScanIndexForward: false,
+    ConsistentRead: false,
   },
-  "killerMatches": {
-    "TableName": "Games",
-    "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :lo AND :hi",
-    "FilterExpression": "#f0 >= :f0",
-    "ExpressionAttributeNames": {
+  killerMatches: {
+    TableName: "Games",
+    KeyConditionExpression: "#pk = :pk AND #sk BETWEEN :lo AND :hi",
+    FilterExpression: "#f0 >= :f0",
+    ExpressionAttributeNames: {
       "#pk": "pk",
       "#sk": "sk",
-      "#f0": "kills"
+      "#f0": "kills",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "PLAYER#{userId}"
+        S: "PLAYER#{userId}",
       },
       ":lo": {
-        "S": "MATCH#{since}"
+        S: "MATCH#{since}",
       },
       ":hi": {
-        "S": "MATCH$"
+        S: "MATCH$",
       },
       ":f0": {
-        "N": "{minKills}"
-      }
+        N: "{minKills}",
+      },
     },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
+    ScanIndexForward: true,
+    ConsistentRead: false,
   },
-  "playerPage": {
-    "TableName": "Games",
-    "KeyConditionExpression": "#pk = :pk",
-    "ExpressionAttributeNames": {
-      "#pk": "pk"
+  playerPage: {
+    TableName: "Games",
+    KeyConditionExpression: "#pk = :pk",
+    ExpressionAttributeNames: {
+      "#pk": "pk",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "PLAYER#{userId}"
-      }
+        S: "PLAYER#{userId}",
+      },
     },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
+    ScanIndexForward: true,
+    ConsistentRead: false,
   },
-  "byHandle": {
-    "TableName": "Games",
-    "IndexName": "byHandle",
-    "KeyConditionExpression": "#pk = :pk",
-    "ExpressionAttributeNames": {
-      "#pk": "handle"
+  byHandle: {
+    TableName: "Games",
+    IndexName: "byHandle",
+    KeyConditionExpression: "#pk = :pk",
+    ExpressionAttributeNames: {
+      "#pk": "handle",
     },
-    "ExpressionAttributeValues": {
+    ExpressionAttributeValues: {
       ":pk": {
-        "S": "{handle}"
-      }
+        S: "{handle}",
+      },
     },
-    "ScanIndexForward": true,
-    "ConsistentRead": false
+    ScanIndexForward: true,
+    ConsistentRead: false,
   },
-  "exportHandles": {
-    "TableName": "Games",
-    "IndexName": "byHandle",
-    "ConsistentRead": false,
-    "Segment": "{segment}",
-    "TotalSegments": 4
-  }
+  exportHandles: {
+    TableName: "Games",
+    IndexName: "byHandle",
+    ConsistentRead: false,
+    Segment: "{segment}",
+    TotalSegments: 4,
+  },
 };
 
 /** The day's leaderboard, best first: 10 Queries, merged. */
