@@ -255,12 +255,12 @@ impl<'a> Module<'a> {
         for shape in &entity.shapes {
             self.line("    [");
             for key in &shape.keys {
-                self.line(&format!(
+                self.line(&wrap(&format!(
                     "      [{}, {}, {}],",
                     quote(&key.attr),
                     regex_literal(&key.matcher),
                     key.base
-                ));
+                )));
             }
             self.line("    ],");
         }
@@ -610,7 +610,7 @@ pub(crate) fn object_literal(value: &serde_json::Value, indent: &str) -> String 
 
 /// The widest line before a call's arguments go one per line (prettier's
 /// default print width).
-const WIDTH: usize = 80;
+pub(crate) const WIDTH: usize = 80;
 
 /// A line with a call (or signature) that is too wide, its first argument
 /// list one argument a line, as prettier breaks it.
@@ -618,7 +618,11 @@ pub(crate) fn wrap(line: &str) -> String {
     if line.chars().count() <= WIDTH {
         return line.to_string();
     }
-    let Some(open) = line.find('(') else {
+    // A line that is an array (`["pk", /^…$/, true],`) breaks its
+    // elements; any other its first argument list.
+    let bracket = line.trim_start().starts_with('[');
+    let (opener, closer) = if bracket { ('[', ']') } else { ('(', ')') };
+    let Some(open) = line.find(opener) else {
         return line.to_string();
     };
     let indent: String = line.chars().take_while(|c| *c == ' ').collect();
@@ -627,7 +631,7 @@ pub(crate) fn wrap(line: &str) -> String {
     let mut current = String::new();
     let (mut depth, mut string, mut regex, mut class, mut escaped) = (0usize, false, false, false, false);
     let mut close = None;
-    let mut previous = '(';
+    let mut previous = opener;
     for (i, &c) in bytes.iter().enumerate() {
         if escaped {
             escaped = false;
@@ -637,7 +641,7 @@ pub(crate) fn wrap(line: &str) -> String {
         match c {
             '\\' if string || regex => escaped = true,
             '"' if !regex => string = !string,
-            '/' if !string && !regex && matches!(previous, '(' | ',' | ' ') && current.trim().is_empty() => {
+            '/' if !string && !regex && matches!(previous, '(' | '[' | ',') && current.trim().is_empty() => {
                 regex = true
             }
             '[' if regex => class = true,
@@ -645,7 +649,7 @@ pub(crate) fn wrap(line: &str) -> String {
             '/' if regex && !class => regex = false,
             '(' | '[' | '{' if !string && !regex => depth += 1,
             ')' | ']' | '}' if !string && !regex && depth > 0 => depth -= 1,
-            ')' if !string && !regex => {
+            c if c == closer && !string && !regex => {
                 close = Some(i);
                 break;
             }
@@ -668,7 +672,7 @@ pub(crate) fn wrap(line: &str) -> String {
         args.push(current.trim().to_string());
     }
     let tail: String = bytes[close..].iter().collect();
-    let mut out = format!("{}(\n", &line[..open]);
+    let mut out = format!("{}{opener}\n", &line[..open]);
     for arg in args {
         out.push_str(&format!("{indent}  {arg},\n"));
     }
@@ -805,6 +809,11 @@ mod tests {
         assert_eq!(article("Invoice"), "an Invoice");
         let short = "  const a = _key(\"a\", b, /^x$/);";
         assert_eq!(wrap(short), short);
+        let shape = r#"      ["pk", /^SCORE#[^#]+#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/, true],"#;
+        assert_eq!(
+            wrap(shape),
+            "      [\n        \"pk\",\n        /^SCORE#[^#]+#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/,\n        true,\n      ],"
+        );
         let long = r#"  const dayText = _key("day", params.day, /^[0-9]{4}-(?:0[1-9]|1[0-2])-[0-9]{2},(x)\/$/);"#;
         assert_eq!(
             wrap(long),

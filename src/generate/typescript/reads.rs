@@ -36,16 +36,25 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
         m.line(&format!(
             "/** What {name} returns: each item tagged with its entity. */"
         ));
-        m.line(&format!("export type {alias} ="));
-        for names in &returned {
-            m.line(&format!(
-                "  | {{ entity: {}; record: {} }}",
-                quote(&names.entity),
-                record(names)
-            ));
+        let members: Vec<String> = returned
+            .iter()
+            .map(|names| format!("{{ entity: {}; record: {} }}", quote(&names.entity), record(names)))
+            .collect();
+        let one_line = format!("export type {alias} = {};", members.join(" | "));
+        let next_line = format!("  {};", members.join(" | "));
+        if one_line.len() <= super::WIDTH {
+            m.line(&one_line);
+        } else if next_line.len() <= super::WIDTH {
+            m.line(&format!("export type {alias} ="));
+            m.line(&next_line);
+        } else {
+            m.line(&format!("export type {alias} ="));
+            for member in &members {
+                m.line(&format!("  | {member}"));
+            }
+            m.body.pop();
+            m.line(";");
         }
-        m.body.pop();
-        m.line(";");
         alias
     } else {
         returned.first().map(|n| record(n)).unwrap_or_else(|| "never".into())
@@ -148,7 +157,7 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
             return vec![format!("{indent}_fill<{request_type}>(requests{key}, tableName, [])")];
         }
         let mut out = vec![format!("{indent}_fill<{request_type}>(requests{key}, tableName, [")];
-        out.extend(fill_lines.iter().map(|l| format!("{indent}  {l},")));
+        out.extend(fill_lines.iter().map(|l| wrap(&format!("{indent}  {l},"))));
         out.push(format!("{indent}])"));
         out
     };
@@ -188,9 +197,10 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
         m.body.pop();
         m.line(";");
     } else {
+        let call = fill_call("  ");
         m.line(&format!("  const request = {}", call[0].trim_start()));
         for l in &call[1..] {
-            m.line(&l[2..]);
+            m.line(l);
         }
         m.body.pop();
         m.line(";");

@@ -24,7 +24,11 @@ interface _Entity {
   readonly name: string;
   readonly fields: readonly Field[];
   /** Per item shape: each key attribute, its language, and whether it is one of the table's own keys. */
-  readonly shapes: readonly (readonly (readonly [attr: string, language: RegExp, base: boolean])[])[];
+  readonly shapes: readonly (readonly (readonly [
+    attr: string,
+    language: RegExp,
+    base: boolean,
+  ])[])[];
 }
 
 //@ key
@@ -80,9 +84,15 @@ function _shardOf(text: string, count: number): number {
 
 //@ calculated
 /** A calculated shard: the caller's value, if any, must be the computed one. */
-function _calculated(name: string, given: number | undefined, computed: number): number {
+function _calculated(
+  name: string,
+  given: number | undefined,
+  computed: number,
+): number {
   if (given !== undefined && given !== computed) {
-    throw new Error(`${name}: ${given} is not the shard its source computes (${computed})`);
+    throw new Error(
+      `${name}: ${given} is not the shard its source computes (${computed})`,
+    );
   }
   return computed;
 }
@@ -163,7 +173,11 @@ function _fromAttr(value: AttributeValue): unknown {
 
 //@ attributes: field, plain
 /** The item's attributes after its keys: each field the record has, under its own name, unless a key of that name holds it. */
-function _attributes(record: object, fields: readonly Field[], keys: Item): Item {
+function _attributes(
+  record: object,
+  fields: readonly Field[],
+  keys: Item,
+): Item {
   const values = record as Record<string, unknown>;
   const item: Item = { ...keys };
   for (const [name, type] of fields) {
@@ -188,7 +202,11 @@ function _attributes(record: object, fields: readonly Field[], keys: Item): Item
 
 //@ decode: entity, plain
 /** An item as a record of `entity`: every field it has; a required one missing is an error unless the read's index projects only some. */
-function _decode(item: Item, entity: _Entity, whole: boolean): Record<string, unknown> {
+function _decode(
+  item: Item,
+  entity: _Entity,
+  whole: boolean,
+): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const [name, type, optional] of entity.fields) {
     const value = item[name];
@@ -200,7 +218,9 @@ function _decode(item: Item, entity: _Entity, whole: boolean): Record<string, un
     }
     const text = value.S ?? value.N;
     const bad = (): Error =>
-      new Error(`${entity.name}: ${name} is ${JSON.stringify(value)}, not a ${String(type)}`);
+      new Error(
+        `${entity.name}: ${name} is ${JSON.stringify(value)}, not a ${String(type)}`,
+      );
     if (typeof type !== "string") {
       if (text === undefined || !type.includes(text)) throw bad();
       record[name] = text;
@@ -211,7 +231,9 @@ function _decode(item: Item, entity: _Entity, whole: boolean): Record<string, un
       if (text === undefined || Number.isNaN(Number(text))) throw bad();
       record[name] = Number(text);
     } else if (type === "bool") {
-      const bool = value.BOOL ?? (text === "true" ? true : text === "false" ? false : undefined);
+      const bool =
+        value.BOOL ??
+        (text === "true" ? true : text === "false" ? false : undefined);
       if (bool === undefined) throw bad();
       record[name] = bool;
     } else if (type === "binary") {
@@ -247,7 +269,9 @@ function _identify(item: Item, entities: readonly _Entity[]): _Entity {
     }
   }
   const names = entities.map((e) => e.name).join(", ");
-  throw new Error(`an item no entity of ${names} writes: ${JSON.stringify(item)}`);
+  throw new Error(
+    `an item no entity of ${names} writes: ${JSON.stringify(item)}`,
+  );
 }
 
 //@ tagged: decode, identify
@@ -263,8 +287,15 @@ function _tagged(
 
 //@ fill
 /** A copy of a request with the caller's values at their paths and the table's name on the endpoint. */
-function _fill<T>(template: object, tableName: string, fills: readonly (readonly [readonly string[], unknown])[]): T {
-  const request = JSON.parse(JSON.stringify(template)) as Record<string, unknown>;
+function _fill<T>(
+  template: object,
+  tableName: string,
+  fills: readonly (readonly [readonly string[], unknown])[],
+): T {
+  const request = JSON.parse(JSON.stringify(template)) as Record<
+    string,
+    unknown
+  >;
   for (const [path, value] of fills) {
     let at = request;
     for (const step of path.slice(0, -1)) {
@@ -274,7 +305,9 @@ function _fill<T>(template: object, tableName: string, fills: readonly (readonly
   }
   const items = request.RequestItems as Record<string, unknown> | undefined;
   if (items !== undefined) {
-    request.RequestItems = Object.fromEntries(Object.values(items).map((v) => [tableName, v]));
+    request.RequestItems = Object.fromEntries(
+      Object.values(items).map((v) => [tableName, v]),
+    );
   } else {
     request.TableName = tableName;
   }
@@ -284,7 +317,9 @@ function _fill<T>(template: object, tableName: string, fills: readonly (readonly
 //@ pages
 /** A read's items page by page, following `LastEvaluatedKey`: one request per page. */
 async function* _pages(
-  send: (start: Item | undefined) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>,
+  send: (
+    start: Item | undefined,
+  ) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>,
 ): AsyncGenerator<Item> {
   let start: Item | undefined;
   do {
@@ -296,21 +331,35 @@ async function* _pages(
 
 //@ query: pages
 /** A Query's items, page by page. */
-function _query(client: DynamoDBClient, request: QueryCommandInput): AsyncGenerator<Item> {
-  return _pages((start) => client.send(new QueryCommand({ ...request, ExclusiveStartKey: start })));
+function _query(
+  client: DynamoDBClient,
+  request: QueryCommandInput,
+): AsyncGenerator<Item> {
+  return _pages((start) =>
+    client.send(new QueryCommand({ ...request, ExclusiveStartKey: start })),
+  );
 }
 
 //@ scan: pages
 /** A Scan's (or one segment's) items, page by page. */
-function _scan(client: DynamoDBClient, request: ScanCommandInput): AsyncGenerator<Item> {
-  return _pages((start) => client.send(new ScanCommand({ ...request, ExclusiveStartKey: start })));
+function _scan(
+  client: DynamoDBClient,
+  request: ScanCommandInput,
+): AsyncGenerator<Item> {
+  return _pages((start) =>
+    client.send(new ScanCommand({ ...request, ExclusiveStartKey: start })),
+  );
 }
 
 //@ interleave
 /** The items of several streams read at once (a parallel Scan's segments), each as it arrives. */
-async function* _interleave(streams: readonly AsyncGenerator<Item>[]): AsyncGenerator<Item> {
+async function* _interleave(
+  streams: readonly AsyncGenerator<Item>[],
+): AsyncGenerator<Item> {
   const next = (i: number): Promise<readonly [number, IteratorResult<Item>]> =>
-    (streams[i] as AsyncGenerator<Item>).next().then((result) => [i, result] as const);
+    (streams[i] as AsyncGenerator<Item>)
+      .next()
+      .then((result) => [i, result] as const);
   const pending = new Map(streams.map((_, i) => [i, next(i)] as const));
   while (pending.size > 0) {
     const [i, result] = await Promise.race(pending.values());
@@ -325,7 +374,10 @@ async function* _interleave(streams: readonly AsyncGenerator<Item>[]): AsyncGene
 
 //@ merge
 /** DynamoDB's order of two key values: strings by UTF-8 bytes (code points), numbers by value, binary by bytes. */
-function _order(a: AttributeValue | undefined, b: AttributeValue | undefined): number {
+function _order(
+  a: AttributeValue | undefined,
+  b: AttributeValue | undefined,
+): number {
   if (a?.S !== undefined && b?.S !== undefined) {
     const x = a.S;
     const y = b.S;
@@ -334,7 +386,8 @@ function _order(a: AttributeValue | undefined, b: AttributeValue | undefined): n
       const cy = y.charCodeAt(i);
       if (cx !== cy) {
         // UTF-16 puts U+E000..U+FFFF after the surrogates; code points, and UTF-8, do not.
-        const rank = (c: number): number => (c >= 0xe000 ? c - 0x800 : c >= 0xd800 ? c + 0x2000 : c);
+        const rank = (c: number): number =>
+          c >= 0xe000 ? c - 0x800 : c >= 0xd800 ? c + 0x2000 : c;
         return rank(cx) - rank(cy);
       }
     }
@@ -372,7 +425,10 @@ async function* _merge(
       if (head === undefined) {
         continue;
       }
-      if (bestItem === undefined || (forward ? 1 : -1) * _order(head[sortKey], bestItem[sortKey]) < 0) {
+      if (
+        bestItem === undefined ||
+        (forward ? 1 : -1) * _order(head[sortKey], bestItem[sortKey]) < 0
+      ) {
         best = i;
         bestItem = head;
       }
@@ -397,7 +453,10 @@ async function _first(items: AsyncGenerator<Item>): Promise<Item | undefined> {
 
 //@ batch
 /** BatchGetItem of single-key requests: up to 100 keys a request, each key once, `UnprocessedKeys` retried with backoff. */
-async function _batchGet(client: DynamoDBClient, requests: readonly BatchGetItemCommandInput[]): Promise<Item[]> {
+async function _batchGet(
+  client: DynamoDBClient,
+  requests: readonly BatchGetItemCommandInput[],
+): Promise<Item[]> {
   const first = requests[0]?.RequestItems;
   if (first === undefined) {
     return [];
@@ -424,12 +483,18 @@ async function _batchGet(client: DynamoDBClient, requests: readonly BatchGetItem
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) {
         if (attempt > 10) {
-          throw new Error(`BatchGetItem: ${pending.length} keys still unprocessed after 10 retries`);
+          throw new Error(
+            `BatchGetItem: ${pending.length} keys still unprocessed after 10 retries`,
+          );
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 5000)));
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(50 * 2 ** attempt, 5000)),
+        );
       }
       const out = await client.send(
-        new BatchGetItemCommand({ RequestItems: { [tableName]: { ...shape, Keys: pending } } }),
+        new BatchGetItemCommand({
+          RequestItems: { [tableName]: { ...shape, Keys: pending } },
+        }),
       );
       items.push(...(out.Responses?.[tableName] ?? []));
       pending = out.UnprocessedKeys?.[tableName]?.Keys ?? [];

@@ -149,7 +149,11 @@ const _invoice: _Entity = {
       ["pk", /^TENANT#[^#]+$/, true],
       ["sk", /^INVOICE#[0-9]{6}$/, true],
       ["gsi1pk", /^STATUS#(?:open|paid|void)$/, false],
-      ["gsi1sk", /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/, false],
+      [
+        "gsi1sk",
+        /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/,
+        false,
+      ],
     ],
   ],
 };
@@ -207,7 +211,11 @@ const _auditEvent: _Entity = {
   shapes: [
     [
       ["pk", /^TENANT#[^#]+$/, true],
-      ["sk", /^EVENT#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z#[0-7][0-9A-HJKMNP-TV-Z]{25}$/, true],
+      [
+        "sk",
+        /^EVENT#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z#[0-7][0-9A-HJKMNP-TV-Z]{25}$/,
+        true,
+      ],
     ],
   ],
 };
@@ -756,7 +764,11 @@ interface _Entity {
   readonly name: string;
   readonly fields: readonly Field[];
   /** Per item shape: each key attribute, its language, and whether it is one of the table's own keys. */
-  readonly shapes: readonly (readonly (readonly [attr: string, language: RegExp, base: boolean])[])[];
+  readonly shapes: readonly (readonly (readonly [
+    attr: string,
+    language: RegExp,
+    base: boolean,
+  ])[])[];
 }
 
 /** A value's key text, refused unless it is in its type's language. */
@@ -826,7 +838,11 @@ function _fromAttr(value: AttributeValue): unknown {
 }
 
 /** The item's attributes after its keys: each field the record has, under its own name, unless a key of that name holds it. */
-function _attributes(record: object, fields: readonly Field[], keys: Item): Item {
+function _attributes(
+  record: object,
+  fields: readonly Field[],
+  keys: Item,
+): Item {
   const values = record as Record<string, unknown>;
   const item: Item = { ...keys };
   for (const [name, type] of fields) {
@@ -850,7 +866,11 @@ function _attributes(record: object, fields: readonly Field[], keys: Item): Item
 }
 
 /** An item as a record of `entity`: every field it has; a required one missing is an error unless the read's index projects only some. */
-function _decode(item: Item, entity: _Entity, whole: boolean): Record<string, unknown> {
+function _decode(
+  item: Item,
+  entity: _Entity,
+  whole: boolean,
+): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const [name, type, optional] of entity.fields) {
     const value = item[name];
@@ -862,7 +882,9 @@ function _decode(item: Item, entity: _Entity, whole: boolean): Record<string, un
     }
     const text = value.S ?? value.N;
     const bad = (): Error =>
-      new Error(`${entity.name}: ${name} is ${JSON.stringify(value)}, not a ${String(type)}`);
+      new Error(
+        `${entity.name}: ${name} is ${JSON.stringify(value)}, not a ${String(type)}`,
+      );
     if (typeof type !== "string") {
       if (text === undefined || !type.includes(text)) throw bad();
       record[name] = text;
@@ -873,7 +895,9 @@ function _decode(item: Item, entity: _Entity, whole: boolean): Record<string, un
       if (text === undefined || Number.isNaN(Number(text))) throw bad();
       record[name] = Number(text);
     } else if (type === "bool") {
-      const bool = value.BOOL ?? (text === "true" ? true : text === "false" ? false : undefined);
+      const bool =
+        value.BOOL ??
+        (text === "true" ? true : text === "false" ? false : undefined);
       if (bool === undefined) throw bad();
       record[name] = bool;
     } else if (type === "binary") {
@@ -908,7 +932,9 @@ function _identify(item: Item, entities: readonly _Entity[]): _Entity {
     }
   }
   const names = entities.map((e) => e.name).join(", ");
-  throw new Error(`an item no entity of ${names} writes: ${JSON.stringify(item)}`);
+  throw new Error(
+    `an item no entity of ${names} writes: ${JSON.stringify(item)}`,
+  );
 }
 
 /** An item as the record of the entity whose keys it has, tagged with the entity's name. */
@@ -922,8 +948,15 @@ function _tagged(
 }
 
 /** A copy of a request with the caller's values at their paths and the table's name on the endpoint. */
-function _fill<T>(template: object, tableName: string, fills: readonly (readonly [readonly string[], unknown])[]): T {
-  const request = JSON.parse(JSON.stringify(template)) as Record<string, unknown>;
+function _fill<T>(
+  template: object,
+  tableName: string,
+  fills: readonly (readonly [readonly string[], unknown])[],
+): T {
+  const request = JSON.parse(JSON.stringify(template)) as Record<
+    string,
+    unknown
+  >;
   for (const [path, value] of fills) {
     let at = request;
     for (const step of path.slice(0, -1)) {
@@ -933,7 +966,9 @@ function _fill<T>(template: object, tableName: string, fills: readonly (readonly
   }
   const items = request.RequestItems as Record<string, unknown> | undefined;
   if (items !== undefined) {
-    request.RequestItems = Object.fromEntries(Object.values(items).map((v) => [tableName, v]));
+    request.RequestItems = Object.fromEntries(
+      Object.values(items).map((v) => [tableName, v]),
+    );
   } else {
     request.TableName = tableName;
   }
@@ -942,7 +977,9 @@ function _fill<T>(template: object, tableName: string, fills: readonly (readonly
 
 /** A read's items page by page, following `LastEvaluatedKey`: one request per page. */
 async function* _pages(
-  send: (start: Item | undefined) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>,
+  send: (
+    start: Item | undefined,
+  ) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>,
 ): AsyncGenerator<Item> {
   let start: Item | undefined;
   do {
@@ -953,8 +990,13 @@ async function* _pages(
 }
 
 /** A Query's items, page by page. */
-function _query(client: DynamoDBClient, request: QueryCommandInput): AsyncGenerator<Item> {
-  return _pages((start) => client.send(new QueryCommand({ ...request, ExclusiveStartKey: start })));
+function _query(
+  client: DynamoDBClient,
+  request: QueryCommandInput,
+): AsyncGenerator<Item> {
+  return _pages((start) =>
+    client.send(new QueryCommand({ ...request, ExclusiveStartKey: start })),
+  );
 }
 
 /** The first item of a read, or none; the rest is not read. */

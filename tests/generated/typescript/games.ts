@@ -52,9 +52,17 @@ const _score: _Entity = {
   ],
   shapes: [
     [
-      ["pk", /^SCORE#[^#]+#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])\.(?:0|1|2|3|4|5|6|7|8|9)$/, true],
+      [
+        "pk",
+        /^SCORE#[^#]+#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])\.(?:0|1|2|3|4|5|6|7|8|9)$/,
+        true,
+      ],
       ["sk", /^[0-9]{9}#[^#]+$/, true],
-      ["gsi1pk", /^PLAYER#[^#]+#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])\.(?:0|1|2|3)$/, false],
+      [
+        "gsi1pk",
+        /^PLAYER#[^#]+#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])\.(?:0|1|2|3)$/,
+        false,
+      ],
       ["gsi1sk", /^USER#[^#]+$/, false],
     ],
   ],
@@ -202,7 +210,11 @@ const _match: _Entity = {
   shapes: [
     [
       ["pk", /^PLAYER#[^#]+$/, true],
-      ["sk", /^MATCH#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z#[0-7][0-9A-HJKMNP-TV-Z]{25}$/, true],
+      [
+        "sk",
+        /^MATCH#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z#[0-7][0-9A-HJKMNP-TV-Z]{25}$/,
+        true,
+      ],
     ],
   ],
 };
@@ -421,7 +433,10 @@ export async function* leaderboard(
   );
   const request = (shardText: string): QueryCommandInput =>
     _fill<QueryCommandInput>(requests.leaderboard, tableName, [
-      [["ExpressionAttributeValues", ":pk", "S"], "SCORE#" + gameIdText + "#" + dayText + "." + shardText],
+      [
+        ["ExpressionAttributeValues", ":pk", "S"],
+        "SCORE#" + gameIdText + "#" + dayText + "." + shardText,
+      ],
     ]);
   const items = _merge(
     Array.from({ length: 10 }, (_, shard) => _query(table.client, request(String(shard)))),
@@ -449,7 +464,10 @@ export async function* playerScores(
   const nowText = _key("now", String(params.now), /^[0-9]{10}$/);
   const bucketText = String(_shardOf(userIdText, 4));
   const request = _fill<QueryCommandInput>(requests.playerScores, tableName, [
-    [["ExpressionAttributeValues", ":pk", "S"], "PLAYER#" + gameIdText + "#" + dayText + "." + bucketText],
+    [
+      ["ExpressionAttributeValues", ":pk", "S"],
+      "PLAYER#" + gameIdText + "#" + dayText + "." + bucketText,
+    ],
     [["ExpressionAttributeValues", ":sk", "S"], "USER#" + userIdText],
     [["ExpressionAttributeValues", ":f0", "N"], _number(nowText)],
   ]);
@@ -484,7 +502,10 @@ export async function players(
     params.map((p) => {
       const userIdText = _key("userId", p.userId, /^[^#]+$/);
       return _fill<BatchGetItemCommandInput>(requests.players, tableName, [
-        [["RequestItems", "Games", "Keys", "0", "pk", "S"], "PLAYER#" + userIdText],
+        [
+          ["RequestItems", "Games", "Keys", "0", "pk", "S"],
+          "PLAYER#" + userIdText,
+        ],
       ]);
     }),
   );
@@ -537,8 +558,7 @@ export async function* killerMatches(
 
 /** What playerPage returns: each item tagged with its entity. */
 export type PlayerPageItem =
-  | { entity: "Player"; record: Player }
-  | { entity: "Match"; record: Match };
+  { entity: "Player"; record: Player } | { entity: "Match"; record: Match };
 
 /** A player's profile and every match, in one read. */
 export async function* playerPage(
@@ -679,7 +699,11 @@ interface _Entity {
   readonly name: string;
   readonly fields: readonly Field[];
   /** Per item shape: each key attribute, its language, and whether it is one of the table's own keys. */
-  readonly shapes: readonly (readonly (readonly [attr: string, language: RegExp, base: boolean])[])[];
+  readonly shapes: readonly (readonly (readonly [
+    attr: string,
+    language: RegExp,
+    base: boolean,
+  ])[])[];
 }
 
 /** A value's key text, refused unless it is in its type's language. */
@@ -730,9 +754,15 @@ function _shardOf(text: string, count: number): number {
 }
 
 /** A calculated shard: the caller's value, if any, must be the computed one. */
-function _calculated(name: string, given: number | undefined, computed: number): number {
+function _calculated(
+  name: string,
+  given: number | undefined,
+  computed: number,
+): number {
   if (given !== undefined && given !== computed) {
-    throw new Error(`${name}: ${given} is not the shard its source computes (${computed})`);
+    throw new Error(
+      `${name}: ${given} is not the shard its source computes (${computed})`,
+    );
   }
   return computed;
 }
@@ -804,7 +834,11 @@ function _fromAttr(value: AttributeValue): unknown {
 }
 
 /** The item's attributes after its keys: each field the record has, under its own name, unless a key of that name holds it. */
-function _attributes(record: object, fields: readonly Field[], keys: Item): Item {
+function _attributes(
+  record: object,
+  fields: readonly Field[],
+  keys: Item,
+): Item {
   const values = record as Record<string, unknown>;
   const item: Item = { ...keys };
   for (const [name, type] of fields) {
@@ -828,7 +862,11 @@ function _attributes(record: object, fields: readonly Field[], keys: Item): Item
 }
 
 /** An item as a record of `entity`: every field it has; a required one missing is an error unless the read's index projects only some. */
-function _decode(item: Item, entity: _Entity, whole: boolean): Record<string, unknown> {
+function _decode(
+  item: Item,
+  entity: _Entity,
+  whole: boolean,
+): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const [name, type, optional] of entity.fields) {
     const value = item[name];
@@ -840,7 +878,9 @@ function _decode(item: Item, entity: _Entity, whole: boolean): Record<string, un
     }
     const text = value.S ?? value.N;
     const bad = (): Error =>
-      new Error(`${entity.name}: ${name} is ${JSON.stringify(value)}, not a ${String(type)}`);
+      new Error(
+        `${entity.name}: ${name} is ${JSON.stringify(value)}, not a ${String(type)}`,
+      );
     if (typeof type !== "string") {
       if (text === undefined || !type.includes(text)) throw bad();
       record[name] = text;
@@ -851,7 +891,9 @@ function _decode(item: Item, entity: _Entity, whole: boolean): Record<string, un
       if (text === undefined || Number.isNaN(Number(text))) throw bad();
       record[name] = Number(text);
     } else if (type === "bool") {
-      const bool = value.BOOL ?? (text === "true" ? true : text === "false" ? false : undefined);
+      const bool =
+        value.BOOL ??
+        (text === "true" ? true : text === "false" ? false : undefined);
       if (bool === undefined) throw bad();
       record[name] = bool;
     } else if (type === "binary") {
@@ -886,7 +928,9 @@ function _identify(item: Item, entities: readonly _Entity[]): _Entity {
     }
   }
   const names = entities.map((e) => e.name).join(", ");
-  throw new Error(`an item no entity of ${names} writes: ${JSON.stringify(item)}`);
+  throw new Error(
+    `an item no entity of ${names} writes: ${JSON.stringify(item)}`,
+  );
 }
 
 /** An item as the record of the entity whose keys it has, tagged with the entity's name. */
@@ -900,8 +944,15 @@ function _tagged(
 }
 
 /** A copy of a request with the caller's values at their paths and the table's name on the endpoint. */
-function _fill<T>(template: object, tableName: string, fills: readonly (readonly [readonly string[], unknown])[]): T {
-  const request = JSON.parse(JSON.stringify(template)) as Record<string, unknown>;
+function _fill<T>(
+  template: object,
+  tableName: string,
+  fills: readonly (readonly [readonly string[], unknown])[],
+): T {
+  const request = JSON.parse(JSON.stringify(template)) as Record<
+    string,
+    unknown
+  >;
   for (const [path, value] of fills) {
     let at = request;
     for (const step of path.slice(0, -1)) {
@@ -911,7 +962,9 @@ function _fill<T>(template: object, tableName: string, fills: readonly (readonly
   }
   const items = request.RequestItems as Record<string, unknown> | undefined;
   if (items !== undefined) {
-    request.RequestItems = Object.fromEntries(Object.values(items).map((v) => [tableName, v]));
+    request.RequestItems = Object.fromEntries(
+      Object.values(items).map((v) => [tableName, v]),
+    );
   } else {
     request.TableName = tableName;
   }
@@ -920,7 +973,9 @@ function _fill<T>(template: object, tableName: string, fills: readonly (readonly
 
 /** A read's items page by page, following `LastEvaluatedKey`: one request per page. */
 async function* _pages(
-  send: (start: Item | undefined) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>,
+  send: (
+    start: Item | undefined,
+  ) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>,
 ): AsyncGenerator<Item> {
   let start: Item | undefined;
   do {
@@ -931,19 +986,33 @@ async function* _pages(
 }
 
 /** A Query's items, page by page. */
-function _query(client: DynamoDBClient, request: QueryCommandInput): AsyncGenerator<Item> {
-  return _pages((start) => client.send(new QueryCommand({ ...request, ExclusiveStartKey: start })));
+function _query(
+  client: DynamoDBClient,
+  request: QueryCommandInput,
+): AsyncGenerator<Item> {
+  return _pages((start) =>
+    client.send(new QueryCommand({ ...request, ExclusiveStartKey: start })),
+  );
 }
 
 /** A Scan's (or one segment's) items, page by page. */
-function _scan(client: DynamoDBClient, request: ScanCommandInput): AsyncGenerator<Item> {
-  return _pages((start) => client.send(new ScanCommand({ ...request, ExclusiveStartKey: start })));
+function _scan(
+  client: DynamoDBClient,
+  request: ScanCommandInput,
+): AsyncGenerator<Item> {
+  return _pages((start) =>
+    client.send(new ScanCommand({ ...request, ExclusiveStartKey: start })),
+  );
 }
 
 /** The items of several streams read at once (a parallel Scan's segments), each as it arrives. */
-async function* _interleave(streams: readonly AsyncGenerator<Item>[]): AsyncGenerator<Item> {
+async function* _interleave(
+  streams: readonly AsyncGenerator<Item>[],
+): AsyncGenerator<Item> {
   const next = (i: number): Promise<readonly [number, IteratorResult<Item>]> =>
-    (streams[i] as AsyncGenerator<Item>).next().then((result) => [i, result] as const);
+    (streams[i] as AsyncGenerator<Item>)
+      .next()
+      .then((result) => [i, result] as const);
   const pending = new Map(streams.map((_, i) => [i, next(i)] as const));
   while (pending.size > 0) {
     const [i, result] = await Promise.race(pending.values());
@@ -957,7 +1026,10 @@ async function* _interleave(streams: readonly AsyncGenerator<Item>[]): AsyncGene
 }
 
 /** DynamoDB's order of two key values: strings by UTF-8 bytes (code points), numbers by value, binary by bytes. */
-function _order(a: AttributeValue | undefined, b: AttributeValue | undefined): number {
+function _order(
+  a: AttributeValue | undefined,
+  b: AttributeValue | undefined,
+): number {
   if (a?.S !== undefined && b?.S !== undefined) {
     const x = a.S;
     const y = b.S;
@@ -966,7 +1038,8 @@ function _order(a: AttributeValue | undefined, b: AttributeValue | undefined): n
       const cy = y.charCodeAt(i);
       if (cx !== cy) {
         // UTF-16 puts U+E000..U+FFFF after the surrogates; code points, and UTF-8, do not.
-        const rank = (c: number): number => (c >= 0xe000 ? c - 0x800 : c >= 0xd800 ? c + 0x2000 : c);
+        const rank = (c: number): number =>
+          c >= 0xe000 ? c - 0x800 : c >= 0xd800 ? c + 0x2000 : c;
         return rank(cx) - rank(cy);
       }
     }
@@ -1004,7 +1077,10 @@ async function* _merge(
       if (head === undefined) {
         continue;
       }
-      if (bestItem === undefined || (forward ? 1 : -1) * _order(head[sortKey], bestItem[sortKey]) < 0) {
+      if (
+        bestItem === undefined ||
+        (forward ? 1 : -1) * _order(head[sortKey], bestItem[sortKey]) < 0
+      ) {
         best = i;
         bestItem = head;
       }
@@ -1019,7 +1095,10 @@ async function* _merge(
 }
 
 /** BatchGetItem of single-key requests: up to 100 keys a request, each key once, `UnprocessedKeys` retried with backoff. */
-async function _batchGet(client: DynamoDBClient, requests: readonly BatchGetItemCommandInput[]): Promise<Item[]> {
+async function _batchGet(
+  client: DynamoDBClient,
+  requests: readonly BatchGetItemCommandInput[],
+): Promise<Item[]> {
   const first = requests[0]?.RequestItems;
   if (first === undefined) {
     return [];
@@ -1046,12 +1125,18 @@ async function _batchGet(client: DynamoDBClient, requests: readonly BatchGetItem
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) {
         if (attempt > 10) {
-          throw new Error(`BatchGetItem: ${pending.length} keys still unprocessed after 10 retries`);
+          throw new Error(
+            `BatchGetItem: ${pending.length} keys still unprocessed after 10 retries`,
+          );
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 5000)));
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(50 * 2 ** attempt, 5000)),
+        );
       }
       const out = await client.send(
-        new BatchGetItemCommand({ RequestItems: { [tableName]: { ...shape, Keys: pending } } }),
+        new BatchGetItemCommand({
+          RequestItems: { [tableName]: { ...shape, Keys: pending } },
+        }),
       );
       items.push(...(out.Responses?.[tableName] ?? []));
       pending = out.UnprocessedKeys?.[tableName]?.Keys ?? [];
