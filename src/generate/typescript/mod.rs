@@ -362,10 +362,10 @@ impl<'a> Module<'a> {
             "/** PutItem of {}: its keys, then each attribute under its own name. */",
             article(&entity.name)
         ));
-        self.line(&format!(
+        self.line(&wrap(&format!(
             "export async function {}(table: Table, record: {record}): Promise<void> {{",
             names.put
-        ));
+        )));
         let full = match &names.complete {
             Some(complete) => {
                 self.line(&format!("  const full = {complete}(record);"));

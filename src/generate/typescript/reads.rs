@@ -61,11 +61,10 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
     };
     let decode = if tagged {
         m.helpers.insert("tagged");
-        format!("_tagged(item, [{descriptors}], {whole}) as unknown as {element}")
+        format!("_tagged<{element}>(item, [{descriptors}], {whole})")
     } else {
-        m.helpers.insert("decode");
-        m.helpers.insert("identify");
-        format!("_decode(item, _identify(item, [{descriptors}]), {whole}) as unknown as {element}")
+        m.helpers.insert("record");
+        format!("_record<{element}>(item, [{descriptors}], {whole})")
     };
 
     let params_type = if read.params.is_empty() {

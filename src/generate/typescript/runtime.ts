@@ -274,15 +274,26 @@ function _identify(item: Item, entities: readonly _Entity[]): _Entity {
   );
 }
 
-//@ tagged: decode, identify
-/** An item as the record of the entity whose keys it has, tagged with the entity's name. */
-function _tagged(
+//@ record: decode, identify
+/** An item as the record of the first of `entities` whose keys it has. */
+function _record<T>(
   item: Item,
   entities: readonly _Entity[],
   whole: boolean,
-): { entity: string; record: Record<string, unknown> } {
+): T {
+  return _decode(item, _identify(item, entities), whole) as unknown as T;
+}
+
+//@ tagged: decode, identify
+/** An item as the record of the entity whose keys it has, tagged with the entity's name. */
+function _tagged<T>(
+  item: Item,
+  entities: readonly _Entity[],
+  whole: boolean,
+): T {
   const entity = _identify(item, entities);
-  return { entity: entity.name, record: _decode(item, entity, whole) };
+  const record = _decode(item, entity, whole);
+  return { entity: entity.name, record } as unknown as T;
 }
 
 //@ fill

@@ -241,7 +241,10 @@ export function auditEventKeys(record: AuditEvent): Item {
 }
 
 /** PutItem of an AuditEvent: its keys, then each attribute under its own name. */
-export async function putAuditEvent(table: Table, record: AuditEvent): Promise<void> {
+export async function putAuditEvent(
+  table: Table,
+  record: AuditEvent,
+): Promise<void> {
   for (const keys of [auditEventKeys(record)]) {
     await table.client.send(
       new PutItemCommand({
@@ -484,7 +487,7 @@ export async function* tenantEverything(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _tagged(item, [_tenant, _user, _invoice, _auditEvent], true) as unknown as TenantEverythingItem;
+    yield _tagged<TenantEverythingItem>(item, [_tenant, _user, _invoice, _auditEvent], true);
   }
 }
 
@@ -500,7 +503,7 @@ export async function* listUsers(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_user]), true) as unknown as User;
+    yield _record<User>(item, [_user], true);
   }
 }
 
@@ -510,7 +513,7 @@ export async function* openInvoices(table: Table): AsyncGenerator<Invoice> {
   const request = _fill<QueryCommandInput>(requests.openInvoices, tableName, []);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_invoice]), true) as unknown as Invoice;
+    yield _record<Invoice>(item, [_invoice], true);
   }
 }
 
@@ -532,7 +535,7 @@ export async function* auditSince(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_auditEvent]), true) as unknown as AuditEvent;
+    yield _record<AuditEvent>(item, [_auditEvent], true);
   }
 }
 
@@ -548,7 +551,7 @@ export async function* usersPinned(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_user]), true) as unknown as User;
+    yield _record<User>(item, [_user], true);
   }
 }
 
@@ -567,7 +570,7 @@ export async function getTenant(
   ]);
   const items = _query(table.client, request);
   const item = await _first(items);
-  return item === undefined ? undefined : _decode(item, _identify(item, [_tenant]), true) as unknown as Tenant;
+  return item === undefined ? undefined : _record<Tenant>(item, [_tenant], true);
 }
 
 /** One invoice of a tenant, by its number. */
@@ -584,7 +587,7 @@ export async function getInvoice(
   ]);
   const items = _query(table.client, request);
   const item = await _first(items);
-  return item === undefined ? undefined : _decode(item, _identify(item, [_invoice]), true) as unknown as Invoice;
+  return item === undefined ? undefined : _record<Invoice>(item, [_invoice], true);
 }
 
 /** A tenant's invoices, the most recent number first, one page at a time. */
@@ -599,7 +602,7 @@ export async function* listInvoices(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_invoice]), true) as unknown as Invoice;
+    yield _record<Invoice>(item, [_invoice], true);
   }
 }
 
@@ -615,7 +618,7 @@ export async function* recentAudit(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_auditEvent]), true) as unknown as AuditEvent;
+    yield _record<AuditEvent>(item, [_auditEvent], true);
   }
 }
 
@@ -641,7 +644,7 @@ export async function* openInvoicesDue(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_invoice]), true) as unknown as Invoice;
+    yield _record<Invoice>(item, [_invoice], true);
   }
 }
 
@@ -651,7 +654,7 @@ export async function* allAdmins(table: Table): AsyncGenerator<User> {
   const request = _fill<QueryCommandInput>(requests.allAdmins, tableName, []);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_user]), true) as unknown as User;
+    yield _record<User>(item, [_user], true);
   }
 }
 
@@ -937,14 +940,24 @@ function _identify(item: Item, entities: readonly _Entity[]): _Entity {
   );
 }
 
-/** An item as the record of the entity whose keys it has, tagged with the entity's name. */
-function _tagged(
+/** An item as the record of the first of `entities` whose keys it has. */
+function _record<T>(
   item: Item,
   entities: readonly _Entity[],
   whole: boolean,
-): { entity: string; record: Record<string, unknown> } {
+): T {
+  return _decode(item, _identify(item, entities), whole) as unknown as T;
+}
+
+/** An item as the record of the entity whose keys it has, tagged with the entity's name. */
+function _tagged<T>(
+  item: Item,
+  entities: readonly _Entity[],
+  whole: boolean,
+): T {
   const entity = _identify(item, entities);
-  return { entity: entity.name, record: _decode(item, entity, whole) };
+  const record = _decode(item, entity, whole);
+  return { entity: entity.name, record } as unknown as T;
 }
 
 /** A copy of a request with the caller's values at their paths and the table's name on the endpoint. */

@@ -444,7 +444,7 @@ export async function* leaderboard(
     false,
   );
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_score]), true) as unknown as Score;
+    yield _record<Score>(item, [_score], true);
   }
 }
 
@@ -473,7 +473,7 @@ export async function* playerScores(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_score]), true) as unknown as Score;
+    yield _record<Score>(item, [_score], true);
   }
 }
 
@@ -488,7 +488,7 @@ export async function player(
     [["Key", "pk", "S"], "PLAYER#" + userIdText],
   ]);
   const { Item: item } = await table.client.send(new GetItemCommand(request));
-  return item === undefined ? undefined : _decode(item, _identify(item, [_player]), true) as unknown as Player;
+  return item === undefined ? undefined : _record<Player>(item, [_player], true);
 }
 
 /** The profiles on a page of friends: one BatchGetItem of up to 100 keys. */
@@ -509,7 +509,7 @@ export async function players(
       ]);
     }),
   );
-  return items.map((item) => _decode(item, _identify(item, [_player]), true) as unknown as Player);
+  return items.map((item) => _record<Player>(item, [_player], true));
 }
 
 /** A player's won ranked matches, newest first; about a third pass. */
@@ -524,7 +524,7 @@ export async function* rankedWins(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_match]), true) as unknown as Match;
+    yield _record<Match>(item, [_match], true);
   }
 }
 
@@ -552,7 +552,7 @@ export async function* killerMatches(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_match]), true) as unknown as Match;
+    yield _record<Match>(item, [_match], true);
   }
 }
 
@@ -572,7 +572,7 @@ export async function* playerPage(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _tagged(item, [_player, _match], true) as unknown as PlayerPageItem;
+    yield _tagged<PlayerPageItem>(item, [_player, _match], true);
   }
 }
 
@@ -588,7 +588,7 @@ export async function* byHandle(
   ]);
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_player]), false) as unknown as Partial<Player>;
+    yield _record<Partial<Player>>(item, [_player], false);
   }
 }
 
@@ -602,7 +602,7 @@ export async function* exportHandles(
     Array.from({ length: 4 }, (_, segment) => _scan(table.client, { ...request, Segment: segment })),
   );
   for await (const item of items) {
-    yield _decode(item, _identify(item, [_player]), false) as unknown as Partial<Player>;
+    yield _record<Partial<Player>>(item, [_player], false);
   }
 }
 
@@ -933,14 +933,24 @@ function _identify(item: Item, entities: readonly _Entity[]): _Entity {
   );
 }
 
-/** An item as the record of the entity whose keys it has, tagged with the entity's name. */
-function _tagged(
+/** An item as the record of the first of `entities` whose keys it has. */
+function _record<T>(
   item: Item,
   entities: readonly _Entity[],
   whole: boolean,
-): { entity: string; record: Record<string, unknown> } {
+): T {
+  return _decode(item, _identify(item, entities), whole) as unknown as T;
+}
+
+/** An item as the record of the entity whose keys it has, tagged with the entity's name. */
+function _tagged<T>(
+  item: Item,
+  entities: readonly _Entity[],
+  whole: boolean,
+): T {
   const entity = _identify(item, entities);
-  return { entity: entity.name, record: _decode(item, entity, whole) };
+  const record = _decode(item, entity, whole);
+  return { entity: entity.name, record } as unknown as T;
 }
 
 /** A copy of a request with the caller's values at their paths and the table's name on the endpoint. */
