@@ -444,7 +444,7 @@ impl<'a> Module<'a> {
                     }
                 }
             };
-            self.line(&format!("    {}: {computed},", prop(&field.name)));
+            self.line(&wrap(&format!("    {}: {computed},", prop(&field.name))));
         }
         self.line("  };");
         self.line("}");

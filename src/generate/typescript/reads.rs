@@ -3,7 +3,7 @@
 //! the [`ReadApi`]'s `fills` name, sent as its operation, and what comes
 //! back identified and decoded.
 
-use super::{EntityNames, Locals, Module, access, concat, prop, quote, ts_type, wrap};
+use super::{EntityNames, Locals, Module, WIDTH, access, concat, prop, quote, ts_type, wrap};
 use crate::generate::api::{Field, Operation, ReadApi, Segment, Stored};
 use crate::generate::names;
 
@@ -42,9 +42,9 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
             .collect();
         let one_line = format!("export type {alias} = {};", members.join(" | "));
         let next_line = format!("  {};", members.join(" | "));
-        if one_line.len() <= super::WIDTH {
+        if one_line.len() <= WIDTH {
             m.line(&one_line);
-        } else if next_line.len() <= super::WIDTH {
+        } else if next_line.len() <= WIDTH {
             m.line(&format!("export type {alias} ="));
             m.line(&next_line);
         } else {
@@ -150,14 +150,36 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
         ));
     }
     let fill_lines = fills(m, read, &locals, from);
-    let fill_call = |indent: &str| -> Vec<String> {
+    // `{prefix}_fill<T>(requests.x, tableName, [...])` as prettier breaks
+    // it: the array hugged when the head fits, else one argument a line.
+    let fill_call = |indent: &str, prefix: &str| -> Vec<String> {
         let key = access(&read.name);
-        if fill_lines.is_empty() {
-            return vec![format!("{indent}_fill<{request_type}>(requests{key}, tableName, [])")];
+        let call = format!("{indent}{prefix}_fill<{request_type}>(");
+        let one = format!("{call}requests{key}, tableName, [{}])", fill_lines.join(", "));
+        if one.len() < WIDTH {
+            return vec![one];
         }
-        let mut out = vec![format!("{indent}_fill<{request_type}>(requests{key}, tableName, [")];
-        out.extend(fill_lines.iter().map(|l| wrap(&format!("{indent}  {l},"))));
-        out.push(format!("{indent}])"));
+        let head = format!("{call}requests{key}, tableName, [");
+        if !fill_lines.is_empty() && head.len() <= WIDTH {
+            let mut out = vec![head];
+            out.extend(fill_lines.iter().map(|l| wrap(&format!("{indent}  {l},"))));
+            out.push(format!("{indent}])"));
+            return out;
+        }
+        let mut out = vec![
+            call,
+            format!("{indent}  requests{key},"),
+            format!("{indent}  tableName,"),
+        ];
+        let inline = format!("{indent}  [{}],", fill_lines.join(", "));
+        if inline.len() <= WIDTH {
+            out.push(inline);
+        } else {
+            out.push(format!("{indent}  ["));
+            out.extend(fill_lines.iter().map(|l| wrap(&format!("{indent}    {l},"))));
+            out.push(format!("{indent}  ],"));
+        }
+        out.push(format!("{indent})"));
         out
     };
 
@@ -169,11 +191,8 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
         for l in &lines {
             m.line(l);
         }
-        let call = fill_call("      ");
-        let first = call[0].trim_start().to_string();
-        m.line(&format!("      return {first}"));
-        for l in &call[1..] {
-            m.line(l);
+        for l in fill_call("      ", "return ") {
+            m.line(&l);
         }
         m.body.pop();
         m.line(";");
@@ -187,19 +206,16 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
         m.line(l);
     }
     // `request` (or, per shard, `request(shardText)`).
-    let call = fill_call("    ");
     if let (Some(_), Some(var)) = (random_shards, &shard_var) {
         m.line(&format!("  const request = ({var}: string): {request_type} =>"));
-        for l in &call {
-            m.line(l);
+        for l in fill_call("    ", "") {
+            m.line(&l);
         }
         m.body.pop();
         m.line(";");
     } else {
-        let call = fill_call("  ");
-        m.line(&format!("  const request = {}", call[0].trim_start()));
-        for l in &call[1..] {
-            m.line(l);
+        for l in fill_call("  ", "const request = ") {
+            m.line(&l);
         }
         m.body.pop();
         m.line(";");
@@ -208,7 +224,7 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
     if read.operation == Operation::GetItem {
         m.line("  const { Item: item } = await table.client.send(new GetItemCommand(request));");
         if tagged || single {
-            m.line(&format!("  return item === undefined ? undefined : {decode};"));
+            conditional_return(m, &decode);
         }
         m.line("}");
         return;
@@ -219,7 +235,7 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
             m.helpers.insert("scan");
             m.helpers.insert("interleave");
             format!(
-                "_interleave(\n    Array.from({{ length: {n} }}, (_, segment) => _scan(table.client, {{ ...request, Segment: segment }})),\n  )"
+                "_interleave(\n    Array.from({{ length: {n} }}, (_, segment) =>\n      _scan(table.client, {{ ...request, Segment: segment }}),\n    ),\n  )"
             )
         }
         (Operation::Scan { .. }, _) => {
@@ -229,7 +245,7 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
         (_, Some(shards)) => {
             m.helpers.insert("query");
             let streams = format!(
-                "Array.from({{ length: {} }}, (_, shard) => _query(table.client, request(String(shard))))",
+                "Array.from({{ length: {} }}, (_, shard) =>\n      _query(table.client, request(String(shard))),\n    )",
                 shards.count
             );
             match &read.sort_key {
@@ -255,12 +271,12 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
     m.line(&format!("  const items = {stream};"));
     if read.paginated {
         m.line("  for await (const item of items) {");
-        m.line(&format!("    yield {decode};"));
+        m.line(&wrap(&format!("    yield {decode};")));
         m.line("  }");
     } else if single {
         m.helpers.insert("first");
         m.line("  const item = await _first(items);");
-        m.line(&format!("  return item === undefined ? undefined : {decode};"));
+        conditional_return(m, &decode);
     } else {
         m.line(&format!("  const out: {element}[] = [];"));
         m.line("  for await (const item of items) {");
@@ -309,4 +325,16 @@ fn fills(m: &mut Module, read: &ReadApi, locals: &Locals, from: &str) -> Vec<Str
         out.push(format!("[[{path}], {value}]"));
     }
     out
+}
+
+/// `return item === undefined ? undefined : …;`, on three lines when wide.
+fn conditional_return(m: &mut Module, decode: &str) {
+    let one = format!("  return item === undefined ? undefined : {decode};");
+    if one.len() <= WIDTH {
+        m.line(&one);
+    } else {
+        m.line("  return item === undefined");
+        m.line("    ? undefined");
+        m.line(&format!("    : {decode};"));
+    }
 }

@@ -482,12 +482,18 @@ export async function* tenantEverything(
 ): AsyncGenerator<TenantEverythingItem> {
   const tableName = table.name ?? TABLE_NAME;
   const tenantIdText = _key("tenantId", params.tenantId, /^[^#]+$/);
-  const request = _fill<QueryCommandInput>(requests.tenantEverything, tableName, [
-    [["ExpressionAttributeValues", ":pk", "S"], "TENANT#" + tenantIdText],
-  ]);
+  const request = _fill<QueryCommandInput>(
+    requests.tenantEverything,
+    tableName,
+    [[["ExpressionAttributeValues", ":pk", "S"], "TENANT#" + tenantIdText]],
+  );
   const items = _query(table.client, request);
   for await (const item of items) {
-    yield _tagged<TenantEverythingItem>(item, [_tenant, _user, _invoice, _auditEvent], true);
+    yield _tagged<TenantEverythingItem>(
+      item,
+      [_tenant, _user, _invoice, _auditEvent],
+      true,
+    );
   }
 }
 
@@ -510,7 +516,11 @@ export async function* listUsers(
 /** Open invoices across all tenants, earliest due first. */
 export async function* openInvoices(table: Table): AsyncGenerator<Invoice> {
   const tableName = table.name ?? TABLE_NAME;
-  const request = _fill<QueryCommandInput>(requests.openInvoices, tableName, []);
+  const request = _fill<QueryCommandInput>(
+    requests.openInvoices,
+    tableName,
+    [],
+  );
   const items = _query(table.client, request);
   for await (const item of items) {
     yield _record<Invoice>(item, [_invoice], true);
@@ -570,7 +580,9 @@ export async function getTenant(
   ]);
   const items = _query(table.client, request);
   const item = await _first(items);
-  return item === undefined ? undefined : _record<Tenant>(item, [_tenant], true);
+  return item === undefined
+    ? undefined
+    : _record<Tenant>(item, [_tenant], true);
 }
 
 /** One invoice of a tenant, by its number. */
@@ -587,7 +599,9 @@ export async function getInvoice(
   ]);
   const items = _query(table.client, request);
   const item = await _first(items);
-  return item === undefined ? undefined : _record<Invoice>(item, [_invoice], true);
+  return item === undefined
+    ? undefined
+    : _record<Invoice>(item, [_invoice], true);
 }
 
 /** A tenant's invoices, the most recent number first, one page at a time. */
@@ -638,10 +652,14 @@ export async function* openInvoicesDue(
     params.to,
     /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/,
   );
-  const request = _fill<QueryCommandInput>(requests.openInvoicesDue, tableName, [
-    [["ExpressionAttributeValues", ":lo", "S"], fromText],
-    [["ExpressionAttributeValues", ":hi", "S"], toText],
-  ]);
+  const request = _fill<QueryCommandInput>(
+    requests.openInvoicesDue,
+    tableName,
+    [
+      [["ExpressionAttributeValues", ":lo", "S"], fromText],
+      [["ExpressionAttributeValues", ":hi", "S"], toText],
+    ],
+  );
   const items = _query(table.client, request);
   for await (const item of items) {
     yield _record<Invoice>(item, [_invoice], true);

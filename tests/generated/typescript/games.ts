@@ -73,7 +73,11 @@ function _completeScore(record: Score): Score {
   return {
     ...record,
     shard: record.shard ?? _random(10),
-    bucket: _calculated("bucket", record.bucket, _shardOf(_key("userId", record.userId, /^[^#]+$/), 4)),
+    bucket: _calculated(
+      "bucket",
+      record.bucket,
+      _shardOf(_key("userId", record.userId, /^[^#]+$/), 4),
+    ),
   };
 }
 
@@ -439,7 +443,9 @@ export async function* leaderboard(
       ],
     ]);
   const items = _merge(
-    Array.from({ length: 10 }, (_, shard) => _query(table.client, request(String(shard)))),
+    Array.from({ length: 10 }, (_, shard) =>
+      _query(table.client, request(String(shard))),
+    ),
     "sk",
     false,
   );
@@ -488,7 +494,9 @@ export async function player(
     [["Key", "pk", "S"], "PLAYER#" + userIdText],
   ]);
   const { Item: item } = await table.client.send(new GetItemCommand(request));
-  return item === undefined ? undefined : _record<Player>(item, [_player], true);
+  return item === undefined
+    ? undefined
+    : _record<Player>(item, [_player], true);
 }
 
 /** The profiles on a page of friends: one BatchGetItem of up to 100 keys. */
@@ -597,9 +605,15 @@ export async function* exportHandles(
   table: Table,
 ): AsyncGenerator<Partial<Player>> {
   const tableName = table.name ?? TABLE_NAME;
-  const request = _fill<ScanCommandInput>(requests.exportHandles, tableName, []);
+  const request = _fill<ScanCommandInput>(
+    requests.exportHandles,
+    tableName,
+    [],
+  );
   const items = _interleave(
-    Array.from({ length: 4 }, (_, segment) => _scan(table.client, { ...request, Segment: segment })),
+    Array.from({ length: 4 }, (_, segment) =>
+      _scan(table.client, { ...request, Segment: segment }),
+    ),
   );
   for await (const item of items) {
     yield _record<Partial<Player>>(item, [_player], false);
