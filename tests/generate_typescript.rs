@@ -130,11 +130,29 @@ fn a_module_names_its_schema_says_it_is_generated_and_is_deterministic() {
 
 #[test]
 #[ignore = "needs node and `npm ci` in tests/generate/typescript (README: Tests)"]
-fn every_example_compiles_under_tsc_strict() {
+fn every_example_compiles_under_tsc_strict_and_is_prettier_clean() {
     let scratch = Scratch::new("generate-typescript-tsc");
     let modules = workspace(&scratch);
     assert!(modules.iter().map(|(_, files)| files.len()).sum::<usize>() >= examples().len());
     tsc(&scratch, false);
+    // The modules are as prettier (default options) prints them.
+    let folders: Vec<String> = modules
+        .iter()
+        .map(|(path, _)| path.file_stem().unwrap().to_string_lossy().to_string())
+        .collect();
+    let output = Command::new("node")
+        .arg(common::typescript::node_modules().join("prettier/bin/prettier.cjs"))
+        .arg("--check")
+        .args(&folders)
+        .current_dir(scratch.path())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run node (README: Tests): {e}"));
+    assert!(
+        output.status.success(),
+        "prettier would reformat the generated TypeScript:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 /// src/generate/typescript/runtime.ts as a module exporting every helper,

@@ -32,7 +32,9 @@ pub fn modules(path: &Path) -> Vec<OutFile> {
 pub fn node_modules() -> PathBuf {
     let dir = root().join("tests/generate/typescript/node_modules");
     assert!(
-        dir.join("typescript/bin/tsc").is_file() && dir.join("@aws-sdk/client-dynamodb").is_dir(),
+        dir.join("typescript/bin/tsc").is_file()
+            && dir.join("prettier/bin/prettier.cjs").is_file()
+            && dir.join("@aws-sdk/client-dynamodb").is_dir(),
         "{} is missing: run `npm ci` in tests/generate/typescript (README: Tests)",
         dir.display()
     );

@@ -243,12 +243,12 @@ impl<'a> Module<'a> {
         self.line(&format!("  name: {},", quote(&entity.name)));
         self.line("  fields: [");
         for field in &entity.fields {
-            self.line(&format!(
+            self.line(&wrap(&format!(
                 "    [{}, {}, {}],",
                 quote(&field.name),
                 field_type(&field.ty),
                 field.optional
-            ));
+            )));
         }
         self.line("  ],");
         self.line("  shapes: [");
@@ -312,9 +312,17 @@ impl<'a> Module<'a> {
             let value = format!("{source}{}", access(name));
             let text = self.checked_text(field, &value);
             if field.optional {
-                self.line(&wrap(&format!(
-                    "  const {var} = {value} === undefined ? undefined : {text};"
-                )));
+                let one = format!("  const {var} = {value} === undefined ? undefined : {text};");
+                if one.len() <= WIDTH {
+                    self.line(&one);
+                } else {
+                    // As prettier breaks it: the condition, then each branch.
+                    self.line(&format!("  const {var} ="));
+                    self.line(&format!("    {value} === undefined"));
+                    self.line("      ? undefined");
+                    let branch = wrap(&format!("        {text};"));
+                    self.line(&format!("      : {}", &branch[8..]));
+                }
             } else {
                 self.line(&wrap(&format!("  const {var} = {text};")));
             }

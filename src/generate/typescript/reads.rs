@@ -113,9 +113,12 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
     } else {
         ("async function", format!("Promise<{element}[]>"))
     };
-    m.line(&wrap(&format!(
+    let signature = wrap(&format!(
         "export {keyword} {name}(table: Table{params_arg}): {returns} {{"
-    )));
+    ));
+    for line in signature.lines() {
+        m.line(&expand_params(line));
+    }
     m.line("  const tableName = table.name ?? TABLE_NAME;");
 
     let from = if batch { "p" } else { "params" };
@@ -280,7 +283,7 @@ pub(super) fn render(m: &mut Module, read: &ReadApi, name: &str, entities: &[Ent
     } else {
         m.line(&format!("  const out: {element}[] = [];"));
         m.line("  for await (const item of items) {");
-        m.line(&format!("    out.push({decode});"));
+        m.line(&wrap(&format!("    out.push({decode});")));
         m.line("  }");
         m.line("  return out;");
     }
@@ -337,4 +340,22 @@ fn conditional_return(m: &mut Module, decode: &str) {
         m.line("    ? undefined");
         m.line(&format!("    : {decode};"));
     }
+}
+
+/// `  params: { a: string; b: number },` wider than a line: one property a
+/// line, as prettier prints a wide object type.
+fn expand_params(line: &str) -> String {
+    let (Some(open), Some(close)) = (line.find('{'), line.rfind('}')) else {
+        return line.to_string();
+    };
+    if line.len() <= WIDTH || !line.trim_start().starts_with("params: ") || close < open {
+        return line.to_string();
+    }
+    let indent: String = line.chars().take_while(|c| *c == ' ').collect();
+    let mut out = format!("{}{{\n", &line[..open]);
+    for property in line[open + 1..close].trim().split("; ") {
+        out.push_str(&format!("{indent}  {};\n", property.trim()));
+    }
+    out.push_str(&format!("{indent}{}", &line[close..]));
+    out
 }
