@@ -11,7 +11,7 @@ mod common;
 use std::process::Command;
 
 use common::scratch::Scratch;
-use common::typescript::{examples, modules, root, tsc, workspace};
+use common::typescript::{examples, modules, root, succeed, tsc, workspace};
 use expect_test::expect_file;
 use serde_json::Value as Json;
 
@@ -140,18 +140,13 @@ fn every_example_compiles_under_tsc_strict_and_is_prettier_clean() {
         .iter()
         .map(|(path, _)| path.file_stem().unwrap().to_string_lossy().to_string())
         .collect();
-    let output = Command::new("node")
-        .arg(common::typescript::node_modules().join("prettier/bin/prettier.cjs"))
-        .arg("--check")
-        .args(&folders)
-        .current_dir(scratch.path())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run node (README: Tests): {e}"));
-    assert!(
-        output.status.success(),
-        "prettier would reformat the generated TypeScript:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+    succeed(
+        "prettier would reformat the generated TypeScript",
+        Command::new("node")
+            .arg(common::typescript::node_modules().join("prettier/bin/prettier.cjs"))
+            .arg("--check")
+            .args(&folders)
+            .current_dir(scratch.path()),
     );
 }
 
@@ -199,15 +194,9 @@ fn the_runtime_helpers_shard_order_merge_and_batch_as_dynamodb_does() {
     let test = std::fs::read_to_string(root().join("tests/generate/typescript/runtime.test.ts")).unwrap();
     scratch.file("runtime.test.ts", test);
     tsc(&scratch, true);
-    let output = Command::new("node")
-        .arg(scratch.path().join("out/runtime.test.js"))
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run node (README: Tests): {e}"));
-    assert!(
-        output.status.success(),
-        "runtime.test.ts failed:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+    succeed(
+        "runtime.test.ts failed",
+        Command::new("node").arg(scratch.path().join("out/runtime.test.js")),
     );
 }
 

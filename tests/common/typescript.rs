@@ -100,12 +100,17 @@ pub fn tsc(scratch: &Scratch, emit: bool) {
     }
     sources.sort();
     command.args(&sources);
+    succeed("tsc --strict fails on the generated TypeScript", &mut command);
+}
+
+/// Runs a node command, failing with what it printed unless it succeeds.
+pub fn succeed(what: &str, command: &mut Command) {
     let output = command
         .output()
         .unwrap_or_else(|e| panic!("cannot run node (README: Tests): {e}"));
     assert!(
         output.status.success(),
-        "tsc --strict fails on the generated TypeScript:\n{}{}",
+        "{what}:\n{}{}",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
