@@ -138,6 +138,7 @@ pub struct Param {
     pub name: String,
     pub ty: AttrType,
     /// A value in the request that is the key text of `ty`, or a Number.
+    /// `None` for a `begins_with` bound: a prefix, not a whole value.
     pub key_pattern: Option<String>,
     /// The bound of `begins_with(attr, name)` typed as the attribute itself:
     /// its value is a prefix of a key text of `ty` (a day of a `datetime`),
@@ -316,6 +317,9 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
     collect_fills(&served.request, &mut Vec::new(), &types, &mut fills);
     // The parameters: every one the request names, in pattern order, and a
     // calculated shard's source.
+    // A `begins_with` bound is a prefix of the attribute's key text, not a
+    // whole value of its type (unless it declares a type of its own): it
+    // has no language to check.
     let prefixes: Vec<&str> = pattern
         .known
         .iter()
@@ -336,6 +340,7 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
                 ty: ty.clone(),
                 key_pattern: ty
                     .shape(delimiter)
+                    .filter(|_| !prefixes.contains(&name))
                     .map(|s| matcher::whole(&[crate::check::lang::Part::Hole(s)])),
                 prefix: prefixes.contains(&name),
             });
@@ -537,6 +542,20 @@ fn segments(text: &str, is_param: impl Fn(&str) -> bool) -> Vec<Segment> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_begins_with_bound_has_no_language_to_check() {
+        let analysis = crate::check::analyze(include_str!("../../examples/real/device-state-log.dyno"));
+        let api = api("device-state-log.dyno", &analysis.schema);
+        let read = api.tables[0]
+            .reads
+            .iter()
+            .find(|r| r.name == "escalatedLogsInStateOnDate")
+            .expect("the pattern resolves");
+        let param = |name: &str| read.params.iter().find(|p| p.name == name).expect(name);
+        assert_eq!(param("date1").key_pattern, None, "a prefix of a datetime");
+        assert!(param("EscalatedTo").key_pattern.is_some());
+    }
 
     #[test]
     fn segments_split_known_names_only() {

@@ -10,6 +10,7 @@ pub mod api;
 pub mod matcher;
 pub mod names;
 pub mod python;
+pub mod typescript;
 
 use crate::check::Schema;
 
@@ -65,6 +66,7 @@ pub fn generate(target: Target, source: &str, schema: &Schema) -> Vec<OutFile> {
             name: format!("{}.{}", names::snake(&table.name), target.extension()),
             text: match target {
                 Target::Python => python::module(source, table),
+                Target::TypeScript => typescript::module(&api, table),
                 _ => String::new(),
             },
         })

@@ -58,7 +58,8 @@ pub fn pascal(name: &str) -> String {
     guard(words(name).iter().map(|w| capitalized(w)).collect())
 }
 
-fn capitalized(word: &str) -> String {
+/// `word` with its first letter upper case.
+pub fn capitalized(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {
         Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),

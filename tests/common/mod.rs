@@ -13,6 +13,7 @@ pub mod markdown;
 pub mod scenario;
 pub mod scratch;
 pub mod tools;
+pub mod typescript;
 
 use std::path::{Path, PathBuf};
 

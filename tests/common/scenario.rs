@@ -106,16 +106,25 @@ fn reads(analysis: &Analysis, api: &Api, samples: &Samples) -> Vec<Json> {
             }
         }
         let items = &samples.tables[resolution.table.index()].items;
-        // One per record, as `dyno verify` judges: an entity with several
-        // item shapes has an item of each among those that match, and the
-        // read returns the one its key condition selects.
-        let mut records = std::collections::HashSet::new();
-        let expected: Vec<Json> = plan
-            .matching
+        // Each record the pattern means (`matching`), as often as the request
+        // selects an item of it: an entity that writes several items
+        // (`item { }`) has each record in `matching` once per item, and a
+        // Query reads only the items whose keys it selects (one, or both
+        // when they share the partition it reads). A record whose items the
+        // request misses is still expected once, so that miss fails.
+        let mut per_record: Vec<(usize, usize)> = Vec::new();
+        for &i in &plan.matching {
+            let selected = usize::from(plan.expected.contains(&i));
+            match per_record.iter_mut().find(|(record, _)| *record == items[i].record) {
+                Some((_, count)) => *count += selected,
+                None => per_record.push((items[i].record, selected)),
+            }
+        }
+        let expected: Vec<Json> = per_record
             .iter()
-            .filter(|&&i| records.insert(items[i].record))
-            .map(|&i| {
-                let record = &samples.records[items[i].record];
+            .flat_map(|&(record, count)| std::iter::repeat_n(record, count.max(1)))
+            .map(|record| {
+                let record = &samples.records[record];
                 json!({
                     "entity": model.entity(record.entity).name.text,
                     "record": typed_record(model, record),
