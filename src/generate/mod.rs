@@ -9,6 +9,7 @@
 pub mod api;
 pub mod matcher;
 pub mod names;
+mod rust;
 
 use crate::check::Schema;
 
@@ -58,12 +59,14 @@ pub fn header(source: &str) -> String {
 /// (the path as the user wrote it): one module per table.
 pub fn generate(target: Target, source: &str, schema: &Schema) -> Vec<OutFile> {
     let api = api::api(source, schema);
-    let _ = target;
     api.tables
         .iter()
         .map(|table| OutFile {
             name: format!("{}.{}", names::snake(&table.name), target.extension()),
-            text: String::new(),
+            text: match target {
+                Target::Rust => rust::module(table, &header(source)),
+                Target::TypeScript | Target::Python => String::new(),
+            },
         })
         .collect()
 }
