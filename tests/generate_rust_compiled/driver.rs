@@ -538,7 +538,21 @@ impl Example for Games {
         let player = |r: games::Player| ("Player", r.attributes());
         let game = |r: games::Match| ("Match", r.attributes());
         match pattern {
-            "leaderboard" => all(table.leaderboard(&text(p, "gameId"), &text(p, "day")), score).await,
+            "leaderboard" => {
+                let returned = all(table.leaderboard(&text(p, "gameId"), &text(p, "day")), score).await?;
+                // The shards' Queries merged: best first, across shards.
+                let points: Vec<i64> = returned
+                    .iter()
+                    .map(|(_, item)| match &item["points"] {
+                        AttributeValue::N(n) => n.parse().unwrap(),
+                        other => panic!("points is {other:?}"),
+                    })
+                    .collect();
+                if points.windows(2).any(|w| w[0] < w[1]) {
+                    return Err(format!("not by points descending: {points:?}"));
+                }
+                Ok(returned)
+            }
             "playerScores" => {
                 let read = table.player_scores(&text(p, "gameId"), &text(p, "day"), &text(p, "userId"), int(p, "now"));
                 all(read, score).await

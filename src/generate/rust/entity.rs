@@ -159,7 +159,7 @@ pub(super) fn projection(module: &mut Module, out: &mut Writer, entity: &EntityA
     out.close("}");
 }
 
-fn doc(out: &mut Writer, docs: &str) {
+pub(super) fn doc(out: &mut Writer, docs: &str) {
     for line in docs.lines() {
         if line.trim().is_empty() {
             out.line("///");
@@ -325,7 +325,7 @@ fn key_insert(module: &mut Module, out: &mut Writer, entity: &EntityApi, key: &K
             ));
         }
     }
-    let text = concat(&key.parts, |name| local(name), |_| false);
+    let text = concat(&key.parts, local, |_| false);
     let value = key_value(module, key.ty, &text);
     out.call("item.insert", &[format!("{:?}.to_string()", key.attr), value], ";");
     if !optional.is_empty() {

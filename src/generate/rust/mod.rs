@@ -75,9 +75,6 @@ impl Module<'_> {
     }
 
     fn uses(&mut self, helper: Helper) {
-        for needed in helper.needs() {
-            self.helpers.insert(*needed);
-        }
         self.helpers.insert(helper);
     }
 

@@ -147,9 +147,7 @@ fn param_type(module: &mut Module, param: &Param) -> String {
 fn function(module: &mut Module, out: &mut Writer, read: &ReadApi) {
     let record = record_type(read);
     if let Some(docs) = &read.docs {
-        for line in docs.lines() {
-            out.line(&format!("/// {}", line.trim_end()).trim_end().to_string());
-        }
+        super::entity::doc(out, docs);
         out.line("///");
     }
     out.line(&format!("/// Sends [`{}`]{}.", constant(read), described(read)));

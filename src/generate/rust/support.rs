@@ -28,13 +28,6 @@ pub enum Helper {
 }
 
 impl Helper {
-    /// The helpers this one calls.
-    pub fn needs(self) -> &'static [Helper] {
-        match self {
-            _ => &[],
-        }
-    }
-
     pub fn text(self) -> &'static str {
         match self {
             Helper::Checked => CHECKED,
