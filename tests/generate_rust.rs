@@ -1,4 +1,5 @@
-//! `dyno generate rust`: the generated text of every example is the
+//! `dyno generate rust`: the generated text of every example (and of
+//! `tests/fixtures/generate/`) is the
 //! committed snapshot under `tests/generated/rust/EXAMPLE/TABLE.rs`
 //! (`UPDATE_EXPECT=1` updates them), and is as rustfmt leaves it. The
 //! snapshots are compiled, linted and run against an endpoint by
@@ -15,6 +16,8 @@ use dyno::generate::{self, Target};
 fn generated() -> Vec<(String, String, String)> {
     let mut files = common::fixtures("examples");
     files.extend(common::fixtures("examples/real"));
+    // Names and key shapes the examples do not have.
+    files.extend(common::fixtures("tests/fixtures/generate"));
     let mut out = Vec::new();
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();

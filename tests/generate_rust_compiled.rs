@@ -58,6 +58,10 @@ mod session_store;
 #[rustfmt::skip]
 #[path = "generated/rust/social-network/sns.rs"]
 mod sns;
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "generated/rust/edges/edges.rs"]
+mod edges;
 
 #[path = "generate_rust_compiled/driver.rs"]
 mod driver;
@@ -82,6 +86,7 @@ const MODULES: &[(&str, &[(&str, &str)])] = &[
     ("examples/real/recurring-payments.dyno", reoccuring_payments::REQUESTS),
     ("examples/real/session-management.dyno", session_store::REQUESTS),
     ("examples/real/social-network.dyno", sns::REQUESTS),
+    ("tests/fixtures/generate/edges.dyno", edges::REQUESTS),
 ];
 
 fn explain(file: &str) -> Json {

@@ -54,17 +54,8 @@ pub trait Example {
     async fn read(table: &Self::Table, pattern: &str, params: &Json) -> Result<Returned, String>;
 }
 
-fn endpoint() -> String {
-    let endpoint = std::env::var("DYNO_TEST_ENDPOINT").unwrap_or_default();
-    assert!(
-        !endpoint.is_empty(),
-        "DYNO_TEST_ENDPOINT is not set: start moto's server (or DynamoDB Local) and set DYNO_TEST_ENDPOINT=http://127.0.0.1:PORT (README: Tests)"
-    );
-    endpoint
-}
-
 pub async fn run<E: Example>(file: &str, requests: &[(&str, &str)]) {
-    let endpoint = endpoint();
+    let endpoint = super::common::endpoint();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let analysis = dyno::check::analyze(&std::fs::read_to_string(&path).unwrap());
     let model = &analysis.schema.model;

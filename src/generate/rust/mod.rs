@@ -253,7 +253,7 @@ impl Module<'_> {
             let text = helper.text();
             if !text.is_empty() {
                 out.blank();
-                out.text(text);
+                out.text(&text);
             }
         }
         if any_decoder {

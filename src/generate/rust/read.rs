@@ -202,16 +202,12 @@ fn function(module: &mut Module, out: &mut Writer, read: &ReadApi) {
     let is_number = |name: &str| shard.is_some_and(|s| s.attr == name);
     match read.operation {
         Operation::GetItem => {
-            let chain = builder(module, read, "get_item", &is_number);
-            out.line("let output = self");
-            out.indent();
-            out.line(".client");
-            chain_lines(out, &chain, "");
-            out.line(".send()");
-            out.line(".await");
-            out.line(".map_err(Error::sdk)?;");
-            out.close("match output.item {");
-            out.indent();
+            let mut chain = builder(module, read, "get_item", &is_number);
+            chain.push((".send".into(), Vec::new()));
+            chain.push((".await".into(), Vec::new()));
+            chain.push((".map_err".into(), vec!["Error::sdk".into()]));
+            request(out, "let output", &chain, "?;");
+            out.open("match output.item {");
             out.line(&format!("Some(item) => {record}::identify(&item).map(Some),"));
             out.line("None => Ok(None),");
             out.close("}");
@@ -232,22 +228,14 @@ fn function(module: &mut Module, out: &mut Writer, read: &ReadApi) {
             };
             match &several {
                 None => {
-                    out.line("let request = self");
-                    out.indent();
-                    out.line(".client");
-                    chain_lines(out, &chain, ";");
-                    out.dedent();
+                    request(out, "let request", &chain, ";");
                     out.line(&format!("let items = {pages}(request);"));
                 }
                 Some((var, count)) => {
                     out.line(&format!("let sources: Vec<Items> = (0..{count})"));
                     out.indent();
                     out.open(&format!(".map(|{var}| {{"));
-                    out.line("let request = self");
-                    out.indent();
-                    out.line(".client");
-                    chain_lines(out, &chain, ";");
-                    out.dedent();
+                    request(out, "let request", &chain, ";");
                     out.line(&format!("{pages}(request)"));
                     out.close("})");
                     out.line(".collect();");
@@ -322,7 +310,10 @@ fn batch_body(module: &mut Module, out: &mut Writer, read: &ReadApi, record: &st
         let value = attribute_value(module, read, &path, value, &|_| false);
         out.call("item.insert", &[format!("{name:?}.to_string()"), value], ";");
     }
+    // DynamoDB refuses a request that names a key twice.
+    out.open("if !requested.contains(&item) {");
     out.line("requested.push(item);");
+    out.close("}");
     out.close("}");
     out.line(&format!(
         "let items = batch_get(&self.client, &self.name, requested, {consistent}).await?;"
@@ -393,11 +384,21 @@ fn builder(module: &mut Module, read: &ReadApi, method: &str, is_number: &dyn Fn
     chain
 }
 
-/// The chain's calls, one a line, the last followed by `tail`.
-fn chain_lines(out: &mut Writer, chain: &[Element], tail: &str) {
+/// `binding = self.client` and the chain's calls, one a line, the last
+/// followed by `tail`.
+fn request(out: &mut Writer, binding: &str, chain: &[Element], tail: &str) {
+    out.line(&format!("{binding} = self"));
+    out.indent();
+    out.line(".client");
     for (i, (method, args)) in chain.iter().enumerate() {
-        out.call(method, args, if i + 1 == chain.len() { tail } else { "" });
+        let tail = if i + 1 == chain.len() { tail } else { "" };
+        if method == ".await" {
+            out.line(&format!("{method}{tail}"));
+        } else {
+            out.call(method, args, tail);
+        }
     }
+    out.dedent();
 }
 
 /// The `AttributeValue` of a request value (`{"S": "USER#{userId}"}`) at
@@ -420,7 +421,12 @@ fn attribute_value(
         ("S", _) => format!("AttributeValue::S({})", text()),
         ("N", _) => format!("AttributeValue::N({})", text()),
         ("BOOL", Json::Bool(b)) => format!("AttributeValue::Bool({b})"),
-        ("BOOL", _) => format!("AttributeValue::Bool({} == \"true\")", text()),
+        ("BOOL", _) => match fill.map(|f| f.parts.as_slice()) {
+            Some([crate::generate::api::Segment::Value(name)]) => {
+                format!("AttributeValue::Bool({} == \"true\")", local(name))
+            }
+            _ => format!("AttributeValue::Bool({} == \"true\")", text()),
+        },
         ("NULL", _) => "AttributeValue::Null(true)".into(),
         ("B", _) => key_value(module, crate::syntax::ast::KeyType::Binary, &text()),
         ("L", Json::Array(items)) => {

@@ -28,8 +28,8 @@ pub enum Helper {
 }
 
 impl Helper {
-    pub fn text(self) -> &'static str {
-        match self {
+    pub fn text(self) -> String {
+        let text = match self {
             Helper::Checked => CHECKED,
             Helper::Required => REQUIRED,
             Helper::Text => TEXT,
@@ -45,11 +45,12 @@ impl Helper {
             Helper::Records => RECORDS,
             Helper::ShardOf => SHARD_OF,
             Helper::RandomShard => RANDOM_SHARD,
-            Helper::QueryPages => QUERY_PAGES,
-            Helper::ScanPages => SCAN_PAGES,
+            Helper::QueryPages => return pages("Query"),
+            Helper::ScanPages => return pages("Scan"),
             Helper::Merge => MERGE,
             Helper::BatchGet => BATCH_GET,
-        }
+        };
+        text.to_string()
     }
 }
 
@@ -296,33 +297,19 @@ fn random_shard(count: u64) -> i64 {
 }
 "#;
 
-const QUERY_PAGES: &str = r#"/// The items of a Query, page by page as the caller reads them, following
-/// `LastEvaluatedKey`.
-fn query_pages(request: QueryFluentBuilder) -> Items {
-    stream::try_unfold(Some(None), move |start: Option<Option<Item>>| {
-        let request = request.clone();
-        async move {
-            let Some(start) = start else {
-                return Ok(None);
-            };
-            let output = request
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(Error::sdk)?;
-            let next = output.last_evaluated_key.filter(|key| !key.is_empty());
-            let items = output.items.unwrap_or_default().into_iter().map(Ok);
-            Ok(Some((stream::iter(items), next.map(Some))))
-        }
-    })
-    .try_flatten()
-    .boxed()
+/// `query_pages` or `scan_pages`: the items of a Query or a Scan.
+fn pages(operation: &str) -> String {
+    let function = format!("{}_pages", operation.to_lowercase());
+    let builder = format!("{operation}FluentBuilder");
+    PAGES
+        .replace("OPERATION", operation)
+        .replace("FUNCTION", &function)
+        .replace("BUILDER", &builder)
 }
-"#;
 
-const SCAN_PAGES: &str = r#"/// The items of a Scan, page by page as the caller reads them, following
+const PAGES: &str = r#"/// The items of a OPERATION, page by page as the caller reads them, following
 /// `LastEvaluatedKey`.
-fn scan_pages(request: ScanFluentBuilder) -> Items {
+fn FUNCTION(request: BUILDER) -> Items {
     stream::try_unfold(Some(None), move |start: Option<Option<Item>>| {
         let request = request.clone();
         async move {

@@ -982,7 +982,9 @@ impl Table {
                 AttributeValue::S(format!("PLAYER#{user_id}")),
             );
             item.insert("sk".to_string(), AttributeValue::S("PROFILE".to_string()));
-            requested.push(item);
+            if !requested.contains(&item) {
+                requested.push(item);
+            }
         }
         let items = batch_get(&self.client, &self.name, requested, false).await?;
         items.iter().map(Player::identify).collect()
