@@ -1,81 +1,16 @@
-//! Per entity: the record struct, its key builder, `put` and decoding; the
-//! enum types of its attributes; and the all-optional record an index
-//! that projects some attributes returns.
+//! Per entity: the record struct, its key builder, `put` and decoding, and
+//! the all-optional record an index that projects some attributes returns.
 
 use super::support::Helper;
 use super::writer::Writer;
-use super::{Module, field_ident, local};
+use super::{Module, entity_type, field_ident, local};
 use crate::check::model::AttrType;
 use crate::generate::api::{EntityApi, Field, KeyBuild, Segment, Stored};
 use crate::generate::names;
 use crate::syntax::ast::KeyType;
 
-pub(super) fn enums(module: &mut Module, out: &mut Writer) {
-    for (values, name) in module.enums.clone() {
-        let variants = variants(&values);
-        out.blank();
-        let listed: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();
-        out.line(&format!("/// One of {}.", listed.join(", ")));
-        out.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]");
-        out.open(&format!("pub enum {name} {{"));
-        for variant in &variants {
-            out.line(&format!("{variant},"));
-        }
-        out.close("}");
-        out.blank();
-        out.open(&format!("impl {name} {{"));
-        out.line("/// The value as stored.");
-        out.open("pub fn as_str(self) -> &'static str {");
-        out.open("match self {");
-        for (variant, value) in variants.iter().zip(&values) {
-            out.line(&format!("{name}::{variant} => {value:?},"));
-        }
-        out.close("}");
-        out.close("}");
-        out.close("}");
-        out.blank();
-        out.open(&format!("impl std::str::FromStr for {name} {{"));
-        out.line("type Err = Error;");
-        out.blank();
-        out.open("fn from_str(text: &str) -> Result<Self, Error> {");
-        out.open("match text {");
-        for (variant, value) in variants.iter().zip(&values) {
-            out.line(&format!("{value:?} => Ok({name}::{variant}),"));
-        }
-        out.open("_ => Err(Error::Decode {");
-        out.line(&format!("attribute: {name:?}.to_string(),"));
-        out.line("message: format!(\"{text:?} is none of its values\"),");
-        out.close("}),");
-        out.close("}");
-        out.close("}");
-        out.close("}");
-        out.blank();
-        out.open(&format!("impl std::fmt::Display for {name} {{"));
-        out.open("fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {");
-        out.line("f.write_str(self.as_str())");
-        out.close("}");
-        out.close("}");
-    }
-}
-
-/// `co-op` → `CoOp`, unique within the enum.
-fn variants(values: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for value in values {
-        let mut name = names::pascal(value);
-        if name == "Self" {
-            name.push('_');
-        }
-        while out.contains(&name) {
-            name.push('_');
-        }
-        out.push(name);
-    }
-    out
-}
-
 pub(super) fn entity(module: &mut Module, out: &mut Writer, entity: &EntityApi) {
-    let name = names::pascal(&entity.name);
+    let name = entity_type(&entity.name);
     out.blank();
     match &entity.docs {
         Some(docs) => doc(out, docs),
@@ -151,7 +86,7 @@ pub(super) fn projection(module: &mut Module, out: &mut Writer, entity: &EntityA
     out.close("}");
     out.blank();
     out.open(&format!("impl {name} {{"));
-    identify(module, out, &names::pascal(&entity.name));
+    identify(module, out, &entity_type(&entity.name));
     out.blank();
     attributes(module, out, entity, true);
     out.blank();

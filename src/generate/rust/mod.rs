@@ -6,6 +6,7 @@
 //! with the SDK's fluent builders from that same JSON.
 
 mod entity;
+mod enums;
 mod read;
 mod support;
 mod writer;
@@ -29,7 +30,7 @@ pub fn module(table: &TableApi, header: &str) -> String {
     };
     let mut body = Writer::new();
     module.collect_enums();
-    entity::enums(&mut module, &mut body);
+    enums::enums(&module, &mut body);
     for entity in &table.entities {
         entity::entity(&mut module, &mut body, entity);
     }
@@ -100,8 +101,26 @@ impl Module<'_> {
         }
     }
 
+    /// `{Read}{suffix}` (`PlayerPageItem`, `PlayersKey`), made unlike the
+    /// module's other types.
+    fn read_type(&self, read: &str, suffix: &str) -> String {
+        let mut name = format!("{}{suffix}", names::pascal(read));
+        while self.is_entity_type(&name)
+            || self.enums.iter().any(|(_, n)| *n == name)
+            || MODULE_TYPES.contains(&name.as_str())
+            || self
+                .table
+                .entities
+                .iter()
+                .any(|e| format!("{}Projection", names::pascal(&e.name)) == name)
+        {
+            name.push('_');
+        }
+        name
+    }
+
     fn is_entity_type(&self, name: &str) -> bool {
-        self.table.entities.iter().any(|e| names::pascal(&e.name) == name)
+        self.table.entities.iter().any(|e| entity_type(&e.name) == name)
     }
 
     /// The Rust type of a record's field (without the `Option` of an
@@ -345,6 +364,46 @@ fn key_text(ty: &AttrType, place: &str) -> String {
     }
 }
 
+/// The record type of an entity: its name in Pascal case, unless the
+/// module already has a type of that name (`Item` → `ItemRecord`).
+fn entity_type(name: &str) -> String {
+    let pascal = names::pascal(name);
+    if MODULE_TYPES.contains(&pascal.as_str()) {
+        format!("{pascal}Record")
+    } else {
+        pascal
+    }
+}
+
+/// The module's own types.
+const MODULE_TYPES: &[&str] = &[
+    "Table",
+    "Error",
+    "Item",
+    "Items",
+    "Records",
+    "Pattern",
+    "Client",
+    "AttributeValue",
+    "Blob",
+    "Regex",
+    "HashMap",
+    "OnceLock",
+    "Duration",
+    "Ordering",
+    "KeysAndAttributes",
+    "QueryFluentBuilder",
+    "ScanFluentBuilder",
+    "BoxStream",
+    "DisplayErrorContext",
+    "AsyncSleep",
+    "Option",
+    "Result",
+    "String",
+    "Vec",
+    "Self",
+];
+
 /// A Rust identifier for a schema name in snake case: a keyword gets a
 /// trailing `_` (`type_`), so it also works inside `format!("{type_}")`.
 fn local(name: &str) -> String {
@@ -353,6 +412,17 @@ fn local(name: &str) -> String {
         format!("{snake}_")
     } else {
         snake
+    }
+}
+
+/// A read's method on `Table`: not one of `Table`'s own methods, a
+/// keyword as a raw identifier.
+fn method_ident(name: &str) -> String {
+    let ident = field_ident(name);
+    if ["new", "named", "client", "name"].contains(&ident.as_str()) {
+        format!("{ident}_")
+    } else {
+        ident
     }
 }
 

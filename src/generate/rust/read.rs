@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 use super::entity::{concat, key_value};
 use super::support::Helper;
 use super::writer::Writer;
-use super::{Module, field_ident, local};
+use super::{Module, entity_type, field_ident, local, method_ident};
 use crate::check::model::AttrType;
 use crate::generate::api::{Fill, Operation, Param, ReadApi};
 use crate::generate::names;
@@ -73,18 +73,18 @@ fn constant(read: &ReadApi) -> String {
 }
 
 /// The record type one item of the read is.
-fn record_type(read: &ReadApi) -> String {
+fn record_type(module: &Module, read: &ReadApi) -> String {
     match read.returns.as_slice() {
         [one] if read.projected.is_some() => format!("{}Projection", names::pascal(&one.entity)),
-        [one] => names::pascal(&one.entity),
-        _ => format!("{}Item", names::pascal(&read.name)),
+        [one] => entity_type(&one.entity),
+        _ => module.read_type(&read.name, "Item"),
     }
 }
 
 /// `-> Player, Match[]`: an enum of the entities, told by their keys.
 fn collection(module: &mut Module, out: &mut Writer, read: &ReadApi) {
     module.uses(Helper::Unidentified);
-    let name = record_type(read);
+    let name = record_type(module, read);
     out.blank();
     out.line(&format!("/// An item `{}` returns: one of its entities.", read.name));
     out.line("#[derive(Clone, Debug, PartialEq)]");
@@ -93,7 +93,7 @@ fn collection(module: &mut Module, out: &mut Writer, read: &ReadApi) {
         let record = if read.projected.is_some() {
             format!("{}Projection", names::pascal(&ret.entity))
         } else {
-            names::pascal(&ret.entity)
+            entity_type(&ret.entity)
         };
         out.line(&format!("{}({record}),", names::pascal(&ret.entity)));
     }
@@ -103,14 +103,14 @@ fn collection(module: &mut Module, out: &mut Writer, read: &ReadApi) {
     out.line("/// The record of an item one of the read's entities wrote.");
     out.open("pub fn identify(item: &Item) -> Result<Self, Error> {");
     for ret in &read.returns {
-        let entity = names::pascal(&ret.entity);
+        let (variant, entity) = (names::pascal(&ret.entity), entity_type(&ret.entity));
         let record = if read.projected.is_some() {
-            format!("{entity}Projection")
+            format!("{variant}Projection")
         } else {
             entity.clone()
         };
         out.open(&format!("if {entity}::accepts(item) {{"));
-        out.line(&format!("return {record}::from_item(item).map({name}::{entity});"));
+        out.line(&format!("return {record}::from_item(item).map({name}::{variant});"));
         out.close("}");
     }
     out.line("Err(unidentified(item))");
@@ -123,7 +123,7 @@ fn key_struct(module: &mut Module, out: &mut Writer, read: &ReadApi) {
     out.blank();
     out.line(&format!("/// One key of `{}`.", read.name));
     out.line("#[derive(Clone, Debug, PartialEq)]");
-    out.open(&format!("pub struct {}Key {{", names::pascal(&read.name)));
+    out.open(&format!("pub struct {} {{", module.read_type(&read.name, "Key")));
     for param in &read.params {
         let ty = module.rust_type(&param.ty);
         out.line(&format!("pub {}: {ty},", field_ident(&param.name)));
@@ -145,7 +145,7 @@ fn param_type(module: &mut Module, param: &Param) -> String {
 }
 
 fn function(module: &mut Module, out: &mut Writer, read: &ReadApi) {
-    let record = record_type(read);
+    let record = record_type(module, read);
     if let Some(docs) = &read.docs {
         super::entity::doc(out, docs);
         out.line("///");
@@ -154,13 +154,13 @@ fn function(module: &mut Module, out: &mut Writer, read: &ReadApi) {
     let batch = read.operation == Operation::BatchGetItem;
     let mut params = vec!["&self".to_string()];
     if batch {
-        params.push(format!("keys: &[{}Key]", names::pascal(&read.name)));
+        params.push(format!("keys: &[{}]", module.read_type(&read.name, "Key")));
     } else {
         for param in &read.params {
             params.push(format!("{}: {}", local(&param.name), param_type(module, param)));
         }
     }
-    let name = local(&read.name);
+    let name = method_ident(&read.name);
     let paginated = read.paginated;
     if batch {
         out.signature(

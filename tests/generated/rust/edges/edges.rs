@@ -446,6 +446,88 @@ impl Order {
     }
 }
 
+/// A `Item` record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ItemRecord {
+    pub item_id: String,
+    pub r#type: String,
+}
+
+impl ItemRecord {
+    /// Every key attribute of the item (one map): the table's and each index's, an
+    /// index's left out when it needs an optional attribute that is absent.
+    pub fn keys(&self) -> Result<Vec<Item>, Error> {
+        self.items()
+    }
+
+    /// The keys of each item, from the record's fields as they are.
+    fn items(&self) -> Result<Vec<Item>, Error> {
+        let item_id = checked("itemId", self.item_id.to_string(), &PATTERN_0)?;
+        let mut item = Item::new();
+        item.insert(
+            "pk".to_string(),
+            AttributeValue::S(format!("ITEM|{item_id}")),
+        );
+        item.insert("sk".to_string(), AttributeValue::S("ITEM".to_string()));
+        Ok(vec![item])
+    }
+
+    /// `PutItem` of the whole item: its keys, then each attribute under its
+    /// own name (unless a key attribute of that name takes its place).
+    pub async fn put(&self, table: &Table) -> Result<(), Error> {
+        let record = self;
+        for mut item in record.items()? {
+            for (name, value) in record.attributes() {
+                item.entry(name).or_insert(value);
+            }
+            table
+                .client
+                .put_item()
+                .table_name(&table.name)
+                .set_item(Some(item))
+                .send()
+                .await
+                .map_err(Error::sdk)?;
+        }
+        Ok(())
+    }
+
+    /// Each attribute the record has, under its own name (no keys).
+    pub fn attributes(&self) -> Item {
+        let mut item = Item::new();
+        item.insert(
+            "itemId".to_string(),
+            AttributeValue::S(self.item_id.clone()),
+        );
+        item.insert("type".to_string(), AttributeValue::S(self.r#type.clone()));
+        item
+    }
+
+    /// Whether an item's table keys are keys this entity writes.
+    pub fn accepts(item: &Item) -> bool {
+        matches(item, "pk", &PATTERN_9) && matches(item, "sk", &PATTERN_10)
+    }
+
+    /// The record of an item this entity wrote; another's item is an error.
+    pub fn identify(item: &Item) -> Result<Self, Error> {
+        if Self::accepts(item) {
+            Self::from_item(item)
+        } else {
+            Err(unidentified(item))
+        }
+    }
+
+    /// The record of an item: its attributes, each under its own name.
+    pub fn from_item(item: &Item) -> Result<Self, Error> {
+        let item_id = required(decode_text(item, "itemId")?, "itemId")?;
+        let type_ = required(decode_text(item, "type")?, "type")?;
+        Ok(ItemRecord {
+            item_id,
+            r#type: type_,
+        })
+    }
+}
+
 /// The request of `thingsOfType` as `dyno explain --format json` shows it; the
 /// caller's values are in braces.
 pub const THINGS_OF_TYPE_REQUEST: &str = r##"{
@@ -567,6 +649,27 @@ pub const RECENT_OPEN_ORDERS_REQUEST: &str = r##"{
   "ConsistentRead": false
 }"##;
 
+/// The request of `item` as `dyno explain --format json` shows it; the
+/// caller's values are in braces.
+pub const ITEM_REQUEST: &str = r##"{
+  "TableName": "Edges",
+  "KeyConditionExpression": "#pk = :pk AND #sk = :sk",
+  "ExpressionAttributeNames": {
+    "#pk": "pk",
+    "#sk": "sk"
+  },
+  "ExpressionAttributeValues": {
+    ":pk": {
+      "S": "ITEM|{itemId}"
+    },
+    ":sk": {
+      "S": "ITEM"
+    }
+  },
+  "ScanIndexForward": true,
+  "ConsistentRead": false
+}"##;
+
 /// Every read's request, by pattern name: the constants above.
 pub const REQUESTS: &[(&str, &str)] = &[
     ("thingsOfType", THINGS_OF_TYPE_REQUEST),
@@ -574,6 +677,7 @@ pub const REQUESTS: &[(&str, &str)] = &[
     ("tagged", TAGGED_REQUEST),
     ("thing", THING_REQUEST),
     ("recentOpenOrders", RECENT_OPEN_ORDERS_REQUEST),
+    ("item", ITEM_REQUEST),
 ];
 
 impl Table {
@@ -700,6 +804,25 @@ impl Table {
         let items = query_pages(request);
         Ok(records(items, Order::identify))
     }
+
+    /// Sends [`ITEM_REQUEST`].
+    pub async fn item(&self, item_id: &str) -> Result<Option<ItemRecord>, Error> {
+        let item_id = checked("itemId", item_id.to_string(), &PATTERN_0)?;
+        let request = self
+            .client
+            .query()
+            .table_name(&self.name)
+            .key_condition_expression("#pk = :pk AND #sk = :sk")
+            .expression_attribute_names("#pk", "pk")
+            .expression_attribute_names("#sk", "sk")
+            .expression_attribute_values(":pk", AttributeValue::S(format!("ITEM|{item_id}")))
+            .expression_attribute_values(":sk", AttributeValue::S("ITEM".to_string()))
+            .scan_index_forward(true)
+            .consistent_read(false);
+        let items = query_pages(request);
+        let mut records = records(items, ItemRecord::identify);
+        records.try_next().await
+    }
 }
 
 /// A key language as a regular expression, compiled on first use.
@@ -740,6 +863,10 @@ static PATTERN_6: Pattern = Pattern::new("^(?:open|shipped)$");
 static PATTERN_7: Pattern = Pattern::new(r"^ORDER\|[^|]+$");
 
 static PATTERN_8: Pattern = Pattern::new("^ORDER$");
+
+static PATTERN_9: Pattern = Pattern::new(r"^ITEM\|[^|]+$");
+
+static PATTERN_10: Pattern = Pattern::new("^ITEM$");
 
 /// The error for an item no entity of a read accepts, naming its key.
 fn unidentified(item: &Item) -> Error {
