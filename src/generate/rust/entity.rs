@@ -191,6 +191,21 @@ fn key_fields(entity: &EntityApi) -> Vec<&Field> {
         .collect()
 }
 
+/// Is every key the field is in a Number key of the field alone?
+fn only_whole_numbers(entity: &EntityApi, field: &Field) -> bool {
+    let whole = [Segment::Value(field.name.clone())];
+    entity
+        .shapes
+        .iter()
+        .flat_map(|s| &s.keys)
+        .filter(|k| {
+            k.parts
+                .iter()
+                .any(|p| matches!(p, Segment::Value(v) if *v == field.name))
+        })
+        .all(|k| k.ty == KeyType::Number && k.parts == whole)
+}
+
 fn items(module: &mut Module, out: &mut Writer, entity: &EntityApi) {
     out.line("/// The keys of each item, from the record's fields as they are.");
     out.open("fn items(&self) -> Result<Vec<Item>, Error> {");
@@ -200,7 +215,14 @@ fn items(module: &mut Module, out: &mut Writer, entity: &EntityApi) {
         };
         let name = local(&field.name);
         let place = format!("self.{}", field_ident(&field.name));
-        if field.optional {
+        if super::plain_number(&field.ty) && only_whole_numbers(entity, field) {
+            // Any integer is a Number: a negative one too.
+            if field.optional {
+                out.line(&format!("let {name} = {place}.map(|value| value.to_string());"));
+            } else {
+                out.line(&format!("let {name} = {place}.to_string();"));
+            }
+        } else if field.optional {
             let args = module.checked_args(&field.name, &field.ty, "value", pattern);
             out.open(&format!("let {name} = match &{place} {{"));
             out.line(&format!("Some(value) => Some(checked({})?),", args.join(", ")));

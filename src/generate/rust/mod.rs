@@ -354,6 +354,12 @@ fn raw_string(text: &str) -> String {
     format!("r{fence}\"{text}\"{fence}")
 }
 
+/// An integer type whose every value is a DynamoDB Number as it is
+/// (`int`, `epoch`; not a shard, which has a range).
+fn plain_number(ty: &AttrType) -> bool {
+    matches!(ty, AttrType::Int { .. } | AttrType::Epoch(_))
+}
+
 /// The text of a value in a key: an `int(pad N)` zero-padded, an enum its
 /// name, any other value its `Display`.
 fn key_text(ty: &AttrType, place: &str) -> String {

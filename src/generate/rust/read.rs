@@ -292,8 +292,26 @@ fn check_params(module: &mut Module, out: &mut Writer, read: &ReadApi, place: im
         let Some(pattern) = &param.key_pattern else {
             continue;
         };
+        let whole_number = |f: &Fill| {
+            f.path.last().is_some_and(|t| t == "N")
+                && matches!(f.parts.as_slice(), [crate::generate::api::Segment::Value(v)] if *v == param.name)
+        };
+        let uses: Vec<&Fill> = read
+            .fills
+            .iter()
+            .filter(|f| f.parts.iter().any(|p| *p == value(&param.name)))
+            .collect();
+        if super::plain_number(&param.ty) && !uses.is_empty() && uses.iter().all(|f| whole_number(f)) {
+            // Any integer is a Number: a negative one too.
+            out.line(&format!("let {} = {}.to_string();", local(&param.name), place(param)));
+            continue;
+        }
         module.let_checked(out, &local(&param.name), &param.name, &param.ty, &place(param), pattern);
     }
+}
+
+fn value(name: &str) -> crate::generate::api::Segment {
+    crate::generate::api::Segment::Value(name.to_string())
 }
 
 fn batch_body(module: &mut Module, out: &mut Writer, read: &ReadApi, record: &str) {

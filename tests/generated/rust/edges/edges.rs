@@ -225,8 +225,8 @@ impl Thing {
         let type_ = checked("type", self.r#type.to_string(), &PATTERN_0)?;
         let match_ = checked("match", self.r#match.to_string(), &PATTERN_1)?;
         let kind = checked("kind", self.kind.to_string(), &PATTERN_1)?;
-        let rank = checked("rank", self.rank.to_string(), &PATTERN_2)?;
-        let flag = checked("flag", self.flag.to_string(), &PATTERN_3)?;
+        let rank = self.rank.to_string();
+        let flag = checked("flag", self.flag.to_string(), &PATTERN_2)?;
         let tag = match &self.tag {
             Some(value) => Some(checked("tag", value.to_string(), &PATTERN_1)?),
             None => None,
@@ -295,7 +295,7 @@ impl Thing {
 
     /// Whether an item's table keys are keys this entity writes.
     pub fn accepts(item: &Item) -> bool {
-        matches(item, "pk", &PATTERN_4) && matches(item, "sk", &PATTERN_5)
+        matches(item, "pk", &PATTERN_3) && matches(item, "sk", &PATTERN_4)
     }
 
     /// The record of an item this entity wrote; another's item is an error.
@@ -351,8 +351,8 @@ impl Order {
         let tenant_id = checked("tenantId", self.tenant_id.to_string(), &PATTERN_0)?;
         let order_id = checked("orderId", self.order_id.to_string(), &PATTERN_0)?;
         let region = checked("region", self.region.to_string(), &PATTERN_1)?;
-        let status = checked("status", self.status.as_str().to_string(), &PATTERN_6)?;
-        let created_at = checked("createdAt", self.created_at.to_string(), &PATTERN_2)?;
+        let status = checked("status", self.status.as_str().to_string(), &PATTERN_5)?;
+        let created_at = self.created_at.to_string();
         let mut item = Item::new();
         item.insert(
             "pk".to_string(),
@@ -415,7 +415,7 @@ impl Order {
 
     /// Whether an item's table keys are keys this entity writes.
     pub fn accepts(item: &Item) -> bool {
-        matches(item, "pk", &PATTERN_7) && matches(item, "sk", &PATTERN_8)
+        matches(item, "pk", &PATTERN_6) && matches(item, "sk", &PATTERN_7)
     }
 
     /// The record of an item this entity wrote; another's item is an error.
@@ -505,7 +505,7 @@ impl ItemRecord {
 
     /// Whether an item's table keys are keys this entity writes.
     pub fn accepts(item: &Item) -> bool {
-        matches(item, "pk", &PATTERN_9) && matches(item, "sk", &PATTERN_10)
+        matches(item, "pk", &PATTERN_8) && matches(item, "sk", &PATTERN_9)
     }
 
     /// The record of an item this entity wrote; another's item is an error.
@@ -707,8 +707,8 @@ impl Table {
         wanted: bool,
     ) -> Result<Records<Thing>, Error> {
         let kind = checked("kind", kind.to_string(), &PATTERN_1)?;
-        let least = checked("least", least.to_string(), &PATTERN_2)?;
-        let wanted = checked("wanted", wanted.to_string(), &PATTERN_3)?;
+        let least = least.to_string();
+        let wanted = checked("wanted", wanted.to_string(), &PATTERN_2)?;
         let request = self
             .client
             .query()
@@ -755,7 +755,7 @@ impl Table {
         match_: &str,
     ) -> Result<Option<Thing>, Error> {
         let type_ = checked("type", type_.to_string(), &PATTERN_0)?;
-        let flag = checked("flag", flag.to_string(), &PATTERN_3)?;
+        let flag = checked("flag", flag.to_string(), &PATTERN_2)?;
         let match_ = checked("match", match_.to_string(), &PATTERN_1)?;
         let request = self
             .client
@@ -782,7 +782,7 @@ impl Table {
     ) -> Result<Records<Order>, Error> {
         let tenant_id = checked("tenantId", tenant_id.to_string(), &PATTERN_0)?;
         let region = checked("region", region.to_string(), &PATTERN_1)?;
-        let since = checked("since", since.to_string(), &PATTERN_2)?;
+        let since = since.to_string();
         let request = self
             .client
             .query()
@@ -850,23 +850,21 @@ static PATTERN_0: Pattern = Pattern::new("^[^|]+$");
 
 static PATTERN_1: Pattern = Pattern::new(r"^[\s\S]+$");
 
-static PATTERN_2: Pattern = Pattern::new("^(?:0|[1-9][0-9]*)$");
+static PATTERN_2: Pattern = Pattern::new("^(?:true|false)$");
 
-static PATTERN_3: Pattern = Pattern::new("^(?:true|false)$");
+static PATTERN_3: Pattern = Pattern::new(r"^THING\|[^|]+$");
 
-static PATTERN_4: Pattern = Pattern::new(r"^THING\|[^|]+$");
+static PATTERN_4: Pattern = Pattern::new(r"^FLAG\|(?:true|false)\|[\s\S]+$");
 
-static PATTERN_5: Pattern = Pattern::new(r"^FLAG\|(?:true|false)\|[\s\S]+$");
+static PATTERN_5: Pattern = Pattern::new("^(?:open|shipped)$");
 
-static PATTERN_6: Pattern = Pattern::new("^(?:open|shipped)$");
+static PATTERN_6: Pattern = Pattern::new(r"^ORDER\|[^|]+$");
 
-static PATTERN_7: Pattern = Pattern::new(r"^ORDER\|[^|]+$");
+static PATTERN_7: Pattern = Pattern::new("^ORDER$");
 
-static PATTERN_8: Pattern = Pattern::new("^ORDER$");
+static PATTERN_8: Pattern = Pattern::new(r"^ITEM\|[^|]+$");
 
-static PATTERN_9: Pattern = Pattern::new(r"^ITEM\|[^|]+$");
-
-static PATTERN_10: Pattern = Pattern::new("^ITEM$");
+static PATTERN_9: Pattern = Pattern::new("^ITEM$");
 
 /// The error for an item no entity of a read accepts, naming its key.
 fn unidentified(item: &Item) -> Error {

@@ -924,7 +924,7 @@ impl Table {
         let game_id = checked("gameId", game_id.to_string(), &PATTERN_0)?;
         let day = checked("day", day.to_string(), &PATTERN_1)?;
         let user_id = checked("userId", user_id.to_string(), &PATTERN_0)?;
-        let now = checked("now", now.to_string(), &PATTERN_13)?;
+        let now = now.to_string();
         let bucket = shard_of(&user_id, 4);
         let request = self
             .client
@@ -1026,7 +1026,7 @@ impl Table {
     ) -> Result<Records<Match>, Error> {
         let user_id = checked("userId", user_id.to_string(), &PATTERN_0)?;
         let since = checked("since", since.to_string(), &PATTERN_11)?;
-        let min_kills = checked("minKills", min_kills.to_string(), &PATTERN_14)?;
+        let min_kills = min_kills.to_string();
         let request = self
             .client
             .query()
@@ -1157,10 +1157,6 @@ static PATTERN_11: Pattern = Pattern::new(
 static PATTERN_12: Pattern = Pattern::new(
     r"^MATCH#[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?Z#[0-7][0-9A-HJKMNP-TV-Z]{25}$",
 );
-
-static PATTERN_13: Pattern = Pattern::new("^[0-9]{10}$");
-
-static PATTERN_14: Pattern = Pattern::new("^(?:0|[1-9][0-9]*)$");
 
 /// The error for an item no entity of a read accepts, naming its key.
 fn unidentified(item: &Item) -> Error {
