@@ -127,3 +127,144 @@ async fn billing_end_to_end() {
 async fn games_end_to_end() {
     driver::run::<driver::Games>("examples/games.dyno", games::REQUESTS).await;
 }
+
+/// A Score of games.dyno with every field valid.
+fn score() -> games::Score {
+    games::Score {
+        game_id: "g1".into(),
+        day: "2026-03-14".into(),
+        user_id: "u1".into(),
+        points: 42,
+        shard: Some(3),
+        bucket: None,
+        expires_at: 1_767_225_600,
+    }
+}
+
+#[test]
+fn keys_are_built_from_the_templates_and_the_shards() {
+    let keys = score().keys().unwrap();
+    assert_eq!(keys.len(), 1);
+    let text = |name: &str| match &keys[0][name] {
+        aws_sdk_dynamodb::types::AttributeValue::S(s) => s.clone(),
+        other => panic!("{name} is {other:?}"),
+    };
+    assert_eq!(text("pk"), "SCORE#g1#2026-03-14.3");
+    assert_eq!(text("sk"), "000000042#u1");
+    // `bucket` is FNV-1a of `u1` modulo 4, as dyno computes it.
+    let bucket = dyno::check::shard::of("u1", 4);
+    assert_eq!(text("gsi1pk"), format!("PLAYER#g1#2026-03-14.{bucket}"));
+    assert_eq!(text("gsi1sk"), "USER#u1");
+    // A random shard left unset is drawn in range.
+    for _ in 0..50 {
+        let keys = games::Score { shard: None, ..score() }.keys().unwrap();
+        let aws_sdk_dynamodb::types::AttributeValue::S(pk) = &keys[0]["pk"] else {
+            panic!("pk is not a string")
+        };
+        let shard: u32 = pk.rsplit('.').next().unwrap().parse().unwrap();
+        assert!(shard < 10, "{pk}");
+    }
+}
+
+#[test]
+fn a_value_outside_its_language_is_refused_naming_the_attribute() {
+    let refused = |score: games::Score| match score.keys() {
+        Err(games::Error::Key { attribute, .. }) => attribute,
+        other => panic!("not refused: {other:?}"),
+    };
+    assert_eq!(
+        refused(games::Score {
+            user_id: "u#1".into(),
+            ..score()
+        }),
+        "userId"
+    );
+    assert_eq!(
+        refused(games::Score {
+            day: "2026-13-01".into(),
+            ..score()
+        }),
+        "day"
+    );
+    assert_eq!(
+        refused(games::Score {
+            points: 1_000_000_000,
+            ..score()
+        }),
+        "points"
+    );
+    assert_eq!(
+        refused(games::Score {
+            shard: Some(10),
+            ..score()
+        }),
+        "shard"
+    );
+    match (games::Score {
+        bucket: Some(9),
+        ..score()
+    })
+    .keys()
+    {
+        Err(games::Error::Shard { attribute, given, .. }) => assert_eq!((attribute, given), ("bucket", 9)),
+        other => panic!("a calculated shard set to another value: {other:?}"),
+    }
+    let table = games::Table::new(aws_sdk_dynamodb::Client::from_conf(
+        aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .build(),
+    ));
+    // Refused before anything is sent.
+    assert!(matches!(
+        table.leaderboard("g#1", "2026-03-14"),
+        Err(games::Error::Key {
+            attribute: "gameId",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn items_read_back_are_decoded_and_told_apart_by_their_keys() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let mut item = score().keys().unwrap().remove(0);
+    item.extend(score().attributes());
+    assert_eq!(games::Score::identify(&item).unwrap().points, 42);
+    // Another entity's item, a Score read as a Player: an error, not a record.
+    assert!(matches!(
+        games::Player::identify(&item),
+        Err(games::Error::Unidentified { .. })
+    ));
+    assert!(matches!(
+        games::PlayerPageItem::identify(&item),
+        Err(games::Error::Unidentified { .. })
+    ));
+    let mut mistyped = item.clone();
+    mistyped.insert("points".into(), AttributeValue::Bool(true));
+    assert!(matches!(
+        games::Score::from_item(&mistyped),
+        Err(games::Error::Decode { .. })
+    ));
+    let mut missing = item.clone();
+    missing.remove("gameId");
+    assert!(matches!(
+        games::Score::from_item(&missing),
+        Err(games::Error::Missing { .. })
+    ));
+    let mut unknown = games::Match {
+        user_id: "u1".into(),
+        match_id: "01KDVDNA5WCQR22R2S793E1W27".into(),
+        played_at: "2026-03-14T09:26:53Z".into(),
+        mode: games::MatchMode::CoOp,
+        won: true,
+        kills: 3,
+        map_name: None,
+    }
+    .attributes();
+    assert_eq!(unknown["mode"], AttributeValue::S("co-op".into()));
+    unknown.insert("mode".into(), AttributeValue::S("solo".into()));
+    assert!(matches!(
+        games::Match::from_item(&unknown),
+        Err(games::Error::Decode { .. })
+    ));
+}
