@@ -106,9 +106,13 @@ fn reads(analysis: &Analysis, api: &Api, samples: &Samples) -> Vec<Json> {
             }
         }
         let items = &samples.tables[resolution.table.index()].items;
+        // The items the pattern means that its request reads: an entity
+        // that writes two items (one per side of a relation) means its
+        // record once, through the item the key condition selects.
         let expected: Vec<Json> = plan
             .matching
             .iter()
+            .filter(|i| plan.expected.contains(i))
             .map(|&i| {
                 let record = &samples.records[items[i].record];
                 json!({

@@ -7,9 +7,11 @@
 //! constant with the caller's values filled in.
 //!
 //! The reads are typed calls, so each example's dispatch is written here
-//! by hand: billing and games, whose patterns cover every kind of read
-//! (Query, collection, GetItem, BatchGetItem, Scan of segments, random and
-//! calculated write shards, filters with caller values, keys-only index).
+//! by hand: billing, games and teams, whose patterns cover every kind of
+//! read (Query, collection, GetItem, BatchGetItem, Scan of segments,
+//! random and calculated write shards, filters with caller values,
+//! keys-only and `include` indexes, a local index) and an entity that
+//! writes two items.
 
 use std::collections::HashMap;
 use std::fmt::Debug;
@@ -37,7 +39,7 @@ use dyno::check::sample;
 use dyno::verify::dynamo;
 
 use super::common::scenario;
-use super::{billing, games};
+use super::{billing, games, teams};
 
 type Item = HashMap<String, AttributeValue>;
 
@@ -575,6 +577,69 @@ impl Example for Games {
             }
             "byHandle" => all(table.by_handle(&text(p, "handle")), |r| ("Player", r.attributes())).await,
             "exportHandles" => all(table.export_handles(), |r| ("Player", r.attributes())).await,
+            other => Err(format!("no read {other}")),
+        }
+    }
+}
+
+pub struct Teams;
+
+impl Example for Teams {
+    type Table = teams::Table;
+
+    fn table(client: Client, name: String) -> teams::Table {
+        teams::Table::named(client, name)
+    }
+
+    async fn put(table: &teams::Table, entity: &str, item: &Item) -> Result<(), String> {
+        match entity {
+            "User" => teams::User::from_item(item).map_err(failed)?.put(table).await,
+            "Team" => teams::Team::from_item(item).map_err(failed)?.put(table).await,
+            // Two items: the user's side and the team's.
+            "Membership" => teams::Membership::from_item(item).map_err(failed)?.put(table).await,
+            "Project" => teams::Project::from_item(item).map_err(failed)?.put(table).await,
+            "Grant" => teams::Grant::from_item(item).map_err(failed)?.put(table).await,
+            other => return Err(format!("no entity {other}")),
+        }
+        .map_err(failed)
+    }
+
+    async fn read(table: &teams::Table, pattern: &str, p: &Json) -> Result<Returned, String> {
+        let membership = |r: teams::Membership| ("Membership", r.attributes());
+        match pattern {
+            "getUser" => one(table.get_user(&text(p, "userId")).await, |r| ("User", r.attributes())),
+            "getTeam" => one(table.get_team(&text(p, "teamId")).await, |r| ("Team", r.attributes())),
+            "teamsOfUser" => all(table.teams_of_user(&text(p, "userId")), membership).await,
+            "membersOfTeam" => all(table.members_of_team(&text(p, "teamId")), membership).await,
+            "userWithTeams" => {
+                let each = |r| match r {
+                    teams::UserWithTeamsItem::User(r) => ("User", r.attributes()),
+                    teams::UserWithTeamsItem::Membership(r) => ("Membership", r.attributes()),
+                };
+                all(table.user_with_teams(&text(p, "userId")), each).await
+            }
+            "teamWithMembers" => {
+                let each = |r| match r {
+                    teams::TeamWithMembersItem::Team(r) => ("Team", r.attributes()),
+                    teams::TeamWithMembersItem::Membership(r) => ("Membership", r.attributes()),
+                };
+                all(table.team_with_members(&text(p, "teamId")), each).await
+            }
+            "recentTeamsOfUser" => all(table.recent_teams_of_user(&text(p, "userId")), membership).await,
+            "newMembers" => all(table.new_members(&text(p, "teamId"), &text(p, "since")), membership).await,
+            "projectWithTeams" => {
+                let each = |r| match r {
+                    teams::ProjectWithTeamsItem::Project(r) => ("Project", r.attributes()),
+                    teams::ProjectWithTeamsItem::Grant(r) => ("Grant", r.attributes()),
+                };
+                all(table.project_with_teams(&text(p, "projectId")), each).await
+            }
+            "projectsOfTeam" => {
+                all(table.projects_of_team(&text(p, "teamId")), |r| {
+                    ("Grant", r.attributes())
+                })
+                .await
+            }
             other => Err(format!("no read {other}")),
         }
     }
