@@ -3,8 +3,8 @@
 //! aws-sdk-dynamodb, so `cargo clippy --all-targets --all-features` lints
 //! it; each module's request constants are what `dyno explain --format
 //! json` prints; and, against the endpoint in `DYNO_TEST_ENDPOINT`
-//! (ignored unless asked for, as tests/verify.rs), billing's, games' and
-//! teams' modules write the scenario's records (tests/common/scenario.rs) with
+//! (ignored unless asked for, as tests/verify.rs), billing's, games',
+//! shop's and teams' modules write the scenario's records (tests/common/scenario.rs) with
 //! their `put`s and read back exactly the expected records with every
 //! read, each sending the request `dyno explain` shows.
 #![cfg(feature = "verify")]
@@ -273,4 +273,10 @@ fn items_read_back_are_decoded_and_told_apart_by_their_keys() {
 #[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
 async fn teams_end_to_end() {
     driver::run::<driver::Teams>("examples/teams.dyno", teams::REQUESTS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+async fn shop_end_to_end() {
+    driver::run::<driver::Shop>("examples/shop.dyno", shop::REQUESTS).await;
 }

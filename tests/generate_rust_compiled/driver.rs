@@ -7,7 +7,7 @@
 //! constant with the caller's values filled in.
 //!
 //! The reads are typed calls, so each example's dispatch is written here
-//! by hand: billing, games and teams, whose patterns cover every kind of
+//! by hand: billing, games, shop and teams, whose patterns cover every kind of
 //! read (Query, collection, GetItem, BatchGetItem, Scan of segments,
 //! random and calculated write shards, filters with caller values,
 //! keys-only and `include` indexes, a local index) and an entity that
@@ -39,7 +39,7 @@ use dyno::check::sample;
 use dyno::verify::dynamo;
 
 use super::common::scenario;
-use super::{billing, games, teams};
+use super::{billing, games, shop, teams};
 
 type Item = HashMap<String, AttributeValue>;
 
@@ -640,6 +640,68 @@ impl Example for Teams {
                 })
                 .await
             }
+            other => Err(format!("no read {other}")),
+        }
+    }
+}
+
+pub struct Shop;
+
+impl Example for Shop {
+    type Table = shop::Table;
+
+    fn table(client: Client, name: String) -> shop::Table {
+        shop::Table::named(client, name)
+    }
+
+    async fn put(table: &shop::Table, entity: &str, item: &Item) -> Result<(), String> {
+        match entity {
+            "Customer" => shop::Customer::from_item(item).map_err(failed)?.put(table).await,
+            "Address" => shop::Address::from_item(item).map_err(failed)?.put(table).await,
+            "Order" => shop::Order::from_item(item).map_err(failed)?.put(table).await,
+            "OrderItem" => shop::OrderItem::from_item(item).map_err(failed)?.put(table).await,
+            other => return Err(format!("no entity {other}")),
+        }
+        .map_err(failed)
+    }
+
+    async fn read(table: &shop::Table, pattern: &str, p: &Json) -> Result<Returned, String> {
+        let customer = |r: shop::Customer| ("Customer", r.attributes());
+        let order = |r: shop::Order| ("Order", r.attributes());
+        match pattern {
+            "customerProfile" => {
+                let each = |r| match r {
+                    shop::CustomerProfileItem::Customer(r) => ("Customer", r.attributes()),
+                    shop::CustomerProfileItem::Address(r) => ("Address", r.attributes()),
+                };
+                all(table.customer_profile(&text(p, "customerId")), each).await
+            }
+            "getCustomer" => one(table.get_customer(&text(p, "customerId")).await, customer),
+            "customerAddresses" => {
+                let read = table.customer_addresses(&text(p, "customerId"));
+                all(read, |r| ("Address", r.attributes())).await
+            }
+            "customerByEmail" => all(table.customer_by_email(&text(p, "email")), customer).await,
+            "customerOrders" => all(table.customer_orders(&text(p, "customerId")), order).await,
+            "orderWithLines" => {
+                let each = |r| match r {
+                    shop::OrderWithLinesItem::Order(r) => ("Order", r.attributes()),
+                    shop::OrderWithLinesItem::OrderItem(r) => ("OrderItem", r.attributes()),
+                };
+                all(table.order_with_lines(&text(p, "orderId")), each).await
+            }
+            "orderLines" => {
+                all(table.order_lines(&text(p, "orderId")), |r| {
+                    ("OrderItem", r.attributes())
+                })
+                .await
+            }
+            "openOrders" => all(table.open_orders(), order).await,
+            "ordersByStatusSince" => {
+                let status: shop::OrderStatus = text(p, "status").parse().map_err(failed)?;
+                all(table.orders_by_status_since(status, &text(p, "since")), order).await
+            }
+            "customerOrdersPinned" => all(table.customer_orders_pinned(&text(p, "customerId")), order).await,
             other => Err(format!("no read {other}")),
         }
     }
