@@ -89,3 +89,37 @@ fn generated_code_is_as_rustfmt_leaves_it() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn generated_code_of_synthetic_schemas_is_as_rustfmt_leaves_it() {
+    // Other names and lengths than the examples': the layout decisions
+    // (a call on one line or one argument per line) follow rustfmt's.
+    let scratch = common::scratch::Scratch::new("generate-rust-synth");
+    let mut paths = Vec::new();
+    for seed in 0..6 {
+        let config = dyno::synth::Config {
+            entities: 24,
+            patterns: 40,
+            seed,
+            hazard_rate: 0.0,
+        };
+        let schema = dyno::synth::generate(&config).dyno;
+        let analysis = dyno::check::analyze(&schema);
+        for file in generate::generate(Target::Rust, "synth.dyno", &analysis.schema) {
+            paths.push(scratch.file(&format!("{seed}/{}", file.name), file.text));
+        }
+    }
+    assert!(!paths.is_empty());
+    let output = Command::new("rustfmt")
+        .args(["--check", "--edition", "2024"])
+        .args(&paths)
+        .current_dir(scratch.path())
+        .output()
+        .expect("rustfmt runs (rustup component add rustfmt)");
+    assert!(
+        output.status.success(),
+        "generated code is not rustfmt-clean:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
