@@ -94,13 +94,23 @@ pub(super) fn projection(module: &mut Module, out: &mut Writer, entity: &EntityA
     out.close("}");
 }
 
+/// A schema's doc comment as Rust's. Its lines lose their indentation and
+/// its code fences become `text`, so that nothing in it is a doctest of
+/// the application's crate.
 pub(super) fn doc(out: &mut Writer, docs: &str) {
-    for line in docs.lines() {
-        if line.trim().is_empty() {
+    let mut in_fence = false;
+    for line in docs.lines().map(str::trim) {
+        if line.starts_with("```") {
+            out.line(if in_fence { "/// ```" } else { "/// ```text" });
+            in_fence = !in_fence;
+        } else if line.is_empty() {
             out.line("///");
         } else {
-            out.line(&format!("/// {}", line.trim_end()));
+            out.line(&format!("/// {line}"));
         }
+    }
+    if in_fence {
+        out.line("/// ```");
     }
 }
 
@@ -501,4 +511,22 @@ fn from_item(module: &mut Module, out: &mut Writer, entity: &EntityApi, name: &s
         out.close("})");
     }
     out.close("}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_docs_hold_no_doctest() {
+        let mut out = Writer::new();
+        doc(
+            &mut out,
+            "A record.\n\n    indented\n```\nlet x = 1;\n```\n```rust\nopen",
+        );
+        assert_eq!(
+            out.finish(),
+            "/// A record.\n///\n/// indented\n/// ```text\n/// let x = 1;\n/// ```\n/// ```text\n/// open\n/// ```\n"
+        );
+    }
 }
