@@ -4,7 +4,7 @@
 //! it; each module's request constants are what `dyno explain --format
 //! json` prints; and, against the endpoint in `DYNO_TEST_ENDPOINT`
 //! (ignored unless asked for, as tests/verify.rs), billing's, games',
-//! shop's and teams' modules write the scenario's records (tests/common/scenario.rs) with
+//! shop's, teams' and recurring-payments' modules write the scenario's records (tests/common/scenario.rs) with
 //! their `put`s and read back exactly the expected records with every
 //! read, each sending the request `dyno explain` shows.
 #![cfg(feature = "verify")]
@@ -279,4 +279,11 @@ async fn teams_end_to_end() {
 #[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
 async fn shop_end_to_end() {
     driver::run::<driver::Shop>("examples/shop.dyno", shop::REQUESTS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+async fn recurring_payments_end_to_end() {
+    driver::run::<driver::RecurringPayments>("examples/real/recurring-payments.dyno", reoccuring_payments::REQUESTS)
+        .await;
 }

@@ -7,7 +7,7 @@
 //! constant with the caller's values filled in.
 //!
 //! The reads are typed calls, so each example's dispatch is written here
-//! by hand: billing, games, shop and teams, whose patterns cover every kind of
+//! by hand: billing, games, shop, teams and recurring-payments, whose patterns cover every kind of
 //! read (Query, collection, GetItem, BatchGetItem, Scan of segments,
 //! random and calculated write shards, filters with caller values,
 //! keys-only and `include` indexes, a local index) and an entity that
@@ -39,6 +39,7 @@ use dyno::check::sample;
 use dyno::verify::dynamo;
 
 use super::common::scenario;
+use super::reoccuring_payments as payments;
 use super::{billing, games, shop, teams};
 
 type Item = HashMap<String, AttributeValue>;
@@ -702,6 +703,50 @@ impl Example for Shop {
                 all(table.orders_by_status_since(status, &text(p, "since")), order).await
             }
             "customerOrdersPinned" => all(table.customer_orders_pinned(&text(p, "customerId")), order).await,
+            other => Err(format!("no read {other}")),
+        }
+    }
+}
+
+pub struct RecurringPayments;
+
+impl Example for RecurringPayments {
+    type Table = payments::Table;
+
+    fn table(client: Client, name: String) -> payments::Table {
+        payments::Table::named(client, name)
+    }
+
+    async fn put(table: &payments::Table, entity: &str, item: &Item) -> Result<(), String> {
+        match entity {
+            "Subscription" => {
+                payments::Subscription::from_item(item)
+                    .map_err(failed)?
+                    .put(table)
+                    .await
+            }
+            "Receipt" => payments::Receipt::from_item(item).map_err(failed)?.put(table).await,
+            other => return Err(format!("no entity {other}")),
+        }
+        .map_err(failed)
+    }
+
+    async fn read(table: &payments::Table, pattern: &str, p: &Json) -> Result<Returned, String> {
+        let subscription = |r: payments::Subscription| ("Subscription", r.attributes());
+        // The indexes by date project some attributes.
+        let projected = |r: payments::SubscriptionProjection| ("Subscription", r.attributes());
+        match pattern {
+            "subscriptionsOfAccount" => all(table.subscriptions_of_account(&text(p, "AccountId")), subscription).await,
+            "receiptsOfAccount" => {
+                let read = table.receipts_of_account(&text(p, "AccountId"));
+                all(read, |r| ("Receipt", r.attributes())).await
+            }
+            "subscription" => {
+                let (account, sub, sku) = (text(p, "AccountId"), text(p, "SubId"), text(p, "SKU"));
+                one(table.subscription(&account, &sub, &sku).await, subscription)
+            }
+            "dueRemindersByDate" => all(table.due_reminders_by_date(&text(p, "NextReminderDate")), projected).await,
+            "duePaymentsByDate" => all(table.due_payments_by_date(&text(p, "NextPaymentDate")), projected).await,
             other => Err(format!("no read {other}")),
         }
     }
