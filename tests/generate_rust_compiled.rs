@@ -4,7 +4,8 @@
 //! it; each module's request constants are what `dyno explain --format
 //! json` prints; and, against the endpoint in `DYNO_TEST_ENDPOINT`
 //! (ignored unless asked for, as tests/verify.rs), billing's, games',
-//! shop's, teams' and recurring-payments' modules write the scenario's records (tests/common/scenario.rs) with
+//! shop's, teams', recurring-payments', chat-system's and
+//! session-management's modules write the scenario's records (tests/common/scenario.rs) with
 //! their `put`s and read back exactly the expected records with every
 //! read, each sending the request `dyno explain` shows.
 #![cfg(feature = "verify")]
@@ -286,4 +287,16 @@ async fn shop_end_to_end() {
 async fn recurring_payments_end_to_end() {
     driver::run::<driver::RecurringPayments>("examples/real/recurring-payments.dyno", reoccuring_payments::REQUESTS)
         .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+async fn chat_system_end_to_end() {
+    driver::run::<driver::ChatSystem>("examples/real/chat-system.dyno", chat::REQUESTS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+async fn session_management_end_to_end() {
+    driver::run::<driver::SessionManagement>("examples/real/session-management.dyno", session_store::REQUESTS).await;
 }

@@ -7,7 +7,8 @@
 //! constant with the caller's values filled in.
 //!
 //! The reads are typed calls, so each example's dispatch is written here
-//! by hand: billing, games, shop, teams and recurring-payments, whose patterns cover every kind of
+//! by hand: billing, games, shop, teams, recurring-payments, chat-system
+//! and session-management, whose patterns cover every kind of
 //! read (Query, collection, GetItem, BatchGetItem, Scan of segments,
 //! random and calculated write shards, filters with caller values,
 //! keys-only and `include` indexes, a local index) and an entity that
@@ -40,7 +41,7 @@ use dyno::verify::dynamo;
 
 use super::common::scenario;
 use super::reoccuring_payments as payments;
-use super::{billing, games, shop, teams};
+use super::{billing, chat, games, session_store, shop, teams};
 
 type Item = HashMap<String, AttributeValue>;
 
@@ -747,6 +748,107 @@ impl Example for RecurringPayments {
             }
             "dueRemindersByDate" => all(table.due_reminders_by_date(&text(p, "NextReminderDate")), projected).await,
             "duePaymentsByDate" => all(table.due_payments_by_date(&text(p, "NextPaymentDate")), projected).await,
+            other => Err(format!("no read {other}")),
+        }
+    }
+}
+
+pub struct ChatSystem;
+
+impl Example for ChatSystem {
+    type Table = chat::Table;
+
+    fn table(client: Client, name: String) -> chat::Table {
+        chat::Table::named(client, name)
+    }
+
+    async fn put(table: &chat::Table, entity: &str, item: &Item) -> Result<(), String> {
+        match entity {
+            "Room" => chat::Room::from_item(item).map_err(failed)?.put(table).await,
+            "Join" => chat::Join::from_item(item).map_err(failed)?.put(table).await,
+            "Comment" => chat::Comment::from_item(item).map_err(failed)?.put(table).await,
+            other => return Err(format!("no entity {other}")),
+        }
+        .map_err(failed)
+    }
+
+    async fn read(table: &chat::Table, pattern: &str, p: &Json) -> Result<Returned, String> {
+        let comment = |r: chat::Comment| ("Comment", r.attributes());
+        let room = text(p, "RoomID");
+        match pattern {
+            "getAllComments" => all(table.get_all_comments(&room), comment).await,
+            "getLatestComments" => all(table.get_latest_comments(&room), comment).await,
+            "getFromLatestToSpecifiedPositionComments" => {
+                let read = table.get_from_latest_to_specified_position_comments(&room, &text(p, "FromPosition"));
+                all(read, comment).await
+            }
+            "getFromPositionToPositionComments" => {
+                let (from, to) = (text(p, "FromPosition"), text(p, "ToPosition"));
+                all(table.get_from_position_to_position_comments(&room, &from, &to), comment).await
+            }
+            other => Err(format!("no read {other}")),
+        }
+    }
+}
+
+pub struct SessionManagement;
+
+impl Example for SessionManagement {
+    type Table = session_store::Table;
+
+    fn table(client: Client, name: String) -> session_store::Table {
+        session_store::Table::named(client, name)
+    }
+
+    async fn put(table: &session_store::Table, entity: &str, item: &Item) -> Result<(), String> {
+        match entity {
+            "Session" => {
+                session_store::Session::from_item(item)
+                    .map_err(failed)?
+                    .put(table)
+                    .await
+            }
+            "ChildSession" => {
+                session_store::ChildSession::from_item(item)
+                    .map_err(failed)?
+                    .put(table)
+                    .await
+            }
+            other => return Err(format!("no entity {other}")),
+        }
+        .map_err(failed)
+    }
+
+    async fn read(table: &session_store::Table, pattern: &str, p: &Json) -> Result<Returned, String> {
+        let session = |r: session_store::Session| ("Session", r.attributes());
+        let child = |r: session_store::ChildSession| ("ChildSession", r.attributes());
+        match pattern {
+            "getSessionBySessionId" => {
+                let (id, customer) = (text(p, "session_id"), text(p, "customer_id"));
+                one(table.get_session_by_session_id(&id, &customer).await, session)
+            }
+            "getChildSessionsBySessionId" => {
+                all(table.get_child_sessions_by_session_id(&text(p, "session_id")), child).await
+            }
+            "getSessionByChildSessionId" => {
+                all(
+                    table.get_session_by_child_session_id(&text(p, "child_session_id")),
+                    child,
+                )
+                .await
+            }
+            "getLastLoginTimeByCustomerId" => {
+                all(
+                    table.get_last_login_time_by_customer_id(&text(p, "customer_id")),
+                    session,
+                )
+                .await
+            }
+            "getSessionIdByCustomerId" => {
+                let (customer, id) = (text(p, "customer_id"), text(p, "session_id"));
+                one(table.get_session_id_by_customer_id(&customer, &id).await, session)
+            }
+            "getSessionsByCustomerId" => all(table.get_sessions_by_customer_id(&text(p, "customer_id")), session).await,
             other => Err(format!("no read {other}")),
         }
     }
