@@ -3,9 +3,8 @@
 //! aws-sdk-dynamodb, so `cargo clippy --all-targets --all-features` lints
 //! it; each module's request constants are what `dyno explain --format
 //! json` prints; and, against the endpoint in `DYNO_TEST_ENDPOINT`
-//! (ignored unless asked for, as tests/verify.rs), billing's, games',
-//! shop's, teams', recurring-payments', chat-system's and
-//! session-management's modules write the scenario's records (tests/common/scenario.rs) with
+//! (ignored unless asked for, as tests/verify.rs), every example's module
+//! but online-shop's writes the scenario's records (tests/common/scenario.rs) with
 //! their `put`s and read back exactly the expected records with every
 //! read, each sending the request `dyno explain` shows.
 #![cfg(feature = "verify")]
@@ -299,4 +298,26 @@ async fn chat_system_end_to_end() {
 #[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
 async fn session_management_end_to_end() {
     driver::run::<driver::SessionManagement>("examples/real/session-management.dyno", session_store::REQUESTS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+async fn complaint_management_end_to_end() {
+    driver::run::<driver::ComplaintManagement>(
+        "examples/real/complaint-management.dyno",
+        complaint_management_system::REQUESTS,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+async fn social_network_end_to_end() {
+    driver::run::<driver::SocialNetwork>("examples/real/social-network.dyno", sns::REQUESTS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+async fn device_state_log_end_to_end() {
+    driver::run::<driver::DeviceStateLog>("examples/real/device-state-log.dyno", device_state_log::REQUESTS).await;
 }

@@ -7,8 +7,7 @@
 //! constant with the caller's values filled in.
 //!
 //! The reads are typed calls, so each example's dispatch is written here
-//! by hand: billing, games, shop, teams, recurring-payments, chat-system
-//! and session-management, whose patterns cover every kind of
+//! by hand for every example but online-shop, together covering every kind of
 //! read (Query, collection, GetItem, BatchGetItem, Scan of segments,
 //! random and calculated write shards, filters with caller values,
 //! keys-only and `include` indexes, a local index) and an entity that
@@ -40,8 +39,9 @@ use dyno::check::sample;
 use dyno::verify::dynamo;
 
 use super::common::scenario;
+use super::complaint_management_system as complaints;
 use super::reoccuring_payments as payments;
-use super::{billing, chat, games, session_store, shop, teams};
+use super::{billing, chat, device_state_log, games, session_store, shop, sns, teams};
 
 type Item = HashMap<String, AttributeValue>;
 
@@ -849,6 +849,168 @@ impl Example for SessionManagement {
                 one(table.get_session_id_by_customer_id(&customer, &id).await, session)
             }
             "getSessionsByCustomerId" => all(table.get_sessions_by_customer_id(&text(p, "customer_id")), session).await,
+            other => Err(format!("no read {other}")),
+        }
+    }
+}
+
+pub struct ComplaintManagement;
+
+impl Example for ComplaintManagement {
+    type Table = complaints::Table;
+
+    fn table(client: Client, name: String) -> complaints::Table {
+        complaints::Table::named(client, name)
+    }
+
+    async fn put(table: &complaints::Table, entity: &str, item: &Item) -> Result<(), String> {
+        match entity {
+            "Complaint" => complaints::Complaint::from_item(item).map_err(failed)?.put(table).await,
+            "Communication" => {
+                complaints::Communication::from_item(item)
+                    .map_err(failed)?
+                    .put(table)
+                    .await
+            }
+            other => return Err(format!("no entity {other}")),
+        }
+        .map_err(failed)
+    }
+
+    async fn read(table: &complaints::Table, pattern: &str, p: &Json) -> Result<Returned, String> {
+        let complaint = |r: complaints::Complaint| ("Complaint", r.attributes());
+        let communication = |r: complaints::Communication| ("Communication", r.attributes());
+        match pattern {
+            "complaintMetadata" => one(table.complaint_metadata(&text(p, "complaint_id")).await, complaint),
+            "complaintCommunications" => all(table.complaint_communications(&text(p, "PK")), communication).await,
+            "customerComplaints" => all(table.customer_complaints(&text(p, "customer_id")), complaint).await,
+            "escalatedComplaints" => all(table.escalated_complaints(&text(p, "escalated_to")), complaint).await,
+            "agentCommunications" => all(table.agent_communications(&text(p, "agentID")), communication).await,
+            "complaintsBySeverityAndState" => {
+                let severity = text(p, "severity").parse().map_err(failed)?;
+                let state = text(p, "state").parse().map_err(failed)?;
+                all(table.complaints_by_severity_and_state(severity, state), complaint).await
+            }
+            "complaintStateChanges" => all(table.complaint_state_changes(&text(p, "PK")), communication).await,
+            other => Err(format!("no read {other}")),
+        }
+    }
+}
+
+pub struct SocialNetwork;
+
+impl Example for SocialNetwork {
+    type Table = sns::Table;
+
+    fn table(client: Client, name: String) -> sns::Table {
+        sns::Table::named(client, name)
+    }
+
+    async fn put(table: &sns::Table, entity: &str, item: &Item) -> Result<(), String> {
+        match entity {
+            "UserInfo" => sns::UserInfo::from_item(item).map_err(failed)?.put(table).await,
+            "UserCount" => sns::UserCount::from_item(item).map_err(failed)?.put(table).await,
+            "Follower" => sns::Follower::from_item(item).map_err(failed)?.put(table).await,
+            "Following" => sns::Following::from_item(item).map_err(failed)?.put(table).await,
+            "Post" => sns::Post::from_item(item).map_err(failed)?.put(table).await,
+            "Like" => sns::Like::from_item(item).map_err(failed)?.put(table).await,
+            "LikeCount" => sns::LikeCount::from_item(item).map_err(failed)?.put(table).await,
+            "TimelineEntry" => sns::TimelineEntry::from_item(item).map_err(failed)?.put(table).await,
+            other => return Err(format!("no entity {other}")),
+        }
+        .map_err(failed)
+    }
+
+    async fn read(table: &sns::Table, pattern: &str, p: &Json) -> Result<Returned, String> {
+        match pattern {
+            "getUserInfoByUserID" => {
+                let each = |r| match r {
+                    sns::GetUserInfoByUserIdItem::UserInfo(r) => ("UserInfo", r.attributes()),
+                    sns::GetUserInfoByUserIdItem::UserCount(r) => ("UserCount", r.attributes()),
+                };
+                all(table.get_user_info_by_user_id(&text(p, "userID")), each).await
+            }
+            "getFollowerListByUserID" => {
+                let read = table.get_follower_list_by_user_id(&text(p, "userID"));
+                all(read, |r| ("Follower", r.attributes())).await
+            }
+            "getFollowingListByUserID" => {
+                let read = table.get_following_list_by_user_id(&text(p, "userID"));
+                all(read, |r| ("Following", r.attributes())).await
+            }
+            "getPostListByUserID" => {
+                all(table.get_post_list_by_user_id(&text(p, "userID")), |r| {
+                    ("Post", r.attributes())
+                })
+                .await
+            }
+            "getUserLikesByPostID" => {
+                all(table.get_user_likes_by_post_id(&text(p, "postID")), |r| {
+                    ("Like", r.attributes())
+                })
+                .await
+            }
+            "getLikeCountByPostID" => {
+                let read = table.get_like_count_by_post_id(&text(p, "postID")).await;
+                one(read, |r| ("LikeCount", r.attributes()))
+            }
+            "getTimelineByUserID" => {
+                let read = table.get_timeline_by_user_id(&text(p, "userID"));
+                all(read, |r| ("TimelineEntry", r.attributes())).await
+            }
+            other => Err(format!("no read {other}")),
+        }
+    }
+}
+
+pub struct DeviceStateLog;
+
+impl Example for DeviceStateLog {
+    type Table = device_state_log::Table;
+
+    fn table(client: Client, name: String) -> device_state_log::Table {
+        device_state_log::Table::named(client, name)
+    }
+
+    async fn put(table: &device_state_log::Table, entity: &str, item: &Item) -> Result<(), String> {
+        match entity {
+            "DeviceLog" => {
+                device_state_log::DeviceLog::from_item(item)
+                    .map_err(failed)?
+                    .put(table)
+                    .await
+            }
+            other => return Err(format!("no entity {other}")),
+        }
+        .map_err(failed)
+    }
+
+    async fn read(table: &device_state_log::Table, pattern: &str, p: &Json) -> Result<Returned, String> {
+        let log = |r: device_state_log::DeviceLog| ("DeviceLog", r.attributes());
+        match pattern {
+            "logsOfDeviceInState" => {
+                all(
+                    table.logs_of_device_in_state(&text(p, "deviceId"), &text(p, "State")),
+                    log,
+                )
+                .await
+            }
+            "operatorLogsBetween" => {
+                let (operator, from, to) = (text(p, "Operator"), text(p, "date1"), text(p, "date2"));
+                all(table.operator_logs_between(&operator, &from, &to), log).await
+            }
+            "escalatedLogs" => all(table.escalated_logs(&text(p, "EscalatedTo")), log).await,
+            "escalatedLogsInState" => {
+                all(
+                    table.escalated_logs_in_state(&text(p, "EscalatedTo"), &text(p, "State")),
+                    log,
+                )
+                .await
+            }
+            "escalatedLogsInStateOnDate" => {
+                let (to, state, date) = (text(p, "EscalatedTo"), text(p, "State"), text(p, "date1"));
+                all(table.escalated_logs_in_state_on_date(&to, &state, &date), log).await
+            }
             other => Err(format!("no read {other}")),
         }
     }

@@ -161,7 +161,9 @@ fn function(module: &mut Module, out: &mut Writer, read: &ReadApi) {
         }
     }
     let name = method_ident(&read.name);
-    let paginated = read.paginated;
+    // `-> A, B` reads several items as `-> A, B[]` does: a page stream.
+    let paginated = read.paginated
+        || (read.returns.len() > 1 && matches!(read.operation, Operation::Query | Operation::Scan { .. }));
     if batch {
         out.signature(
             &format!("pub async fn {name}"),
@@ -306,8 +308,32 @@ fn check_params(module: &mut Module, out: &mut Writer, read: &ReadApi, place: im
             out.line(&format!("let {} = {}.to_string();", local(&param.name), place(param)));
             continue;
         }
+        if !uses.is_empty() && uses.iter().all(|f| is_prefix(&read.request, f)) {
+            // A `begins_with` bound is a prefix of the key text, not a whole one.
+            out.line(&format!("let {} = {}.to_string();", local(&param.name), place(param)));
+            continue;
+        }
         module.let_checked(out, &local(&param.name), &param.name, &param.ty, &place(param), pattern);
     }
+}
+
+/// Is the fill the value of a `begins_with(name, :value)` of the request's
+/// key condition or filter?
+fn is_prefix(request: &Json, fill: &Fill) -> bool {
+    let [values, placeholder, _] = fill.path.as_slice() else {
+        return false;
+    };
+    if values != "ExpressionAttributeValues" {
+        return false;
+    }
+    ["KeyConditionExpression", "FilterExpression"].iter().any(|field| {
+        let text = request[field].as_str().unwrap_or_default();
+        text.split("begins_with(").skip(1).any(|call| {
+            call.split(')')
+                .next()
+                .is_some_and(|args| args.ends_with(&format!(", {placeholder}")))
+        })
+    })
 }
 
 fn value(name: &str) -> crate::generate::api::Segment {

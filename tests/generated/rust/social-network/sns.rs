@@ -1044,10 +1044,10 @@ impl Table {
     /// "getUserInfoByUserID" (Query: PK=<userID>): the `info` and `count` items.
     ///
     /// Sends [`GET_USER_INFO_BY_USER_ID_REQUEST`].
-    pub async fn get_user_info_by_user_id(
+    pub fn get_user_info_by_user_id(
         &self,
         user_id: &str,
-    ) -> Result<Option<GetUserInfoByUserIdItem>, Error> {
+    ) -> Result<Records<GetUserInfoByUserIdItem>, Error> {
         let user_id = checked("userID", user_id.to_string(), &PATTERN_0)?;
         let request = self
             .client
@@ -1062,8 +1062,7 @@ impl Table {
             .scan_index_forward(true)
             .consistent_read(false);
         let items = query_pages(request);
-        let mut records = records(items, GetUserInfoByUserIdItem::identify);
-        records.try_next().await
+        Ok(records(items, GetUserInfoByUserIdItem::identify))
     }
 
     /// "getFollowerListByUserID" (Query: PK=<userID>#follower).
