@@ -308,8 +308,9 @@ fn check_params(module: &mut Module, out: &mut Writer, read: &ReadApi, place: im
             out.line(&format!("let {} = {}.to_string();", local(&param.name), place(param)));
             continue;
         }
-        if !uses.is_empty() && uses.iter().all(|f| is_prefix(&read.request, f)) {
-            // A `begins_with` bound is a prefix of the key text, not a whole one.
+        let partial = |f: &Fill| is_prefix(&read.request, f) && f.parts.last() == Some(&value(&param.name));
+        if !uses.is_empty() && uses.iter().all(|f| partial(f)) {
+            // The end of a `begins_with` bound: a prefix of the key text.
             out.line(&format!("let {} = {}.to_string();", local(&param.name), place(param)));
             continue;
         }

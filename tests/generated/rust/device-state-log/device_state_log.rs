@@ -370,7 +370,7 @@ impl Table {
         state: &str,
     ) -> Result<Records<DeviceLog>, Error> {
         let device_id = checked("deviceId", device_id.to_string(), &PATTERN_0)?;
-        let state = state.to_string();
+        let state = checked("State", state.to_string(), &PATTERN_0)?;
         let request = self
             .client
             .query()
@@ -447,7 +447,7 @@ impl Table {
         state: &str,
     ) -> Result<Records<DeviceLog>, Error> {
         let escalated_to = checked("EscalatedTo", escalated_to.to_string(), &PATTERN_2)?;
-        let state = state.to_string();
+        let state = checked("State", state.to_string(), &PATTERN_0)?;
         let request = self
             .client
             .query()
@@ -476,7 +476,7 @@ impl Table {
         date1: &str,
     ) -> Result<Records<DeviceLog>, Error> {
         let escalated_to = checked("EscalatedTo", escalated_to.to_string(), &PATTERN_2)?;
-        let state = state.to_string();
+        let state = checked("State", state.to_string(), &PATTERN_0)?;
         let date1 = date1.to_string();
         let request = self
             .client
