@@ -4,7 +4,7 @@
 //! it; each module's request constants are what `dyno explain --format
 //! json` prints; and, against the endpoint in `DYNO_TEST_ENDPOINT`
 //! (ignored unless asked for, as tests/verify.rs), every example's module
-//! but online-shop's writes the scenario's records (tests/common/scenario.rs) with
+//! writes the scenario's records (tests/common/scenario.rs) with
 //! their `put`s and read back exactly the expected records with every
 //! read, each sending the request `dyno explain` shows.
 #![cfg(feature = "verify")]
@@ -320,4 +320,10 @@ async fn social_network_end_to_end() {
 #[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
 async fn device_state_log_end_to_end() {
     driver::run::<driver::DeviceStateLog>("examples/real/device-state-log.dyno", device_state_log::REQUESTS).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+async fn online_shop_end_to_end() {
+    driver::run::<driver::OnlineShop>("examples/real/online-shop.dyno", online_shop::REQUESTS).await;
 }

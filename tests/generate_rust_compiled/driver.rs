@@ -7,7 +7,7 @@
 //! constant with the caller's values filled in.
 //!
 //! The reads are typed calls, so each example's dispatch is written here
-//! by hand for every example but online-shop, together covering every kind of
+//! by hand for every example, together covering every kind of
 //! read (Query, collection, GetItem, BatchGetItem, Scan of segments,
 //! random and calculated write shards, filters with caller values,
 //! keys-only and `include` indexes, a local index) and an entity that
@@ -41,7 +41,7 @@ use dyno::verify::dynamo;
 use super::common::scenario;
 use super::complaint_management_system as complaints;
 use super::reoccuring_payments as payments;
-use super::{billing, chat, device_state_log, games, session_store, shop, sns, teams};
+use super::{billing, chat, device_state_log, games, online_shop, session_store, shop, sns, teams};
 
 type Item = HashMap<String, AttributeValue>;
 
@@ -1010,6 +1010,91 @@ impl Example for DeviceStateLog {
             "escalatedLogsInStateOnDate" => {
                 let (to, state, date) = (text(p, "EscalatedTo"), text(p, "State"), text(p, "date1"));
                 all(table.escalated_logs_in_state_on_date(&to, &state, &date), log).await
+            }
+            other => Err(format!("no read {other}")),
+        }
+    }
+}
+
+pub struct OnlineShop;
+
+impl Example for OnlineShop {
+    type Table = online_shop::Table;
+
+    fn table(client: Client, name: String) -> online_shop::Table {
+        online_shop::Table::named(client, name)
+    }
+
+    async fn put(table: &online_shop::Table, entity: &str, item: &Item) -> Result<(), String> {
+        use online_shop as m;
+        match entity {
+            "Customer" => m::Customer::from_item(item).map_err(failed)?.put(table).await,
+            "Product" => m::Product::from_item(item).map_err(failed)?.put(table).await,
+            "Warehouse" => m::Warehouse::from_item(item).map_err(failed)?.put(table).await,
+            "WarehouseItem" => m::WarehouseItem::from_item(item).map_err(failed)?.put(table).await,
+            "Order" => m::Order::from_item(item).map_err(failed)?.put(table).await,
+            "OrderItem" => m::OrderItem::from_item(item).map_err(failed)?.put(table).await,
+            "Invoice" => m::Invoice::from_item(item).map_err(failed)?.put(table).await,
+            "Shipment" => m::Shipment::from_item(item).map_err(failed)?.put(table).await,
+            "ShipmentItem" => m::ShipmentItem::from_item(item).map_err(failed)?.put(table).await,
+            other => return Err(format!("no entity {other}")),
+        }
+        .map_err(failed)
+    }
+
+    async fn read(table: &online_shop::Table, pattern: &str, p: &Json) -> Result<Returned, String> {
+        use online_shop as m;
+        let stock = |r: m::WarehouseItem| ("WarehouseItem", r.attributes());
+        let line = |r: m::OrderItem| ("OrderItem", r.attributes());
+        let invoice = |r: m::Invoice| ("Invoice", r.attributes());
+        let shipment = |r: m::Shipment| ("Shipment", r.attributes());
+        let between = || (text(p, "date1"), text(p, "date2"));
+        match pattern {
+            "customer" => one(table.customer(&text(p, "customerId")).await, |r| {
+                ("Customer", r.attributes())
+            }),
+            "product" => one(table.product(&text(p, "productId")).await, |r| {
+                ("Product", r.attributes())
+            }),
+            "warehouse" => one(table.warehouse(&text(p, "warehouseId")).await, |r| {
+                ("Warehouse", r.attributes())
+            }),
+            "productInventory" => all(table.product_inventory(&text(p, "productId")), stock).await,
+            "orderDetails" => {
+                let each = |r| match r {
+                    m::OrderDetailsItem::Order(r) => ("Order", r.attributes()),
+                    m::OrderDetailsItem::OrderItem(r) => ("OrderItem", r.attributes()),
+                    m::OrderDetailsItem::Invoice(r) => ("Invoice", r.attributes()),
+                    m::OrderDetailsItem::Shipment(r) => ("Shipment", r.attributes()),
+                    m::OrderDetailsItem::ShipmentItem(r) => ("ShipmentItem", r.attributes()),
+                };
+                all(table.order_details(&text(p, "orderId")), each).await
+            }
+            "orderProducts" => all(table.order_products(&text(p, "orderId")), line).await,
+            "orderInvoice" => all(table.order_invoice(&text(p, "orderId")), invoice).await,
+            "orderShipments" => all(table.order_shipments(&text(p, "orderId")), shipment).await,
+            "productOrdersBetween" => {
+                let (product, (from, to)) = (text(p, "productId"), between());
+                all(table.product_orders_between(&product, &from, &to), line).await
+            }
+            "invoice" => all(table.invoice(&text(p, "invoiceId")), invoice).await,
+            "invoicePayments" => all(table.invoice_payments(&text(p, "invoiceId")), invoice).await,
+            "shipmentDetail" => {
+                let each = |r| match r {
+                    m::ShipmentDetailItem::Shipment(r) => ("Shipment", r.attributes()),
+                    m::ShipmentDetailItem::ShipmentItem(r) => ("ShipmentItem", r.attributes()),
+                };
+                all(table.shipment_detail(&text(p, "shipmentId")), each).await
+            }
+            "warehouseShipments" => all(table.warehouse_shipments(&text(p, "warehouseId")), shipment).await,
+            "warehouseInventory" => all(table.warehouse_inventory(&text(p, "warehouseId")), stock).await,
+            "customerInvoicesBetween" => {
+                let (customer, (from, to)) = (text(p, "customerId"), between());
+                all(table.customer_invoices_between(&customer, &from, &to), invoice).await
+            }
+            "customerOrderedProductsBetween" => {
+                let (customer, (from, to)) = (text(p, "customerId"), between());
+                all(table.customer_ordered_products_between(&customer, &from, &to), line).await
             }
             other => Err(format!("no read {other}")),
         }
