@@ -116,18 +116,6 @@ fn every_request_constant_is_what_dyno_explain_shows() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn billing_end_to_end() {
-    driver::run::<driver::Billing>("examples/billing.dyno", billing::REQUESTS).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn games_end_to_end() {
-    driver::run::<driver::Games>("examples/games.dyno", games::REQUESTS).await;
-}
-
 /// A Score of games.dyno with every field valid.
 fn score() -> games::Score {
     games::Score {
@@ -269,61 +257,30 @@ fn items_read_back_are_decoded_and_told_apart_by_their_keys() {
     ));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn teams_end_to_end() {
-    driver::run::<driver::Teams>("examples/teams.dyno", teams::REQUESTS).await;
+/// An end-to-end test of one example: its scenario through its module.
+macro_rules! end_to_end {
+    ($($test:ident: $driver:ident, $file:literal, $module:ident;)*) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+            async fn $test() {
+                driver::run::<driver::$driver>($file, $module::REQUESTS).await;
+            }
+        )*
+    };
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn shop_end_to_end() {
-    driver::run::<driver::Shop>("examples/shop.dyno", shop::REQUESTS).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn recurring_payments_end_to_end() {
-    driver::run::<driver::RecurringPayments>("examples/real/recurring-payments.dyno", reoccuring_payments::REQUESTS)
-        .await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn chat_system_end_to_end() {
-    driver::run::<driver::ChatSystem>("examples/real/chat-system.dyno", chat::REQUESTS).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn session_management_end_to_end() {
-    driver::run::<driver::SessionManagement>("examples/real/session-management.dyno", session_store::REQUESTS).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn complaint_management_end_to_end() {
-    driver::run::<driver::ComplaintManagement>(
-        "examples/real/complaint-management.dyno",
-        complaint_management_system::REQUESTS,
-    )
-    .await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn social_network_end_to_end() {
-    driver::run::<driver::SocialNetwork>("examples/real/social-network.dyno", sns::REQUESTS).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn device_state_log_end_to_end() {
-    driver::run::<driver::DeviceStateLog>("examples/real/device-state-log.dyno", device_state_log::REQUESTS).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
-async fn online_shop_end_to_end() {
-    driver::run::<driver::OnlineShop>("examples/real/online-shop.dyno", online_shop::REQUESTS).await;
+end_to_end! {
+    billing_end_to_end: Billing, "examples/billing.dyno", billing;
+    games_end_to_end: Games, "examples/games.dyno", games;
+    teams_end_to_end: Teams, "examples/teams.dyno", teams;
+    shop_end_to_end: Shop, "examples/shop.dyno", shop;
+    recurring_payments_end_to_end: RecurringPayments, "examples/real/recurring-payments.dyno", reoccuring_payments;
+    chat_system_end_to_end: ChatSystem, "examples/real/chat-system.dyno", chat;
+    session_management_end_to_end: SessionManagement, "examples/real/session-management.dyno", session_store;
+    social_network_end_to_end: SocialNetwork, "examples/real/social-network.dyno", sns;
+    device_state_log_end_to_end: DeviceStateLog, "examples/real/device-state-log.dyno", device_state_log;
+    online_shop_end_to_end: OnlineShop, "examples/real/online-shop.dyno", online_shop;
+    complaint_management_end_to_end: ComplaintManagement, "examples/real/complaint-management.dyno",
+        complaint_management_system;
 }
