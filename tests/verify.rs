@@ -14,15 +14,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value as Json;
 
-/// The endpoint; its tests run only when asked for, and then need it.
-fn endpoint() -> String {
-    let endpoint = std::env::var("DYNO_TEST_ENDPOINT").unwrap_or_default();
-    assert!(
-        !endpoint.is_empty(),
-        "DYNO_TEST_ENDPOINT is not set: start moto's server (or DynamoDB Local) and set DYNO_TEST_ENDPOINT=http://127.0.0.1:PORT (README: Tests)"
-    );
-    endpoint
-}
+use common::endpoint;
 
 fn dyno(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dyno"))

@@ -10,6 +10,7 @@ pub mod api;
 pub mod matcher;
 pub mod names;
 pub mod python;
+pub mod rust;
 pub mod typescript;
 
 use crate::check::Schema;
@@ -67,7 +68,7 @@ pub fn generate(target: Target, source: &str, schema: &Schema) -> Vec<OutFile> {
             text: match target {
                 Target::Python => python::module(source, table),
                 Target::TypeScript => typescript::module(&api, table),
-                _ => String::new(),
+                Target::Rust => rust::module(table, &header(source)),
             },
         })
         .collect()

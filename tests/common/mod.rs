@@ -19,6 +19,17 @@ use std::path::{Path, PathBuf};
 
 use dyno::diagnostic::render::SourceText;
 
+/// The DynamoDB endpoint of the tests that need one (`DYNO_TEST_ENDPOINT`):
+/// they run only when asked for (`--include-ignored`), and then need it.
+pub fn endpoint() -> String {
+    let endpoint = std::env::var("DYNO_TEST_ENDPOINT").unwrap_or_default();
+    assert!(
+        !endpoint.is_empty(),
+        "DYNO_TEST_ENDPOINT is not set: start moto's server (or DynamoDB Local) and set DYNO_TEST_ENDPOINT=http://127.0.0.1:PORT (README: Tests)"
+    );
+    endpoint
+}
+
 pub fn fixtures(dir: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
