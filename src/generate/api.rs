@@ -419,12 +419,7 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
 fn pattern_order(pattern: &Pattern) -> Vec<String> {
     let mut names = Vec::new();
     for known in &pattern.known {
-        match &known.kind {
-            KnownKind::Equal => names.push(known.attr.text.clone()),
-            KnownKind::Fixed(_) => {}
-            KnownKind::Compare(_, bound) | KnownKind::BeginsWith(bound) => names.push(bound.text.clone()),
-            KnownKind::Between(lo, hi) => names.extend([lo.text.clone(), hi.text.clone()]),
-        }
+        names.extend(known.caller_names().into_iter().map(str::to_string));
     }
     if let Some(filter) = &pattern.filter {
         for (_, value) in filter.expr.values() {

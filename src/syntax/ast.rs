@@ -402,6 +402,19 @@ pub struct Known {
     pub bound_type: Option<Name>,
 }
 
+impl Known {
+    /// The names the caller supplies for it: the attribute's own for an
+    /// equality, the bounds' for a range, none for a fixed value.
+    pub fn caller_names(&self) -> Vec<&str> {
+        match &self.kind {
+            KnownKind::Equal => vec![&self.attr.text],
+            KnownKind::Fixed(_) => Vec::new(),
+            KnownKind::Compare(_, bound) | KnownKind::BeginsWith(bound) => vec![&bound.text],
+            KnownKind::Between(lo, hi) => vec![&lo.text, &hi.text],
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KnownKind {
     /// `tenantId`: the attribute by equality, under its own name.

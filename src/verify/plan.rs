@@ -217,12 +217,7 @@ fn param_names(model: &Model, pattern: &Pattern, resolution: &Resolution) -> Vec
         }
     }
     for known in &pattern.known {
-        match &known.kind {
-            KnownKind::Equal => names.push(known.attr.text.clone()),
-            KnownKind::Fixed(_) => {}
-            KnownKind::Compare(_, bound) | KnownKind::BeginsWith(bound) => names.push(bound.text.clone()),
-            KnownKind::Between(lo, hi) => names.extend([lo.text.clone(), hi.text.clone()]),
-        }
+        names.extend(known.caller_names().into_iter().map(str::to_string));
     }
     names.extend(filter_params(model, pattern).into_iter().map(|(param, _)| param));
     let mut seen = HashSet::new();
