@@ -52,6 +52,14 @@ async function main(): Promise<void> {
   assert.ok(_order({ S: "a" }, { S: "ab" }) < 0);
   assert.ok(_order({ N: "9" }, { N: "10" }) < 0);
   assert.ok(_order({ N: "-1.5" }, { N: "-1" }) < 0);
+  // Beyond a JS number's 53 bits: exact, as DynamoDB's 38 digits are.
+  assert.ok(_order({ N: "9007199254740993" }, { N: "9007199254740992" }) > 0);
+  assert.ok(_order({ N: "12345678901234567890.000000000000000001" }, { N: "12345678901234567890" }) > 0);
+  assert.ok(_order({ N: "0.45" }, { N: "0.5" }) < 0);
+  assert.ok(_order({ N: "-0.45" }, { N: "-0.5" }) > 0);
+  assert.ok(_order({ N: "-2" }, { N: "1" }) < 0);
+  assert.equal(_order({ N: "0" }, { N: "-0" }), 0);
+  assert.equal(_order({ N: "1.50" }, { N: "1.5" }), 0);
   assert.equal(_order({ S: "x" }, { S: "x" }), 0);
 
   // The k-way merge of sorted shards, both directions, lazily complete.

@@ -985,6 +985,31 @@ function _query(
   );
 }
 
+/** Two Numbers by value, exactly: DynamoDB keeps 38 digits, a JS number 15 to 17. */
+function _numberOrder(x: string, y: string): number {
+  const parse = (text: string) => {
+    const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?$/.exec(text);
+    if (m === null) return undefined;
+    const int = (m[2] ?? "").replace(/^0+/, "");
+    const frac = (m[3] ?? "").replace(/0+$/, "");
+    return { negative: m[1] === "-" && (int !== "" || frac !== ""), int, frac };
+  };
+  const a = parse(x);
+  const b = parse(y);
+  // Exponent forms: DynamoDB writes none, but do not fail on one.
+  if (a === undefined || b === undefined) {
+    return Math.sign(Number(x) - Number(y));
+  }
+  if (a.negative !== b.negative) return a.negative ? -1 : 1;
+  const sign = a.negative ? -1 : 1;
+  if (a.int.length !== b.int.length) {
+    return sign * Math.sign(a.int.length - b.int.length);
+  }
+  if (a.int !== b.int) return sign * (a.int < b.int ? -1 : 1);
+  if (a.frac !== b.frac) return sign * (a.frac < b.frac ? -1 : 1);
+  return 0;
+}
+
 /** DynamoDB's order of two key values: strings by UTF-8 bytes (code points), numbers by value, binary by bytes. */
 function _order(
   a: AttributeValue | undefined,
@@ -1006,7 +1031,7 @@ function _order(
     return x.length - y.length;
   }
   if (a?.N !== undefined && b?.N !== undefined) {
-    return Math.sign(Number(a.N) - Number(b.N));
+    return _numberOrder(a.N, b.N);
   }
   if (a?.B !== undefined && b?.B !== undefined) {
     for (let i = 0; i < a.B.length && i < b.B.length; i++) {
