@@ -315,8 +315,6 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
     let types = param_types(model, pattern, &declared);
     let mut fills = Vec::new();
     collect_fills(&served.request, &mut Vec::new(), &types, &mut fills);
-    // The parameters: every one the request names, in pattern order, and a
-    // calculated shard's source.
     // A `begins_with` bound is a prefix of the attribute's key text, not a
     // whole value of its type (unless it declares a type of its own): it
     // has no language to check.
@@ -328,6 +326,8 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
             _ => None,
         })
         .collect();
+    // The parameters: every one the request names, in pattern order, and a
+    // calculated shard's source.
     let mut params: Vec<Param> = Vec::new();
     let mut add = |name: &str| {
         let shard_attr = served.shards.as_ref().map(|s| s.attr.as_str());
