@@ -66,14 +66,3 @@ fn compare_rejects_a_missing_an_extra_and_a_changed_record() {
     partial[0]["record"] = json!({ "tenantId": expected[0]["record"]["tenantId"] });
     assert!(compare(model, read, &partial).is_ok(), "a projection leaves fields out");
 }
-
-#[test]
-#[ignore = "prints a scenario: DYNO_SCENARIO=examples/games.dyno"]
-fn print_scenario() {
-    let path = std::env::var("DYNO_SCENARIO").unwrap_or_else(|_| "examples/games.dyno".into());
-    let analysis = dyno::check::analyze(&std::fs::read_to_string(&path).unwrap());
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&scenario(&analysis, &path, "t_")).unwrap()
-    );
-}
