@@ -27,7 +27,6 @@ pub struct Api {
 pub struct TableApi {
     /// The table's name in the schema: the default name on the endpoint.
     pub name: String,
-    pub delimiter: String,
     /// Every key attribute of the table and its indexes, base keys first.
     pub keys: Vec<KeyAttrApi>,
     pub entities: Vec<EntityApi>,
@@ -88,18 +87,6 @@ impl Stored {
             _ => Stored::S,
         }
     }
-
-    /// The type descriptor: `S`, `N`, `BOOL`, `B`, `L`, `M`.
-    pub fn descriptor(self) -> &'static str {
-        match self {
-            Stored::S => "S",
-            Stored::N => "N",
-            Stored::Bool => "BOOL",
-            Stored::B => "B",
-            Stored::L => "L",
-            Stored::M => "M",
-        }
-    }
 }
 
 /// One item shape: how each of its key attributes is built.
@@ -138,12 +125,9 @@ pub struct Param {
     pub name: String,
     pub ty: AttrType,
     /// A value in the request that is the key text of `ty`, or a Number.
-    /// `None` for a `begins_with` bound: a prefix, not a whole value.
+    /// `None` for a `begins_with` bound typed as its attribute: its value is
+    /// a prefix of a key text (a day of a `datetime`), not a whole value.
     pub key_pattern: Option<String>,
-    /// The bound of `begins_with(attr, name)` typed as the attribute itself:
-    /// its value is a prefix of a key text of `ty` (a day of a `datetime`),
-    /// so `key_pattern`, the whole value's language, does not apply.
-    pub prefix: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +168,6 @@ pub struct ReadApi {
     /// the caller supplies in braces; `fills` says where.
     pub request: Json,
     pub fills: Vec<Fill>,
-    pub index: Option<String>,
     pub returns: Vec<ReturnApi>,
     /// A Query or Scan with a list return: the read pages through
     /// `LastEvaluatedKey` (a BatchGetItem returns a list without paging).
@@ -248,7 +231,6 @@ fn table_api(schema: &Schema, id: TableId, table: &Table) -> TableApi {
         .collect();
     TableApi {
         name: table.name.text.clone(),
-        delimiter: table.delimiter.clone(),
         keys,
         entities,
         reads,
@@ -342,7 +324,6 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
                     .shape(delimiter)
                     .filter(|_| !prefixes.contains(&name))
                     .map(|s| matcher::whole(&[crate::check::lang::Part::Hole(s)])),
-                prefix: prefixes.contains(&name),
             });
         }
     };
@@ -399,7 +380,6 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
         params,
         request: served.request.clone(),
         fills,
-        index: served.index.clone(),
         paginated: returns.iter().any(|r| r.many) && matches!(operation, Operation::Query | Operation::Scan { .. }),
         returns,
         limit: pattern.limit,

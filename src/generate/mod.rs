@@ -67,8 +67,8 @@ pub fn generate(target: Target, source: &str, schema: &Schema) -> Vec<OutFile> {
             name: format!("{}.{}", names::snake(&table.name), target.extension()),
             text: match target {
                 Target::Python => python::module(source, table),
-                Target::TypeScript => typescript::module(&api, table),
-                Target::Rust => rust::module(table, &header(source)),
+                Target::TypeScript => typescript::module(source, table),
+                Target::Rust => rust::module(source, table),
             },
         })
         .collect()

@@ -86,8 +86,7 @@ pub fn read(read: &ReadApi) -> String {
         read.params
             .iter()
             .map(|p| {
-                // A prefix of a key text is not in the whole value's language.
-                let pattern = if p.prefix { None } else { p.key_pattern.as_deref() };
+                let pattern = p.key_pattern.as_deref();
                 field_spec(&p.name, &p.ty, false, pattern)
             })
             .collect(),

@@ -20,7 +20,7 @@ use support::Helper;
 use writer::Writer;
 
 /// The text of the module of one table.
-pub fn module(table: &TableApi, header: &str) -> String {
+pub fn module(source: &str, table: &TableApi) -> String {
     let mut module = Module {
         table,
         patterns: Vec::new(),
@@ -40,7 +40,7 @@ pub fn module(table: &TableApi, header: &str) -> String {
         }
     }
     read::reads(&mut module, &mut body);
-    module.assemble(header, body.finish())
+    module.assemble(&super::header(source), body.finish())
 }
 
 /// The entities of reads of an index that projects only some attributes.

@@ -11,15 +11,15 @@ mod runtime;
 
 use std::collections::BTreeSet;
 
-use super::api::{Api, Field, KeyBuild, Segment, TableApi};
+use super::api::{Field, KeyBuild, Segment, TableApi};
 use super::names;
 use crate::check::model::AttrType;
 use crate::syntax::ast::KeyType;
 pub(crate) use layout::{WIDTH, access, object_literal, prop, quote, regex_literal, wrap};
 
 /// The module of one table.
-pub fn module(api: &Api, table: &TableApi) -> String {
-    let mut out = Module::new(table, &api.source);
+pub fn module(source: &str, table: &TableApi) -> String {
+    let mut out = Module::new(table, source);
     out.render();
     out.finish()
 }
