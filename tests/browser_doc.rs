@@ -13,24 +13,13 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use common::tools::{on_path, require, run};
+use common::tools::{browser, run};
 
 #[test]
 #[ignore = "needs chromium in DYNO_CHROMIUM and `npm ci` in tests/browser (README: Tests)"]
 fn every_mermaid_block_of_every_example_document_renders() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
-    let chromium = std::env::var("DYNO_CHROMIUM").unwrap_or_default();
-    require(
-        !chromium.is_empty() && std::path::Path::new(&chromium).is_file(),
-        "DYNO_CHROMIUM does not name a browser",
-        "apt-get install -y chromium and set DYNO_CHROMIUM=/usr/bin/chromium",
-    );
-    require(on_path("node"), "node is not on PATH", "install Node.js 20");
-    require(
-        dir.join("node_modules/mermaid").is_dir(),
-        "tests/browser/node_modules/mermaid is missing",
-        "run `PUPPETEER_SKIP_DOWNLOAD=1 npm ci` in tests/browser (.ci/run does this)",
-    );
+    let chromium = browser("mermaid");
     let out = run(
         "node --test mermaid.test.mjs (tests/browser)",
         Command::new("node")

@@ -17,24 +17,13 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::scratch::Scratch;
-use common::tools::{on_path, require, run};
+use common::tools::{browser, run};
 
 #[test]
 #[ignore = "needs chromium in DYNO_CHROMIUM and `npm ci` in tests/browser (README: Tests)"]
 fn the_page_in_chromium_highlights_what_each_query_returns() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
-    let chromium = std::env::var("DYNO_CHROMIUM").unwrap_or_default();
-    require(
-        !chromium.is_empty() && std::path::Path::new(&chromium).is_file(),
-        "DYNO_CHROMIUM does not name a browser",
-        "apt-get install -y chromium and set DYNO_CHROMIUM=/usr/bin/chromium",
-    );
-    require(on_path("node"), "node is not on PATH", "install Node.js 20");
-    require(
-        dir.join("node_modules/puppeteer-core").is_dir(),
-        "tests/browser/node_modules is missing",
-        "run `PUPPETEER_SKIP_DOWNLOAD=1 npm ci` in tests/browser (.ci/run does this)",
-    );
+    let chromium = browser("puppeteer-core");
     let screenshots = Scratch::new("view-browser");
     let out = run(
         "node --test view.test.mjs (tests/browser)",

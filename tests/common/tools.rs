@@ -66,3 +66,24 @@ pub fn run(what: &str, command: &mut Command, limit: Duration) -> String {
         None => panic!("{what} did not finish within {limit:?}\n--- stdout\n{stdout}\n--- stderr\n{stderr}"),
     }
 }
+
+/// What the headless-browser tests need (tests/browser_*.rs): the browser
+/// in `DYNO_CHROMIUM`, node, and `npm ci` in tests/browser having
+/// installed `package`. Returns the browser's path; fails naming what is
+/// missing.
+pub fn browser(package: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
+    let chromium = std::env::var("DYNO_CHROMIUM").unwrap_or_default();
+    require(
+        !chromium.is_empty() && std::path::Path::new(&chromium).is_file(),
+        "DYNO_CHROMIUM does not name a browser",
+        "apt-get install -y chromium and set DYNO_CHROMIUM=/usr/bin/chromium",
+    );
+    require(on_path("node"), "node is not on PATH", "install Node.js 20");
+    require(
+        dir.join("node_modules").join(package).is_dir(),
+        &format!("tests/browser/node_modules/{package} is missing"),
+        "run `PUPPETEER_SKIP_DOWNLOAD=1 npm ci` in tests/browser (.ci/run does this)",
+    );
+    chromium
+}
