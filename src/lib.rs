@@ -11,6 +11,7 @@
 pub mod check;
 pub mod cli;
 pub mod db;
+pub mod design;
 pub mod diagnostic;
 pub mod doc;
 pub mod export;

@@ -2,6 +2,7 @@
 //! prints. Exit codes: 0 no errors, 1 errors found, 2 usage or I/O problem.
 
 mod check;
+mod design;
 mod doc;
 mod explain;
 mod export;
@@ -48,6 +49,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Write typed data-access code, one module per table: `typescript`, `python` or `rust` (docs/generate.md).
     Generate(generate::GenerateArgs),
+    /// Propose key templates and indexes for entities and patterns that lack them, each proved by the checker (docs/design.md).
+    Design(design::DesignArgs),
     /// Write the DynoTable page (HTML): items grouped by partition, keys decoded, each pattern's reads highlighted (docs/view.md).
     View(view::ViewArgs),
     /// Export the tables: `cloudformation` (a template) or `workbench` (a NoSQL Workbench model).
@@ -110,6 +113,7 @@ pub fn main() -> i32 {
         Command::Verify(args) => verify::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::View(args) => view::run(&args),
+        Command::Design(args) => design::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Syntax { file } => match input::read(&file) {

@@ -1,0 +1,353 @@
+//! Where each slot is written: the table itself, a local index (a second
+//! sort order under the table's partition key, for a strongly consistent
+//! read) or a global index shared by every entity (overloaded: `gsi1pk`
+//! holds a user's role for one entity and an invoice's status for another).
+//!
+//! Slots that serve one pattern of several entities form a *group* and go
+//! to the same place. Each entity gets one table slot, which must identify
+//! its items (else two of them would overwrite each other): the group with
+//! a consistent read, then the one serving most reads, that can. The other
+//! groups are coloured with global indexes, the smallest number none of
+//! their entities uses yet — so the table needs as many indexes as its
+//! busiest entity, not one per pattern.
+
+use super::needs::Need;
+use super::slots::{Cover, Slot};
+use crate::check::model::{AttrType, EntityId, Model};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Place {
+    Table,
+    /// The n-th local index (1-based).
+    Local(usize),
+    /// The n-th global index (1-based).
+    Global(usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub slots: Vec<Slot>,
+    /// Per slot: its group (the first slot of it), which shares one partition.
+    pub group: Vec<usize>,
+    /// Per slot: where it is written (`None`: not written, its needs unserved).
+    pub place: Vec<Option<Place>>,
+    /// Per slot: a second item shape in the table instead of an index (the
+    /// adjacency list: the entity is written twice, keyed both ways).
+    pub twice: Vec<bool>,
+    /// Patterns the layout cannot serve, and why.
+    pub unserved: Vec<(usize, String)>,
+}
+
+/// The sets of attributes that identify an entity's items: what each read
+/// of one item of it knows (the user says one item has them); without any,
+/// its own id (`orderId` for `Order`, `id`), else its id-like attributes,
+/// else every required scalar one.
+pub fn identities(model: &Model, needs: &[Need], entity: EntityId) -> Vec<Vec<String>> {
+    let e = model.entity(entity);
+    let mut out: Vec<Vec<String>> = needs
+        .iter()
+        .filter(|n| !n.equal.is_empty())
+        .filter(|n| {
+            (n.exact && n.entities == [entity]) || n.entities.iter().zip(&n.single).any(|(&x, &one)| x == entity && one)
+        })
+        .map(|n| n.equal.clone())
+        .collect();
+    if out.is_empty() {
+        let required = |a: &&crate::check::model::Attribute| !a.optional && a.ty.shape("#").is_some();
+        let own = format!("{}id", e.name.text.to_lowercase());
+        let id_like = |ty: &AttrType| matches!(ty, AttrType::Id | AttrType::Uuid | AttrType::Ulid);
+        let named = |a: &&crate::check::model::Attribute| {
+            let name = a.name.text.to_lowercase().replace('_', "");
+            name == own || name == "id"
+        };
+        let pick = |keep: &dyn Fn(&&crate::check::model::Attribute) -> bool| -> Vec<String> {
+            e.attributes
+                .iter()
+                .filter(required)
+                .filter(keep)
+                .map(|a| a.name.text.clone())
+                .collect()
+        };
+        let ids = [
+            pick(&named),
+            pick(&|a| id_like(&a.ty)),
+            pick(&|a| !matches!(a.ty, AttrType::Bool | AttrType::Enum(_))),
+        ]
+        .into_iter()
+        .find(|ids| !ids.is_empty());
+        out.extend(ids);
+    }
+    out.sort_by_key(Vec::len);
+    out.dedup();
+    out
+}
+
+/// Whether a slot keys the entity on one of its parents, like an edge of a
+/// many-to-many relation: its partition attributes are part of what
+/// identifies the items. Only such a slot is written as a second item (the
+/// adjacency list); any other read gets an index, not a copy of the items.
+pub fn keys_an_edge(slot: &Slot, identities: &[Vec<String>]) -> bool {
+    !slot.partition.is_empty()
+        && identities
+            .iter()
+            .any(|id| slot.partition.iter().all(|p| id.contains(p)))
+}
+
+/// The slot's sort key extended so that with its partition key it holds
+/// one of `identities`, or `None` when it cannot (an exact read fixed it).
+pub fn identified(slot: &Slot, identities: &[Vec<String>]) -> Option<Vec<String>> {
+    let has = |a: &String| slot.partition.contains(a) || slot.sort.contains(a);
+    identities.iter().find_map(|id| {
+        let missing: Vec<&String> = id.iter().filter(|a| !has(a)).collect();
+        if missing.is_empty() {
+            return Some(slot.sort.clone());
+        }
+        if slot.exact_len.is_some() {
+            return None;
+        }
+        let mut sort = slot.sort.clone();
+        sort.extend(missing.into_iter().cloned());
+        Some(sort)
+    })
+}
+
+struct Groups {
+    parent: Vec<usize>,
+}
+
+impl Groups {
+    fn find(&mut self, x: usize) -> usize {
+        let mut root = x;
+        while self.parent[root] != root {
+            root = self.parent[root];
+        }
+        self.parent[x] = root;
+        root
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.find(a), self.find(b));
+        if a != b {
+            let (lo, hi) = (a.min(b), a.max(b));
+            self.parent[hi] = lo;
+        }
+    }
+}
+
+/// What the schema already has: entities that write their table keys, and
+/// the indexes each entity already writes.
+#[derive(Clone, Debug, Default)]
+pub struct Existing {
+    pub keyed: Vec<EntityId>,
+    pub writes: Vec<(EntityId, Place)>,
+    /// Indexes the tables declare (with the table of each).
+    pub indexes: Vec<(crate::check::model::TableId, Place)>,
+}
+
+/// `twice`: slots the search asks to write as a second table item.
+pub fn layout(
+    model: &Model,
+    needs: &[Need],
+    cover: Cover,
+    existing: &Existing,
+    twice: &[usize],
+    max_indexes: Option<usize>,
+) -> Layout {
+    let Cover { mut slots, served_by } = cover;
+    let mut groups = Groups {
+        parent: (0..slots.len()).collect(),
+    };
+    let mut unserved = Vec::new();
+    for (i, by) in served_by.iter().enumerate() {
+        if by.iter().any(Option::is_none) {
+            unserved.push((i, "its entities cannot share one key layout".to_string()));
+            continue;
+        }
+        let by: Vec<usize> = by.iter().flatten().copied().collect();
+        for pair in by.windows(2) {
+            groups.union(pair[0], pair[1]);
+        }
+    }
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); slots.len()];
+    for s in 0..slots.len() {
+        let root = groups.find(s);
+        members[root].push(s);
+    }
+    let mut group_list: Vec<Vec<usize>> = members.into_iter().filter(|m| !m.is_empty()).collect();
+    // A group holding two slots of one entity cannot be one partition.
+    group_list.retain(|g| {
+        let mut entities: Vec<EntityId> = g.iter().map(|&s| slots[s].entity).collect();
+        entities.sort();
+        let before = entities.len();
+        entities.dedup();
+        if entities.len() != before {
+            for &s in g {
+                for &n in &slots[s].serves {
+                    if needs[n].entities.len() > 1 {
+                        unserved.push((
+                            n,
+                            "two of its entities' layouts would have to share one partition".into(),
+                        ));
+                    }
+                }
+            }
+        }
+        entities.len() == before
+    });
+    let consistent =
+        |g: &Vec<usize>, slots: &[Slot]| g.iter().any(|&s| slots[s].serves.iter().any(|&n| needs[n].consistent));
+    let weight = |g: &Vec<usize>, slots: &[Slot]| g.iter().map(|&s| slots[s].serves.len()).sum::<usize>();
+    let mut priority: Vec<usize> = (0..group_list.len()).collect();
+    priority.sort_by_key(|&g| {
+        let group = &group_list[g];
+        let keyed = group.iter().all(|&s| !slots[s].partition.is_empty());
+        (
+            std::cmp::Reverse(consistent(group, &slots)),
+            std::cmp::Reverse(keyed),
+            std::cmp::Reverse(group.len()),
+            std::cmp::Reverse(weight(group, &slots)),
+            group[0],
+        )
+    });
+
+    let mut place: Vec<Option<Place>> = vec![None; slots.len()];
+    let mut base_of: std::collections::HashMap<EntityId, usize> = Default::default();
+    // An entity that already writes its table keys keeps them: its new
+    // slots go to indexes.
+    let keyed = |e: EntityId| existing.keyed.contains(&e);
+    let identity_of = |e: EntityId| identities(model, needs, e);
+    for &g in &priority {
+        let group = &group_list[g];
+        if group.iter().any(|&s| twice.contains(&s)) {
+            continue;
+        }
+        let extended: Option<Vec<Vec<String>>> = group
+            .iter()
+            .map(|&s| {
+                let slot = &slots[s];
+                (!base_of.contains_key(&slot.entity) && !keyed(slot.entity)).then_some(())?;
+                identified(slot, &identity_of(slot.entity))
+            })
+            .collect();
+        if let Some(extended) = extended {
+            for (&s, sort) in group.iter().zip(extended) {
+                slots[s].sort = sort;
+                place[s] = Some(Place::Table);
+                base_of.insert(slots[s].entity, s);
+            }
+        }
+    }
+    // Entities none of whose groups could be the table's: a slot of their
+    // own that identifies the items.
+    let entities: Vec<EntityId> = {
+        let mut e: Vec<EntityId> = slots.iter().map(|s| s.entity).collect();
+        e.sort();
+        e.dedup();
+        e
+    };
+    for e in entities {
+        if base_of.contains_key(&e) || keyed(e) {
+            continue;
+        }
+        let ids = identity_of(e);
+        let Some(id) = ids.last().cloned() else { continue };
+        slots.push(Slot {
+            entity: e,
+            partition: id[..1].to_vec(),
+            sort: id[1..].to_vec(),
+            exact_len: None,
+            serves: Vec::new(),
+        });
+        place.push(Some(Place::Table));
+        base_of.insert(e, slots.len() - 1);
+        group_list.push(vec![slots.len() - 1]);
+    }
+    // Second table items (the adjacency list), when they identify the items.
+    let mut twice_flags = vec![false; slots.len()];
+    for &s in twice {
+        if s < slots.len()
+            && place[s].is_none()
+            && !keyed(slots[s].entity)
+            && keys_an_edge(&slots[s], &identity_of(slots[s].entity))
+            && base_of
+                .get(&slots[s].entity)
+                .is_some_and(|&b| keys_an_edge(&slots[b], &identity_of(slots[b].entity)))
+            && let Some(sort) = identified(&slots[s], &identity_of(slots[s].entity))
+        {
+            slots[s].sort = sort;
+            place[s] = Some(Place::Table);
+            twice_flags[s] = true;
+        }
+    }
+    // Consistent reads in another order under the table's partition key:
+    // local indexes. Every other group: the first global index free for all
+    // of its entities.
+    let mut used: std::collections::HashMap<(EntityId, Place), ()> = Default::default();
+    for (s, p) in place.iter().enumerate() {
+        if let Some(p) = p {
+            used.insert((slots[s].entity, *p), ());
+        }
+    }
+    for &(e, p) in &existing.writes {
+        used.insert((e, p), ());
+    }
+    let table_of = |e: EntityId| model.entity(e).table;
+    let mut declared: Vec<(Option<crate::check::model::TableId>, Place)> =
+        existing.indexes.iter().map(|&(t, p)| (Some(t), p)).collect();
+    for &g in &priority {
+        let group = group_list[g].clone();
+        if group.iter().any(|&s| place[s].is_some()) {
+            continue;
+        }
+        let local = consistent(&group, &slots)
+            && group.iter().all(|&s| {
+                base_of
+                    .get(&slots[s].entity)
+                    .is_some_and(|&b| slots[b].partition == slots[s].partition && !twice_flags[b])
+            });
+        let make = |n: usize| if local { Place::Local(n) } else { Place::Global(n) };
+        let n = (1..)
+            .find(|&n| group.iter().all(|&s| !used.contains_key(&(slots[s].entity, make(n)))))
+            .unwrap_or(1);
+        let p = make(n);
+        let table = table_of(slots[group[0]].entity);
+        let new_index = !declared.contains(&(table, p));
+        let indexes = declared.iter().filter(|(t, _)| *t == table).count();
+        if new_index && max_indexes.is_some_and(|max| indexes >= max) {
+            for &s in &group {
+                for &need in &slots[s].serves {
+                    unserved.push((
+                        need,
+                        format!(
+                            "it needs another index, beyond the limit of {}",
+                            max_indexes.unwrap_or(0)
+                        ),
+                    ));
+                }
+            }
+            continue;
+        }
+        if new_index {
+            declared.push((table, p));
+        }
+        for &s in &group {
+            place[s] = Some(p);
+            used.insert((slots[s].entity, p), ());
+        }
+    }
+    unserved.sort();
+    unserved.dedup();
+    let mut group = vec![0; slots.len()];
+    for g in &group_list {
+        for &s in g {
+            group[s] = g[0];
+        }
+    }
+    Layout {
+        group,
+        twice: twice_flags,
+        slots,
+        place,
+        unserved,
+    }
+}
