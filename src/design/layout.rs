@@ -139,6 +139,8 @@ impl Groups {
 #[derive(Clone, Debug, Default)]
 pub struct Existing {
     pub keyed: Vec<EntityId>,
+    /// The attributes each keyed entity's table partition key is built from.
+    pub base_partition: Vec<(EntityId, Vec<String>)>,
     pub writes: Vec<(EntityId, Place)>,
     /// Indexes the tables declare (with the table of each).
     pub indexes: Vec<(crate::check::model::TableId, Place)>,
@@ -239,12 +241,8 @@ pub fn layout(
     }
     // Entities none of whose groups could be the table's: a slot of their
     // own that identifies the items.
-    let entities: Vec<EntityId> = {
-        let mut e: Vec<EntityId> = slots.iter().map(|s| s.entity).collect();
-        e.sort();
-        e.dedup();
-        e
-    };
+    // (Every entity in a table: one no pattern reads still needs keys.)
+    let entities: Vec<EntityId> = model.entity_ids().filter(|(_, e)| e.table.is_some()).map(|(id, _)| id).collect();
     for e in entities {
         if base_of.contains_key(&e) || keyed(e) {
             continue;
@@ -299,12 +297,25 @@ pub fn layout(
         if group.iter().any(|&s| place[s].is_some()) {
             continue;
         }
+        // A local index shares the table's partition key: the slot must be
+        // keyed on the attributes the entity's table item is.
+        let same_set = |a: &[String], b: &[String]| {
+            let (mut a, mut b) = (a.to_vec(), b.to_vec());
+            a.sort();
+            b.sort();
+            a == b
+        };
+        let base_partition = |e: EntityId| -> Option<Vec<String>> {
+            match base_of.get(&e) {
+                Some(&b) if !twice_flags[b] => Some(slots[b].partition.clone()),
+                Some(_) => None,
+                None => existing.base_partition.iter().find(|(x, _)| *x == e).map(|(_, p)| p.clone()),
+            }
+        };
         let local = consistent(&group, &slots)
-            && group.iter().all(|&s| {
-                base_of
-                    .get(&slots[s].entity)
-                    .is_some_and(|&b| slots[b].partition == slots[s].partition && !twice_flags[b])
-            });
+            && group
+                .iter()
+                .all(|&s| base_partition(slots[s].entity).is_some_and(|p| same_set(&p, &slots[s].partition)));
         let make = |n: usize| if local { Place::Local(n) } else { Place::Global(n) };
         let n = (1..)
             .find(|&n| group.iter().all(|&s| !used.contains_key(&(slots[s].entity, make(n)))))

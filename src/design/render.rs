@@ -199,7 +199,7 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
         }
         let mut sk = vec![tags[&slot.entity].clone()];
         sk.extend(slot.sort.iter().map(|a| format!("{{{a}}}")));
-        let keys = vec![
+        let mut keys = vec![
             KeyLine {
                 attr: pk_attr,
                 template: pk.join(&delimiter),
@@ -209,6 +209,11 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
                 template: sk.join(&delimiter),
             },
         ];
+        // A local index reads the table's partition key: only its sort key
+        // is written.
+        if matches!(place, Place::Local(_)) {
+            keys.remove(0);
+        }
         out.key_chars += keys.iter().map(|k| k.template.len()).sum::<usize>();
         out.keys[s] = keys.clone();
         let lines = lines_of.entry(slot.entity).or_default();

@@ -256,8 +256,10 @@ fn existing(model: &Model) -> Existing {
         }
         let Some(base) = table.base() else { continue };
         for (entity_id, entity) in model.entity_ids().filter(|(_, e)| e.table == Some(table_id)) {
-            if entity.items.iter().any(|i| i.key(&base.pk.name).is_some()) {
+            if let Some(pk) = entity.items.iter().find_map(|i| i.key(&base.pk.name)) {
                 out.keyed.push(entity_id);
+                let holes = pk.template.holes().map(|(name, _)| name.text.clone()).collect();
+                out.base_partition.push((entity_id, holes));
             }
         }
     }
