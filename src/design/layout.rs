@@ -141,6 +141,9 @@ pub struct Existing {
     pub keyed: Vec<EntityId>,
     /// The attributes each keyed entity's table partition key is built from.
     pub base_partition: Vec<(EntityId, Vec<String>)>,
+    /// Keyed entities that write the table's partition key but not its
+    /// sort key.
+    pub unsorted: Vec<EntityId>,
     pub writes: Vec<(EntityId, Place)>,
     /// Indexes the tables declare (with the table of each).
     pub indexes: Vec<(crate::check::model::TableId, Place)>,
@@ -242,7 +245,11 @@ pub fn layout(
     // Entities none of whose groups could be the table's: a slot of their
     // own that identifies the items.
     // (Every entity in a table: one no pattern reads still needs keys.)
-    let entities: Vec<EntityId> = model.entity_ids().filter(|(_, e)| e.table.is_some()).map(|(id, _)| id).collect();
+    let entities: Vec<EntityId> = model
+        .entity_ids()
+        .filter(|(_, e)| e.table.is_some())
+        .map(|(id, _)| id)
+        .collect();
     for e in entities {
         if base_of.contains_key(&e) || keyed(e) {
             continue;
@@ -309,7 +316,11 @@ pub fn layout(
             match base_of.get(&e) {
                 Some(&b) if !twice_flags[b] => Some(slots[b].partition.clone()),
                 Some(_) => None,
-                None => existing.base_partition.iter().find(|(x, _)| *x == e).map(|(_, p)| p.clone()),
+                None => existing
+                    .base_partition
+                    .iter()
+                    .find(|(x, _)| *x == e)
+                    .map(|(_, p)| p.clone()),
             }
         };
         let local = consistent(&group, &slots)

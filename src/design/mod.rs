@@ -9,7 +9,8 @@
 //! A small deterministic search ([`search`]) tries the alternatives that
 //! can save an index (an entity written twice, keyed both ways; another
 //! partition key for a read) and keeps the best by the objective: fewest
-//! errors, fewest indexes, cheapest reads, shortest keys.
+//! errors, fewest warnings (a hot partition is a hazard, not a saving),
+//! fewest indexes, cheapest reads, shortest keys.
 
 mod explain;
 mod fresh;
@@ -84,9 +85,10 @@ pub fn report(design: &Design, explain: bool, alternatives: bool) -> String {
     if alternatives {
         for (rank, a) in design.alternatives.iter().enumerate() {
             out.push_str(&format!(
-                "design {}: {} error(s), {} index(es), {:.1} RCU/s, {} key characters — {}\n",
+                "design {}: {} error(s), {} warning(s), {} index(es), {:.1} RCU/s, {} key characters — {}\n",
                 rank + 1,
                 a.errors,
+                a.warnings,
                 a.indexes,
                 a.cost,
                 a.key_chars,

@@ -12,9 +12,11 @@
 
 use std::collections::HashMap;
 
-use super::layout::{Layout, Place};
+use super::layout::{Existing, Layout, Place, identities};
 use super::needs::Need;
+use crate::check::lints::hot;
 use crate::check::model::{AccessKind, AttrType, EntityId, Model, TableId};
+use crate::check::shard::MAX_SHARDS;
 use crate::generate::names::words;
 use crate::syntax::Span;
 use crate::syntax::names;
@@ -46,6 +48,8 @@ pub struct Rendered {
     pub keys: Vec<Vec<KeyLine>>,
     /// Attributes whose type changed: (entity, attribute, new type).
     pub retyped: Vec<(EntityId, String, String)>,
+    /// Write shards declared: (entity, the attribute's line).
+    pub sharded: Vec<(EntityId, String)>,
     /// Total characters of the templates written: the tie-breaker.
     pub key_chars: usize,
 }
@@ -98,6 +102,67 @@ fn tags(model: &Model) -> HashMap<EntityId, String> {
         out.insert(id, tag);
     }
     out
+}
+
+/// The write shard of an entity whose rate hint is more than one
+/// partition takes: its own `shard(N)` attribute when it has one with
+/// enough shards, else one declared by the design.
+struct Shard {
+    attr: String,
+    /// `shard: shard(3)`, when declared by the design.
+    declare: Option<String>,
+}
+
+/// Whether `slot`'s partition key takes more writes than one partition
+/// serves (W304) and a shard can spread them: not for a slot an exact read
+/// uses (it could not know a random shard), nor one already sharded.
+fn needs_shard(model: &Model, needs: &[Need], slot: &super::slots::Slot) -> bool {
+    shards_needed(model, needs, slot).is_some()
+}
+
+/// How many shards `slot`'s partition key needs, when it needs them.
+fn shards_needed(model: &Model, needs: &[Need], slot: &super::slots::Slot) -> Option<u32> {
+    if slot.serves.iter().any(|&n| needs[n].exact) {
+        return None;
+    }
+    let holes: Vec<&str> = slot.partition.iter().map(String::as_str).collect();
+    let (n, _) = hot::shards_needed_on_new_index(model, slot.entity, &holes)?;
+    (n <= MAX_SHARDS).then_some(n)
+}
+
+fn shards(model: &Model, needs: &[Need], layout: &Layout) -> HashMap<EntityId, Shard> {
+    let mut most: HashMap<EntityId, u32> = HashMap::new();
+    for (s, slot) in layout.slots.iter().enumerate() {
+        if layout.place[s].is_some()
+            && let Some(n) = shards_needed(model, needs, slot)
+        {
+            let m = most.entry(slot.entity).or_default();
+            *m = (*m).max(n);
+        }
+    }
+    most.into_iter()
+        .map(|(id, n)| {
+            let entity = model.entity(id);
+            let own = entity
+                .attributes
+                .iter()
+                .find(|a| matches!(a.ty, AttrType::Shard { count, of: None } if count >= n));
+            let shard = match own {
+                Some(a) => Shard {
+                    attr: a.name.text.clone(),
+                    declare: None,
+                },
+                None => {
+                    let name = hot::free_name(entity, "shard");
+                    Shard {
+                        declare: Some(format!("{name}: shard({n})")),
+                        attr: name,
+                    }
+                }
+            };
+            (id, shard)
+        })
+        .collect()
 }
 
 /// The names of a place's key attributes in `table`, and its name.
@@ -167,6 +232,7 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
         }
     }
     let mut lines_of: HashMap<EntityId, EntityLines> = HashMap::new();
+    let shards = shards(model, needs, layout);
     for (s, slot) in layout.slots.iter().enumerate() {
         let Some(place) = layout.place[s] else { continue };
         let entity = model.entity(slot.entity);
@@ -196,6 +262,14 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
         }
         for attr in &slot.partition {
             pk.push(format!("{}{delimiter}{{{attr}}}", tag_of(attr, true)));
+        }
+        if let Some(shard) = shards.get(&slot.entity)
+            && needs_shard(model, needs, slot)
+        {
+            pk.push(format!("{{{}}}", shard.attr));
+            if let Some(line) = &shard.declare {
+                out.sharded.push((slot.entity, line.clone()));
+            }
         }
         let mut sk = vec![tags[&slot.entity].clone()];
         sk.extend(slot.sort.iter().map(|a| format!("{{{a}}}")));
@@ -233,6 +307,16 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
                 out.retyped.push((slot.entity, attr.clone(), "int(pad 10)".into()));
                 out.edits.push((a.ty_span, "int(pad 10)".into()));
             }
+        }
+    }
+    out.sharded.sort();
+    out.sharded.dedup();
+    for (entity_id, line) in &out.sharded {
+        let entity = model.entity(*entity_id);
+        if let Some(last) = entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end)
+            && let Some(edit) = lines_after(text, last, std::slice::from_ref(line))
+        {
+            out.edits.push(edit);
         }
     }
     let mut entities: Vec<(EntityId, EntityLines)> = lines_of.into_iter().collect();
@@ -279,6 +363,49 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
         }
     }
     out
+}
+
+impl Rendered {
+    /// The table sort key of each entity that writes only the partition
+    /// key: its tag and what identifies its items beyond the partition key.
+    pub fn add_sort_keys(&mut self, model: &Model, text: &str, needs: &[Need], existing: &Existing) {
+        let tags = tags(model);
+        for &entity_id in &existing.unsorted {
+            let entity = model.entity(entity_id);
+            let Some(table) = entity.table.map(|t| model.table(t)) else {
+                continue;
+            };
+            let Some(sk) = table.base().and_then(|b| b.sk.as_ref()) else {
+                continue;
+            };
+            let partition: Vec<String> = existing
+                .base_partition
+                .iter()
+                .find(|(e, _)| *e == entity_id)
+                .map(|(_, p)| p.clone())
+                .unwrap_or_default();
+            let identity = identities(model, needs, entity_id)
+                .into_iter()
+                .last()
+                .unwrap_or_default();
+            let delimiter = escape(&table.delimiter);
+            let mut template = vec![tags[&entity_id].clone()];
+            template.extend(
+                identity
+                    .iter()
+                    .filter(|a| !partition.contains(a))
+                    .map(|a| format!("{{{a}}}")),
+            );
+            let line = KeyLine {
+                attr: sk.name.clone(),
+                template: template.join(&delimiter),
+            };
+            self.key_chars += line.template.len();
+            if let Some(edit) = entity_edit(text, entity.span, &[vec![line]], true) {
+                self.edits.push(edit);
+            }
+        }
+    }
 }
 
 /// The key lines added at the end of an entity's body: assignments for one

@@ -21,11 +21,28 @@ const MAX_TRIES: usize = 48;
 #[derive(Clone, Debug)]
 pub struct Summary {
     pub errors: usize,
+    /// Hazards the checker warns of (a hot partition, a read that cannot
+    /// be sized): a design that throttles is no better for fewer indexes.
+    pub warnings: usize,
     pub indexes: usize,
     pub cost: f64,
     pub key_chars: usize,
     /// What sets it apart from the first design ("`Membership` written twice").
     pub change: String,
+}
+
+impl Summary {
+    /// The objective, smallest best: errors, warnings, indexes, read cost,
+    /// key length.
+    fn rank(&self) -> (usize, usize, usize, u64, usize) {
+        (
+            self.errors,
+            self.warnings,
+            self.indexes,
+            (self.cost * 1000.0).round() as u64,
+            self.key_chars,
+        )
+    }
 }
 
 /// The inputs of one candidate: a partition key pinned per need, and the
@@ -46,9 +63,8 @@ struct Evaluated {
 }
 
 impl Evaluated {
-    fn rank(&self) -> (usize, usize, u64, usize) {
-        let s = &self.summary;
-        (s.errors, s.indexes, (s.cost * 1000.0).round() as u64, s.key_chars)
+    fn rank(&self) -> (usize, usize, usize, u64, usize) {
+        self.summary.rank()
     }
 }
 
@@ -113,12 +129,8 @@ pub fn run(text: &str, options: &Options) -> Design {
             }
         }
     }
-    seen.sort_by(|a, b| {
-        (a.errors, a.indexes, a.cost, a.key_chars)
-            .partial_cmp(&(b.errors, b.indexes, b.cost, b.key_chars))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    seen.dedup_by(|a, b| (a.errors, a.indexes, a.key_chars) == (b.errors, b.indexes, b.key_chars) && a.cost == b.cost);
+    seen.sort_by_key(Summary::rank);
+    seen.dedup_by(|a, b| a.rank() == b.rank());
     seen.truncate(options.alternatives.max(1));
     let choices: Vec<Choice> = explain::choices(model, &input.needs, &best.layout, &best.rendered);
     let unserved: Vec<Unserved> = explain::unserved(model, &input.needs, &skipped, &best.layout, &best.analysis);
@@ -144,7 +156,8 @@ fn evaluate(input: &Input, plan: Plan, change: String) -> Evaluated {
         &plan.twice,
         input.options.max_indexes,
     );
-    let rendered = render::render(input.model, input.text, &input.needs, &layout);
+    let mut rendered = render::render(input.model, input.text, &input.needs, &layout);
+    rendered.add_sort_keys(input.model, input.text, &input.needs, &input.existing);
     let mut text = render::apply(input.text, &rendered.edits);
     if input.canonical
         && let Ok(formatted) = crate::ide::format::format(&text)
@@ -165,11 +178,8 @@ fn evaluate(input: &Input, plan: Plan, change: String) -> Evaluated {
 
 fn summarize(analysis: &Analysis, rendered: &Rendered, change: String) -> Summary {
     let schema = &analysis.schema;
-    let errors = schema
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
+    let count = |severity| schema.diagnostics.iter().filter(|d| d.severity == severity).count();
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
     let indexes = schema
         .model
         .tables
@@ -183,6 +193,7 @@ fn summarize(analysis: &Analysis, rendered: &Rendered, change: String) -> Summar
         .sum();
     Summary {
         errors,
+        warnings,
         indexes,
         cost,
         key_chars: rendered.key_chars,
@@ -260,6 +271,14 @@ fn existing(model: &Model) -> Existing {
                 out.keyed.push(entity_id);
                 let holes = pk.template.holes().map(|(name, _)| name.text.clone()).collect();
                 out.base_partition.push((entity_id, holes));
+                // A partition key written (often an attribute named like
+                // the key) without the sort key: the design adds that one.
+                if let Some(sk) = &base.sk
+                    && entity.items.len() == 1
+                    && entity.items[0].key(&sk.name).is_none()
+                {
+                    out.unsorted.push(entity_id);
+                }
             }
         }
     }

@@ -98,7 +98,7 @@ fn demand<'n>(need: &'n Need, k: usize, partition: &[String]) -> Option<Demand<'
 
 /// The partition keys a need could use: every non-empty subset of its
 /// equalities (the empty one when it has none), the one most of the
-/// entity's other needs also know first, then the smaller ones.
+/// entity's other needs also know first.
 pub fn partition_choices(need: &Need, all: &[Need], entity: EntityId) -> Vec<Vec<String>> {
     let n = need.equal.len().min(8);
     if n == 0 {
@@ -118,7 +118,8 @@ pub fn partition_choices(need: &Need, all: &[Need], entity: EntityId) -> Vec<Vec
             .filter(|m| choice.iter().all(|c| m.equal.contains(c)))
             .count()
     };
-    choices.sort_by_key(|c| (std::cmp::Reverse(shared(c)), c.len()));
+    // Ties: the longer key, whose values spread the writes more.
+    choices.sort_by_key(|c| (std::cmp::Reverse(shared(c)), std::cmp::Reverse(c.len())));
     choices
 }
 
