@@ -12,6 +12,7 @@ pub mod check;
 pub mod cli;
 pub mod db;
 pub mod diagnostic;
+pub mod diff;
 pub mod doc;
 pub mod export;
 #[doc(hidden)]

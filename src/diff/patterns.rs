@@ -1,0 +1,298 @@
+//! Patterns: the reads deployed code makes. A reader built from the old
+//! schema keeps sending the old request, so a pattern whose request changes
+//! (another index, key condition, order, consistency) or that now returns
+//! many items breaks it; and a new key that the old request matches leaks
+//! new items into it. Requests are the checker's (`describe::served`).
+
+use serde_json::Value as Json;
+
+use super::{At, Change, Class, Pairing, Version};
+use crate::check::describe::{self, Served};
+use crate::check::model::{EntityId, Model, Pattern, PatternId};
+use crate::check::resolve::{Read, Resolution, SortOp};
+
+pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut Vec<Change>) {
+    let (old_model, new_model) = (&old.schema.model, &new.schema.model);
+    let mut unmatched_old: Vec<PatternId> = old_model
+        .pattern_ids()
+        .filter(|(_, p)| new_model.pattern_named(&p.name.text).is_none())
+        .map(|(id, _)| id)
+        .collect();
+    for (new_id, pattern) in new_model.pattern_ids() {
+        let subject = format!("pattern `{}`", pattern.name.text);
+        let now = describe::served(new.schema, new_id);
+        let Some(old_id) = old_model.pattern_named(&pattern.name.text) else {
+            // The same request under another name: a rename.
+            let renamed = unmatched_old.iter().position(|&o| {
+                let before = describe::served(old.schema, o);
+                before.is_some() && same_request(before.as_ref(), now.as_ref())
+            });
+            match renamed {
+                Some(at) => {
+                    let was = old_model.pattern(unmatched_old.remove(at));
+                    out.push(
+                        Change::new(
+                            Class::Rename,
+                            &subject,
+                            At::New(pattern.name.span),
+                            format!(
+                                "pattern `{}` is renamed `{}` (recognised as a rename: the same request)",
+                                was.name.text, pattern.name.text
+                            ),
+                        )
+                        .was(was.name.span),
+                    );
+                }
+                None => out.push(Change::new(
+                    Class::Safe,
+                    &subject,
+                    At::New(pattern.name.span),
+                    format!("new pattern `{}`", pattern.name.text),
+                )),
+            }
+            continue;
+        };
+        let was = old_model.pattern(old_id);
+        let before = describe::served(old.schema, old_id);
+        let before = before.map(|served| with_renamed_parameters(served, pairing));
+        let mut why = request_differences(before.as_ref(), now.as_ref());
+        if !returns_many(was) && returns_many(pattern) {
+            why.push("it returns many items where it returned one".into());
+        }
+        let returned_before: Vec<String> = before
+            .as_ref()
+            .map(|s| renamed_returns(old_model, new_model, pairing, &s.returns))
+            .unwrap_or_default();
+        if let (Some(_), Some(n)) = (&before, &now)
+            && returned_before != n.returns
+        {
+            why.push(format!(
+                "it returns {} where it returned {}",
+                n.returns.join(", "),
+                returned_before.join(", ")
+            ));
+        }
+        if !why.is_empty() {
+            out.push(
+                Change::new(
+                    Class::BreaksReaders,
+                    &subject,
+                    At::New(pattern.name.span),
+                    format!(
+                        "`{}` changes for its deployed readers: {}",
+                        pattern.name.text,
+                        why.join("; ")
+                    ),
+                )
+                .was(was.span)
+                .steps(vec![
+                    "deploy the readers built from the new schema before (or with) the change".to_string(),
+                    "keep the old request working until they are (for example, keep the old index)".to_string(),
+                ]),
+            );
+        }
+    }
+    for id in unmatched_old {
+        let was = old_model.pattern(id);
+        out.push(
+            Change::new(
+                Class::BreaksReaders,
+                format!("pattern `{}`", was.name.text),
+                At::Old(was.name.span),
+                format!(
+                    "pattern `{}` is removed: code that still makes this read loses its guarantee",
+                    was.name.text
+                ),
+            )
+            .steps(vec![
+                "remove the read from the application before its key or index goes".to_string(),
+            ]),
+        );
+    }
+    leaks(old, new, pairing, out);
+}
+
+/// The old request with its parameters under the attributes' new names:
+/// `{email}` is `{emailAddress}` once the attribute is renamed.
+fn with_renamed_parameters(mut served: Served, pairing: &Pairing) -> Served {
+    let mut text = served.request.to_string();
+    for (old, new) in &pairing.attribute_renames {
+        text = text.replace(&format!("{{{old}}}"), &format!("{{{new}}}"));
+    }
+    served.request = serde_json::from_str(&text).unwrap_or(served.request);
+    served
+}
+
+fn returns_many(pattern: &Pattern) -> bool {
+    pattern.returns.len() > 1 || pattern.returns.iter().any(|r| r.many)
+}
+
+fn renamed_returns(old: &Model, new: &Model, pairing: &Pairing, names: &[String]) -> Vec<String> {
+    names
+        .iter()
+        .map(|name| {
+            old.entity_named(name)
+                .and_then(|o| pairing.new_of(o))
+                .map_or(name.clone(), |n| new.entity(n).name.text.clone())
+        })
+        .collect()
+}
+
+fn same_request(a: Option<&Served>, b: Option<&Served>) -> bool {
+    a.map(|s| &s.request) == b.map(|s| &s.request)
+}
+
+/// What differs between two requests, in words.
+fn request_differences(before: Option<&Served>, now: Option<&Served>) -> Vec<String> {
+    let (before, now) = match (before, now) {
+        (None, _) => return Vec::new(),
+        (Some(_), None) => return vec!["no single request serves it any more".into()],
+        (Some(b), Some(n)) => (b, n),
+    };
+    let mut why = Vec::new();
+    if before.read != now.read {
+        why.push(format!("a {} where it was a {}", now.read.name(), before.read.name()));
+    }
+    let field = |served: &Served, name: &str| -> Json { served.request.get(name).cloned().unwrap_or(Json::Null) };
+    let shown = |v: &Json| match v {
+        Json::Null => "none".to_string(),
+        Json::String(s) => format!("`{s}`"),
+        other => format!("`{other}`"),
+    };
+    let fields = [
+        ("TableName", "table"),
+        ("IndexName", "index"),
+        ("KeyConditionExpression", "key condition"),
+        ("ExpressionAttributeNames", "key names"),
+        ("ExpressionAttributeValues", "key values"),
+        ("FilterExpression", "filter"),
+        ("ScanIndexForward", "order (ScanIndexForward)"),
+        ("ConsistentRead", "consistency"),
+        ("Limit", "limit"),
+    ];
+    for (name, words) in fields {
+        let (x, y) = (field(before, name), field(now, name));
+        if x != y {
+            why.push(format!("{words} {} → {}", shown(&x), shown(&y)));
+        }
+    }
+    if why.is_empty() && before.request != now.request {
+        why.push("the request changes".into());
+    }
+    why
+}
+
+/// Old Queries that the new schema's items also match: an item of an
+/// entity the old pattern did not return, whose new keys meet the old key
+/// condition, is read by every deployed copy of the old code.
+fn leaks(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut Vec<Change>) {
+    let (old_model, new_model) = (&old.schema.model, &new.schema.model);
+    for (old_id, pattern) in old_model.pattern_ids() {
+        let Some(resolution) = old.schema.resolution(old_id) else {
+            continue;
+        };
+        if resolution.read != Read::Query || !resolution.partition_rest.is_empty() || resolution.filter.is_some() {
+            continue;
+        }
+        let table = old_model.table(resolution.table);
+        let access = table.access(resolution.access);
+        let Some(new_table) = new_model.table_named(&table.name.text) else {
+            continue;
+        };
+        let returned: Vec<EntityId> = resolution.returns.iter().filter_map(|&e| pairing.new_of(e)).collect();
+        for (new_entity, entity) in new_model.entity_ids() {
+            if entity.table != Some(new_table) || returned.contains(&new_entity) {
+                continue;
+            }
+            let Some(item) = entity.items.iter().find(|item| {
+                meets(
+                    item.key(&access.pk.name).map(|k| &k.template.lang),
+                    resolution,
+                    access
+                        .sk
+                        .as_ref()
+                        .and_then(|sk| item.key(&sk.name))
+                        .map(|k| &k.template.lang),
+                )
+            }) else {
+                continue;
+            };
+            // Already so before: the old schema's check said it.
+            let leaked_before = pairing.old_of(new_entity).is_some_and(|o| {
+                old_model.entity(o).items.iter().any(|i| {
+                    meets(
+                        i.key(&access.pk.name).map(|k| &k.template.lang),
+                        resolution,
+                        access
+                            .sk
+                            .as_ref()
+                            .and_then(|sk| i.key(&sk.name))
+                            .map(|k| &k.template.lang),
+                    )
+                })
+            });
+            if leaked_before {
+                continue;
+            }
+            let key = access
+                .sk
+                .as_ref()
+                .and_then(|sk| item.key(&sk.name))
+                .or_else(|| item.key(&access.pk.name));
+            let span = key.map_or(entity.name.span, |k| k.span);
+            out.push(
+                Change::new(
+                    Class::BreaksReaders,
+                    format!("entity `{}`", entity.name.text),
+                    At::New(span),
+                    format!(
+                        "the old pattern `{}` ({}) also matches `{}` items: deployed readers get them mixed into their results",
+                        pattern.name.text,
+                        condition(resolution),
+                        entity.name.text
+                    ),
+                )
+                .was(pattern.span)
+                .steps(vec![
+                    format!("give `{}` a key the old condition cannot match", entity.name.text),
+                    format!(
+                        "or deploy readers of `{}` that expect (or filter out) the new items first",
+                        pattern.name.text
+                    ),
+                ]),
+            );
+        }
+    }
+}
+
+/// Whether an item with these key languages is read by the Query.
+fn meets(
+    pk: Option<&crate::check::lang::Template>,
+    resolution: &Resolution,
+    sk: Option<&crate::check::lang::Template>,
+) -> bool {
+    let Some(pk) = pk else { return false };
+    if !pk.overlaps(&resolution.partition.lang()) {
+        return false;
+    }
+    match (&resolution.sort, sk) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(SortOp::Eq(v)), Some(sk)) => sk.overlaps(&v.lang()),
+        (Some(SortOp::BeginsWith(v)), Some(sk)) => sk.overlaps(&v.prefix_lang()),
+        // Ranges: not compared across versions (docs/diff.md).
+        (Some(_), Some(_)) => false,
+    }
+}
+
+/// `pk = TENANT#{tenantId} AND begins_with(sk, USER#)`.
+fn condition(resolution: &Resolution) -> String {
+    let mut out = format!("partition `{}`", resolution.partition);
+    match &resolution.sort {
+        Some(SortOp::BeginsWith(v)) => out.push_str(&format!(", begins_with `{v}`")),
+        Some(SortOp::Eq(v)) => out.push_str(&format!(", sort key `{v}`")),
+        Some(_) => out.push_str(", a sort-key range"),
+        None => {}
+    }
+    out
+}
