@@ -121,6 +121,7 @@ fn compare_keys(pair: &Pair<'_>, table: &Table, i: usize, j: usize, old_delimite
     let old_table = pair.a.table.map(|t| pair.old.schema.model.table(t));
     let affected = pair.affected(i);
     let migrate = |new_keys_text: String| migration_steps(&affected, Some(new_keys_text), &table.name.text);
+    let mut entering: Vec<(&str, crate::syntax::Span, Vec<&str>)> = Vec::new();
     for new_key in &new_shape.keys {
         let new_pieces = pieces(new_key, pair.b, &table.delimiter, |_| None);
         let Some(old_key) = old_shape.key(&new_key.attr) else {
@@ -144,19 +145,13 @@ fn compare_keys(pair: &Pair<'_>, table: &Table, i: usize, j: usize, old_delimite
             if index_is_new && (written_before || kind == AccessKind::Lsi) {
                 continue;
             }
-            out.push(
-                Change::new(
-                    Class::Migration,
-                    pair.subject,
-                    At::New(new_key.span),
-                    format!(
-                        "`{}` items now write `{}`, so they enter index `{index}`: the items already written are not in it until rewritten",
-                        pair.b.name.text, new_key.attr
-                    ),
-                )
-                .steps(migrate(new_keys(new_shape)))
-                .affecting(affected.clone()),
-            );
+            // One change per index: its first new key is shown.
+            if !entering.iter().any(|(i, _, _)| *i == index) {
+                entering.push((index, new_key.span, Vec::new()));
+            }
+            if let Some((_, _, attrs)) = entering.iter_mut().find(|(i, _, _)| *i == index) {
+                attrs.push(new_key.attr.as_str());
+            }
             continue;
         };
         let old = old_pieces(pair, old_key, old_delimiter);
@@ -189,32 +184,60 @@ fn compare_keys(pair: &Pair<'_>, table: &Table, i: usize, j: usize, old_delimite
                 .affecting(affected.clone()),
         );
     }
+    for (index, span, attrs) in entering {
+        out.push(
+            Change::new(
+                Class::Migration,
+                pair.subject,
+                At::New(span),
+                format!(
+                    "`{}` items now write {}, so they enter index `{index}`: the items already written are not in it until rewritten",
+                    pair.b.name.text,
+                    quoted(&attrs)
+                ),
+            )
+            .steps(migrate(new_keys(new_shape)))
+            .affecting(affected.clone()),
+        );
+    }
+    let mut leaving: Vec<(&str, Vec<&KeyValue>)> = Vec::new();
     for old_key in &old_shape.keys {
         if new_shape.key(&old_key.attr).is_some() || base.contains(&old_key.attr.as_str()) {
             continue;
         }
         // Gone with its index: the index's removal says it.
-        let Some((index, _)) = access_of(table, &old_key.attr) else {
-            continue;
-        };
+        let Some((index, _)) = access_of(table, &old_key.attr) else { continue };
+        match leaving.iter_mut().find(|(i, _)| *i == index) {
+            Some((_, keys)) => keys.push(old_key),
+            None => leaving.push((index, vec![old_key])),
+        }
+    }
+    for (index, keys) in leaving {
+        let attrs: Vec<&str> = keys.iter().map(|k| k.attr.as_str()).collect();
         out.push(
             Change::new(
                 Class::Migration,
                 pair.subject,
                 At::New(pair.b.name.span),
                 format!(
-                    "`{}` items no longer write `{}`: the items already written stay in index `{index}` until it is removed from them",
-                    pair.b.name.text, old_key.attr
+                    "`{}` items no longer write {}: the items already written stay in index `{index}` until that is removed from them",
+                    pair.b.name.text,
+                    quoted(&attrs)
                 ),
             )
-            .was(old_key.span)
+            .was(keys[0].span)
             .steps(vec![
                 format!("find the items by their old keys ({})", templates(&affected.keys)),
-                format!("remove `{}` from each (UpdateItem REMOVE)", old_key.attr),
+                format!("remove {} from each (UpdateItem REMOVE)", quoted(&attrs)),
             ])
             .affecting(affected.clone()),
         );
     }
+}
+
+/// `` `gsi1pk` and `gsi1sk` ``.
+fn quoted(attrs: &[&str]) -> String {
+    attrs.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(" and ")
 }
 
 /// Why two templates' texts differ, in the words of the issue tracker:
