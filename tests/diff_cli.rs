@@ -227,3 +227,36 @@ fn counting_needs_the_verify_feature() {
     assert_eq!(run.status.code(), Some(2));
     assert!(stderr(&run).contains("--features verify"), "{}", stderr(&run));
 }
+
+/// docs/diff.md shows, per class, a schema before and after and what
+/// `dyno diff before.dyno after.dyno` prints: each such ```text block must
+/// be exactly what the two ```dyno blocks above it give.
+#[test]
+fn the_examples_in_docs_diff_md_print_what_the_page_shows() {
+    const COMMAND: &str = "$ dyno diff before.dyno after.dyno\n";
+    let markdown = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diff.md")).unwrap();
+    let blocks = common::markdown::blocks(&markdown);
+    let mut shown = 0;
+    for (at, block) in blocks.iter().enumerate() {
+        let Some(expected) = block.code.strip_prefix(COMMAND).filter(|_| block.info == "text") else {
+            continue;
+        };
+        let [before, after] = [&blocks[at - 2], &blocks[at - 1]];
+        assert!(
+            before.info == "dyno" && after.info == "dyno",
+            "docs/diff.md:{}: two ```dyno blocks must come before the output",
+            block.line
+        );
+        let scratch = Scratch::new("diff-docs");
+        scratch.file("before.dyno", &before.code);
+        scratch.file("after.dyno", &after.code);
+        let run = Command::new(env!("CARGO_BIN_EXE_dyno"))
+            .args(["diff", "before.dyno", "after.dyno"])
+            .current_dir(scratch.path())
+            .output()
+            .unwrap();
+        assert_eq!(stdout(&run), expected, "docs/diff.md:{}", block.line);
+        shown += 1;
+    }
+    assert_eq!(shown, 5, "one example per class");
+}

@@ -132,17 +132,11 @@ fn compare_keys(pair: &Pair<'_>, table: &Table, i: usize, j: usize, old_delimite
             let Some((index, kind)) = access_of(table, &new_key.attr) else {
                 continue;
             };
+            // A plain attribute as an index key: DynamoDB indexes every
+            // item that has the attribute, old ones included; an attribute
+            // the old items lack is the attribute's change (members).
             let index_is_new = old_table.is_none_or(|t| t.index_id(index).is_none());
-            let written_before = new_key.implicit
-                && new_pieces.iter().all(|p| match p {
-                    Piece::Hole(name, _) => pair
-                        .attributes
-                        .pairs
-                        .iter()
-                        .any(|&(_, n)| pair.b.attributes[n].name.text == *name),
-                    Piece::Literal(_) => true,
-                });
-            if index_is_new && (written_before || kind == AccessKind::Lsi) {
+            if new_key.implicit || (index_is_new && kind == AccessKind::Lsi) {
                 continue;
             }
             // One change per index: its first new key is shown.
@@ -206,7 +200,9 @@ fn compare_keys(pair: &Pair<'_>, table: &Table, i: usize, j: usize, old_delimite
             continue;
         }
         // Gone with its index: the index's removal says it.
-        let Some((index, _)) = access_of(table, &old_key.attr) else { continue };
+        let Some((index, _)) = access_of(table, &old_key.attr) else {
+            continue;
+        };
         match leaving.iter_mut().find(|(i, _)| *i == index) {
             Some((_, keys)) => keys.push(old_key),
             None => leaving.push((index, vec![old_key])),
