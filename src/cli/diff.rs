@@ -104,6 +104,7 @@ pub fn run(args: &DiffArgs) -> i32 {
         changes: &changes,
         allowed: &allowed,
         counts: &counts,
+        counted_in: args.table.as_deref(),
     };
     match args.format {
         DiffFormat::Text => print!("{}", report::text(&report)),

@@ -8,6 +8,8 @@
 //! migration. Rendering lives in `render`; counting items on a live table
 //! in `count` (feature `verify`).
 
+#[cfg(feature = "verify")]
+pub mod count;
 mod entities;
 mod pairing;
 mod patterns;

@@ -26,6 +26,8 @@ pub struct Report<'a> {
     pub allowed: &'a [Class],
     /// Per change, when `--endpoint` counted its items.
     pub counts: &'a [Option<Count>],
+    /// The table counted in, when not the schema's (`--table`).
+    pub counted_in: Option<&'a str>,
 }
 
 impl Report<'_> {
@@ -87,7 +89,11 @@ pub fn text(report: &Report<'_>) -> String {
         if let Some(affected) = &change.affected {
             out.push_str(&format!("{pad} = affects: {}", affected_text(affected)));
             if let Some(count) = report.count(index) {
-                out.push_str(&format!("; {} on table `{}`", count_text(count), affected.table));
+                out.push_str(&format!(
+                    "; {} on table `{}`",
+                    count_text(count),
+                    report.counted_in.unwrap_or(&affected.table)
+                ));
             }
             out.push('\n');
         }
@@ -181,7 +187,11 @@ pub fn json(report: &Report<'_>) -> Json {
                     "entity": a.name,
                     "table": a.table,
                     "keys": a.keys.iter().map(|(attr, text)| (attr.clone(), Json::String(text.clone()))).collect::<serde_json::Map<_, _>>(),
-                    "count": report.count(index).map(|c| json!({ "items": c.items, "complete": c.complete })),
+                    "count": report.count(index).map(|c| json!({
+                        "items": c.items,
+                        "complete": c.complete,
+                        "table": report.counted_in.unwrap_or(&a.table),
+                    })),
                 })),
                 "steps": change.steps,
             })
