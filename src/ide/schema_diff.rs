@@ -59,7 +59,11 @@ pub fn hover(warnings: &[Warning], offset: usize) -> Option<(Span, String)> {
         .filter(|w| w.span.start <= offset && offset <= w.span.end)
         .collect();
     let first = under.first()?;
-    let markdown = under.iter().map(|w| w.markdown.as_str()).collect::<Vec<_>>().join("\n\n---\n\n");
+    let markdown = under
+        .iter()
+        .map(|w| w.markdown.as_str())
+        .collect::<Vec<_>>()
+        .join("\n\n---\n\n");
     Some((first.span, markdown))
 }
 
@@ -68,7 +72,12 @@ fn warning(earlier: &Earlier<'_>, span: Span, change: &Change) -> Warning {
         .was
         .and_then(|w| earlier.text.get(w.start..w.end))
         .map(|text| text.lines().next().unwrap_or("").trim_end().to_string());
-    let mut message = format!("{} (against {}): {}", change.class.name(), earlier.label, change.message);
+    let mut message = format!(
+        "{} (against {}): {}",
+        change.class.name(),
+        earlier.label,
+        change.message
+    );
     if let Some(was) = &was {
         message.push_str(&format!("\nwas: {was}"));
     }
@@ -123,16 +132,23 @@ mod tests {
         let new_text = OLD.replace("\"USER#{userId}\"", "\"U#{userId}\"");
         let file = File::new(new_text.clone());
         let found = warnings(&earlier(&old), &file);
-        let on_template = found
-            .iter()
-            .find(|w| w.class == Class::Migration)
-            .expect("a migration");
-        assert_eq!(&new_text[on_template.span.start..on_template.span.end], "pk = \"U#{userId}\"");
-        assert!(on_template.message.contains("was: pk = \"USER#{userId}\""), "{}", on_template.message);
+        let on_template = found.iter().find(|w| w.class == Class::Migration).expect("a migration");
+        assert_eq!(
+            &new_text[on_template.span.start..on_template.span.end],
+            "pk = \"U#{userId}\""
+        );
+        assert!(
+            on_template.message.contains("was: pk = \"USER#{userId}\""),
+            "{}",
+            on_template.message
+        );
         let inside = on_template.span.start + 3;
         let (span, markdown) = hover(&found, inside).unwrap();
         assert_eq!(span, on_template.span);
-        assert!(markdown.contains("Migration:\n\n1. read every item with the old keys"), "{markdown}");
+        assert!(
+            markdown.contains("Migration:\n\n1. read every item with the old keys"),
+            "{markdown}"
+        );
         assert_eq!(hover(&found, 0), None);
     }
 
