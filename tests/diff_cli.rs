@@ -260,3 +260,40 @@ fn the_examples_in_docs_diff_md_print_what_the_page_shows() {
     }
     assert_eq!(shown, 5, "one example per class");
 }
+
+/// Every bundled example against itself is no change (exit 0), and
+/// against every other example a report, never a crash (exit 0 or 1).
+#[test]
+fn examples_against_themselves_are_unchanged_and_against_each_other_do_not_crash() {
+    let mut files = common::fixtures("examples");
+    files.extend(common::fixtures("examples/real"));
+    assert!(files.len() >= 10);
+    for a in &files {
+        let same = dyno(&["diff", path_str(a), path_str(a)]);
+        assert_eq!(same.status.code(), Some(0), "{}", a.display());
+        assert!(
+            stdout(&same).ends_with(": no changes\n"),
+            "{}: {}",
+            a.display(),
+            stdout(&same)
+        );
+        for b in &files {
+            let run = dyno(&["diff", path_str(a), path_str(b), "--format", "json"]);
+            assert!(
+                matches!(run.status.code(), Some(0 | 1)),
+                "{} → {}: {}",
+                a.display(),
+                b.display(),
+                stderr(&run)
+            );
+            let json: Json = serde_json::from_str(&stdout(&run)).unwrap();
+            assert_eq!(
+                run.status.code() == Some(1),
+                json["summary"]["breaking"].as_u64().unwrap() > 0,
+                "{} → {}",
+                a.display(),
+                b.display()
+            );
+        }
+    }
+}

@@ -154,17 +154,19 @@ fn request_differences(before: Option<&Served>, now: Option<&Served>) -> Vec<Str
         why.push(format!("a {} where it was a {}", now.read.name(), before.read.name()));
     }
     let field = |served: &Served, name: &str| -> Json { served.request.get(name).cloned().unwrap_or(Json::Null) };
-    let shown = |v: &Json| match v {
-        Json::Null => "none".to_string(),
-        Json::String(s) => format!("`{s}`"),
-        other => format!("`{other}`"),
+    let shown = |v: &Json| -> String {
+        match v {
+            Json::Null => "none".to_string(),
+            Json::String(s) => format!("`{s}`"),
+            other => format!("`{other}`"),
+        }
     };
     let fields = [
         ("TableName", "table"),
         ("IndexName", "index"),
         ("KeyConditionExpression", "key condition"),
-        ("ExpressionAttributeNames", "key names"),
-        ("ExpressionAttributeValues", "key values"),
+        ("ExpressionAttributeNames", "key name"),
+        ("ExpressionAttributeValues", "key value"),
         ("FilterExpression", "filter"),
         ("ScanIndexForward", "order (ScanIndexForward)"),
         ("ConsistentRead", "consistency"),
@@ -172,14 +174,37 @@ fn request_differences(before: Option<&Served>, now: Option<&Served>) -> Vec<Str
     ];
     for (name, words) in fields {
         let (x, y) = (field(before, name), field(now, name));
-        if x != y {
-            why.push(format!("{words} {} → {}", shown(&x), shown(&y)));
+        if x == y {
+            continue;
+        }
+        match (x.as_object(), y.as_object()) {
+            // Names and values: only the placeholders that differ.
+            (Some(a), Some(b)) => {
+                let mut keys: Vec<&String> = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k))).collect();
+                keys.dedup();
+                for key in keys {
+                    let (v, w) = (a.get(key).map(typed), b.get(key).map(typed));
+                    if v != w {
+                        let show = |v: Option<&Json>| v.map_or("none".to_string(), shown);
+                        why.push(format!("{words} `{key}` {} → {}", show(v), show(w)));
+                    }
+                }
+            }
+            _ => why.push(format!("{words} {} → {}", shown(&x), shown(&y))),
         }
     }
     if why.is_empty() && before.request != now.request {
         why.push("the request changes".into());
     }
     why
+}
+
+/// A DynamoDB JSON value's content (`{"S": "USER#"}` → `"USER#"`).
+fn typed(value: &Json) -> &Json {
+    match value.as_object() {
+        Some(o) if o.len() == 1 => o.values().next().unwrap_or(value),
+        _ => value,
+    }
 }
 
 /// Old Queries that the new schema's items also match: an item of an
