@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 
 use super::input::{self, SourceText};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
-use crate::check::{Analysis, analyze};
+use crate::check::Analysis;
 use crate::diff::render::{self as report, Count, Report};
 use crate::diff::{self, Class, Version};
 
@@ -121,7 +121,10 @@ fn load(spec: &str) -> Result<(SourceText, Analysis), i32> {
         eprintln!("error: {message}");
         EXIT_USAGE
     })?;
-    let analysis = analyze(&source.text);
+    // The workspace `dyno check` and the server build, of this one text.
+    let mut workspace = crate::db::Workspace::new();
+    let (file, _) = workspace.set_text(&source.display_path(), ropey::Rope::from_str(&source.text));
+    let analysis = workspace.analysis(file, &[file]);
     if !analysis.parse.diagnostics.is_empty() {
         for d in &analysis.parse.diagnostics {
             eprint!("{}", render::text(&source, d));
