@@ -106,24 +106,70 @@ async fn items_written_under_the_old_template_are_counted() {
     ];
     let all = dyno(&args);
     assert_eq!(all.status.code(), Some(1), "{}", stderr(&all));
-    assert_eq!(count_of(&all), json!({ "items": 7, "complete": true, "table": name }));
+    assert_eq!(
+        count_of(&all),
+        json!({ "items": 7, "complete": true, "read": "Scan", "table": name })
+    );
 
     let mut bounded = args.to_vec();
     bounded.extend(["--max-items", "3"]);
     let bounded = dyno(&bounded);
     assert_eq!(
         count_of(&bounded),
-        json!({ "items": 3, "complete": false, "table": name })
+        json!({ "items": 3, "complete": false, "read": "Scan", "table": name })
     );
 
     let text = dyno(&["diff", &old, &new, "--endpoint", &endpoint, "--table", &name]);
     assert!(
-        stdout(&text).contains(&format!("; 7 existing items on table `{name}`")),
+        stdout(&text).contains(&format!("; 7 existing items (counted with a Scan) on table `{name}`")),
         "{}",
         stdout(&text)
     );
 
     let client = dynamo::client(&endpoint).await;
+    dynamo::delete_table(&client, &name).await.unwrap();
+}
+
+const SETTINGS: &str = "table Config {\n  key pk, sk\n}\n\nentity Setting {\n  name: id\n  value: string\n\n  pk = \"SETTINGS\"\n  sk = \"SETTING#{name}\"\n}\n\n/// Every setting.\npattern settings() -> Setting[]\n";
+
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+async fn a_constant_old_partition_key_is_counted_with_one_query() {
+    let endpoint = endpoint();
+    let scratch = common::scratch::Scratch::new("diff-endpoint-query");
+    let old = scratch.file("old.dyno", SETTINGS);
+    let new = scratch.file("new.dyno", SETTINGS.replace("SETTING#{name}", "S#{name}"));
+    let analysis = dyno::check::analyze(SETTINGS);
+    let name = format!("{}Config", dyno::verify::unique_prefix());
+    let client = dynamo::client(&endpoint).await;
+    dynamo::create_table(&client, &analysis.schema.model.tables[0], &name)
+        .await
+        .unwrap();
+    let mut items: Vec<Map<String, Json>> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|n| item("SETTINGS", &format!("SETTING#{n}"), &[("name", n), ("value", "1")]))
+        .collect();
+    // In the partition under another sort key, and in a partition whose
+    // key only begins like the old one: neither counts.
+    items.push(item("SETTINGS", "OTHER", &[]));
+    items.push(item("SETTINGS2", "SETTING#e", &[]));
+    let refs: Vec<&Map<String, Json>> = items.iter().collect();
+    dynamo::write_items(&client, &name, &refs).await.unwrap();
+    let run = dyno(&[
+        "diff",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "--format",
+        "json",
+        "--endpoint",
+        &endpoint,
+        "--table",
+        &name,
+    ]);
+    assert_eq!(
+        count_of(&run),
+        json!({ "items": 4, "complete": true, "read": "Query", "table": name })
+    );
     dynamo::delete_table(&client, &name).await.unwrap();
 }
 

@@ -49,7 +49,10 @@ pub async fn count_all(
     Ok(out)
 }
 
-/// The items of `table` whose keys the old item shape wrote.
+/// The items of `table` whose keys the old item shape wrote: one Query
+/// when the old partition key is a constant (`pk = "SETTINGS"`), else a
+/// Scan; both filtered on the old literal prefixes, then each key checked
+/// against the old template's exact language.
 async fn count_one(
     client: &Client,
     table: &str,
@@ -58,54 +61,56 @@ async fn count_one(
     affected: &Affected,
 ) -> Result<Count, String> {
     let entity = old.entity(affected.entity);
+    let nothing = Count {
+        items: 0,
+        complete: true,
+        query: false,
+    };
     let Some(shape) = entity.items.get(affected.shape) else {
-        return Ok(Count {
-            items: 0,
-            complete: true,
-        });
+        return Ok(nothing);
     };
     let keys: Vec<&KeyValue> = shape.keys.iter().filter(|k| !k.implicit).collect();
+    if keys.is_empty() {
+        return Ok(nothing);
+    }
+    let partition = entity
+        .table
+        .and_then(|t| old.table(t).base())
+        .map(|base| base.pk.name.clone());
     let mut names = HashMap::new();
     let mut values = HashMap::new();
-    let mut conditions = Vec::new();
+    let (mut key_condition, mut filter) = (Vec::new(), Vec::new());
     for (n, key) in keys.iter().enumerate() {
         names.insert(format!("#k{n}"), key.attr.clone());
         let prefix = key.template.literal_prefix();
-        if prefix.is_empty() {
-            conditions.push(format!("attribute_exists(#k{n})"));
+        let constant = key.template.holes().next().is_none();
+        if constant && partition.as_deref() == Some(key.attr.as_str()) {
+            values.insert(format!(":k{n}"), AttributeValue::S(prefix));
+            key_condition.push(format!("#k{n} = :k{n}"));
+        } else if prefix.is_empty() {
+            filter.push(format!("attribute_exists(#k{n})"));
         } else {
             values.insert(format!(":k{n}"), AttributeValue::S(prefix));
-            conditions.push(format!("begins_with(#k{n}, :k{n})"));
+            filter.push(format!("begins_with(#k{n}, :k{n})"));
         }
     }
-    if conditions.is_empty() {
-        return Ok(Count {
-            items: 0,
-            complete: true,
-        });
-    }
-    let projection: Vec<String> = (0..keys.len()).map(|n| format!("#k{n}")).collect();
+    let read = Read {
+        table,
+        key_condition: (!key_condition.is_empty()).then(|| key_condition.join(" AND ")),
+        filter: (!filter.is_empty()).then(|| filter.join(" AND ")),
+        projection: (0..keys.len()).map(|n| format!("#k{n}")).collect::<Vec<_>>().join(", "),
+        names,
+        values,
+    };
+    let query = read.key_condition.is_some();
     let mut start = None;
     let mut items = 0;
     loop {
-        let output = client
-            .scan()
-            .table_name(table)
-            .filter_expression(conditions.join(" AND "))
-            .projection_expression(projection.join(", "))
-            .set_expression_attribute_names(Some(names.clone()))
-            .set_expression_attribute_values((!values.is_empty()).then(|| values.clone()))
-            .set_exclusive_start_key(start.take())
-            .send()
+        let (page, next) = read
+            .page(client, start.take())
             .await
-            .map_err(|e| {
-                format!(
-                    "counting `{}` items in `{table}`: {}",
-                    entity.name.text,
-                    DisplayErrorContext(e)
-                )
-            })?;
-        for item in output.items() {
+            .map_err(|e| format!("counting `{}` items in `{table}`: {e}", entity.name.text))?;
+        for item in &page {
             let matches = keys.iter().all(|key| match item.get(&key.attr) {
                 Some(AttributeValue::S(text)) => key.template.lang.can_equal(text),
                 _ => false,
@@ -113,13 +118,71 @@ async fn count_one(
             if matches {
                 items += 1;
                 if items >= max_items {
-                    return Ok(Count { items, complete: false });
+                    return Ok(Count {
+                        items,
+                        complete: false,
+                        query,
+                    });
                 }
             }
         }
-        start = output.last_evaluated_key;
+        start = next;
         if start.is_none() {
-            return Ok(Count { items, complete: true });
+            return Ok(Count {
+                items,
+                complete: true,
+                query,
+            });
+        }
+    }
+}
+
+type Item = HashMap<String, AttributeValue>;
+
+/// One counting read: a Query when there is a key condition, else a Scan.
+struct Read<'a> {
+    table: &'a str,
+    key_condition: Option<String>,
+    filter: Option<String>,
+    projection: String,
+    names: HashMap<String, String>,
+    values: HashMap<String, AttributeValue>,
+}
+
+impl Read<'_> {
+    /// One page from `start`: its items and where the next one starts.
+    async fn page(&self, client: &Client, start: Option<Item>) -> Result<(Vec<Item>, Option<Item>), String> {
+        let values = (!self.values.is_empty()).then(|| self.values.clone());
+        match &self.key_condition {
+            Some(condition) => {
+                let output = client
+                    .query()
+                    .table_name(self.table)
+                    .key_condition_expression(condition)
+                    .set_filter_expression(self.filter.clone())
+                    .projection_expression(&self.projection)
+                    .set_expression_attribute_names(Some(self.names.clone()))
+                    .set_expression_attribute_values(values)
+                    .set_exclusive_start_key(start)
+                    .send()
+                    .await
+                    .map_err(|e| DisplayErrorContext(e).to_string())?;
+                Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
+            }
+            None => {
+                let output = client
+                    .scan()
+                    .table_name(self.table)
+                    .set_filter_expression(self.filter.clone())
+                    .projection_expression(&self.projection)
+                    .set_expression_attribute_names(Some(self.names.clone()))
+                    .set_expression_attribute_values(values)
+                    .set_exclusive_start_key(start)
+                    .send()
+                    .await
+                    .map_err(|e| DisplayErrorContext(e).to_string())?;
+                Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
+            }
         }
     }
 }

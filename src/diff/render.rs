@@ -15,6 +15,8 @@ pub struct Count {
     pub items: u64,
     /// False when the count stopped at `--max-items`: at least `items`.
     pub complete: bool,
+    /// Read with one Query (a constant old partition key), else a Scan.
+    pub query: bool,
 }
 
 /// Everything an output needs.
@@ -118,10 +120,14 @@ fn affected_text(affected: &super::Affected) -> String {
 
 fn count_text(count: Count) -> String {
     let plural = if count.items == 1 { "item" } else { "items" };
+    let read = if count.query { "a Query" } else { "a Scan" };
     if count.complete {
-        format!("{} existing {plural}", count.items)
+        format!("{} existing {plural} (counted with {read})", count.items)
     } else {
-        format!("at least {} existing {plural} (stopped at --max-items)", count.items)
+        format!(
+            "at least {} existing {plural} (counted with {read}, stopped at --max-items)",
+            count.items
+        )
     }
 }
 
@@ -190,6 +196,7 @@ pub fn json(report: &Report<'_>) -> Json {
                     "count": report.count(index).map(|c| json!({
                         "items": c.items,
                         "complete": c.complete,
+                        "read": if c.query { "Query" } else { "Scan" },
                         "table": report.counted_in.unwrap_or(&a.table),
                     })),
                 })),
