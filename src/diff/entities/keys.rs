@@ -253,8 +253,11 @@ fn how(old: &[Piece], new: &[Piece]) -> String {
     };
     let (old_holes, new_holes) = (holes(old), holes(new));
     let mut why = Vec::new();
-    if prefix(old) != prefix(new) {
-        why.push(format!("prefix `{}` → `{}`", prefix(old), prefix(new)));
+    match (prefix(old), prefix(new)) {
+        (a, b) if a == b => {}
+        (a, b) if b.is_empty() => why.push(format!("prefix `{a}` removed")),
+        (a, b) if a.is_empty() => why.push(format!("prefix `{b}` added")),
+        (a, b) => why.push(format!("prefix `{a}` → `{b}`")),
     }
     for h in new_holes.iter().filter(|h| !old_holes.contains(h)) {
         why.push(format!("hole `{{{h}}}` added"));
