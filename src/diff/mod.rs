@@ -11,6 +11,7 @@
 #[cfg(feature = "verify")]
 pub mod count;
 mod entities;
+mod leaks;
 mod pairing;
 mod patterns;
 pub mod render;

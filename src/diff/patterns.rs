@@ -8,8 +8,8 @@ use serde_json::Value as Json;
 
 use super::{At, Change, Class, Pairing, Version};
 use crate::check::describe::{self, Served};
-use crate::check::model::{EntityId, Model, Pattern, PatternId};
-use crate::check::resolve::{Read, Resolution, SortOp};
+use crate::check::model::{Model, Pattern, PatternId};
+use crate::check::resolve::{Resolution, SortOp};
 
 pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut Vec<Change>) {
     let (old_model, new_model) = (&old.schema.model, &new.schema.model);
@@ -109,7 +109,7 @@ pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut 
             ]),
         );
     }
-    leaks(old, new, pairing, out);
+    super::leaks::compare(old, new, pairing, out);
 }
 
 /// The old request with its parameters under the attributes' new names:
@@ -207,116 +207,17 @@ fn typed(value: &Json) -> &Json {
     }
 }
 
-/// Old Queries that the new schema's items also match: an item of an
-/// entity the old pattern did not return, whose new keys meet the old key
-/// condition, is read by every deployed copy of the old code.
-fn leaks(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut Vec<Change>) {
-    let (old_model, new_model) = (&old.schema.model, &new.schema.model);
-    for (old_id, pattern) in old_model.pattern_ids() {
-        let Some(resolution) = old.schema.resolution(old_id) else {
-            continue;
-        };
-        if resolution.read != Read::Query || !resolution.partition_rest.is_empty() || resolution.filter.is_some() {
-            continue;
-        }
-        let table = old_model.table(resolution.table);
-        let access = table.access(resolution.access);
-        let Some(new_table) = new_model.table_named(&table.name.text) else {
-            continue;
-        };
-        let returned: Vec<EntityId> = resolution.returns.iter().filter_map(|&e| pairing.new_of(e)).collect();
-        for (new_entity, entity) in new_model.entity_ids() {
-            if entity.table != Some(new_table) || returned.contains(&new_entity) {
-                continue;
-            }
-            let Some(item) = entity.items.iter().find(|item| {
-                meets(
-                    item.key(&access.pk.name).map(|k| &k.template.lang),
-                    resolution,
-                    access
-                        .sk
-                        .as_ref()
-                        .and_then(|sk| item.key(&sk.name))
-                        .map(|k| &k.template.lang),
-                )
-            }) else {
-                continue;
-            };
-            // Already so before: the old schema's check said it.
-            let leaked_before = pairing.old_of(new_entity).is_some_and(|o| {
-                old_model.entity(o).items.iter().any(|i| {
-                    meets(
-                        i.key(&access.pk.name).map(|k| &k.template.lang),
-                        resolution,
-                        access
-                            .sk
-                            .as_ref()
-                            .and_then(|sk| i.key(&sk.name))
-                            .map(|k| &k.template.lang),
-                    )
-                })
-            });
-            if leaked_before {
-                continue;
-            }
-            let key = access
-                .sk
-                .as_ref()
-                .and_then(|sk| item.key(&sk.name))
-                .or_else(|| item.key(&access.pk.name));
-            let span = key.map_or(entity.name.span, |k| k.span);
-            out.push(
-                Change::new(
-                    Class::BreaksReaders,
-                    format!("entity `{}`", entity.name.text),
-                    At::New(span),
-                    format!(
-                        "the old pattern `{}` ({}) also matches `{}` items: deployed readers get them mixed into their results",
-                        pattern.name.text,
-                        condition(resolution),
-                        entity.name.text
-                    ),
-                )
-                .was(pattern.span)
-                .steps(vec![
-                    format!("give `{}` a key the old condition cannot match", entity.name.text),
-                    format!(
-                        "or deploy readers of `{}` that expect (or filter out) the new items first",
-                        pattern.name.text
-                    ),
-                ]),
-            );
-        }
-    }
-}
-
-/// Whether an item with these key languages is read by the Query.
-fn meets(
-    pk: Option<&crate::check::lang::Template>,
-    resolution: &Resolution,
-    sk: Option<&crate::check::lang::Template>,
-) -> bool {
-    let Some(pk) = pk else { return false };
-    if !pk.overlaps(&resolution.partition.lang()) {
-        return false;
-    }
-    match (&resolution.sort, sk) {
-        (None, _) => true,
-        (Some(_), None) => false,
-        (Some(SortOp::Eq(v)), Some(sk)) => sk.overlaps(&v.lang()),
-        (Some(SortOp::BeginsWith(v)), Some(sk)) => sk.overlaps(&v.prefix_lang()),
-        // Ranges: not compared across versions (docs/diff.md).
-        (Some(_), Some(_)) => false,
-    }
-}
-
 /// `pk = TENANT#{tenantId} AND begins_with(sk, USER#)`.
-fn condition(resolution: &Resolution) -> String {
+pub(super) fn condition(resolution: &Resolution) -> String {
     let mut out = format!("partition `{}`", resolution.partition);
     match &resolution.sort {
         Some(SortOp::BeginsWith(v)) => out.push_str(&format!(", begins_with `{v}`")),
         Some(SortOp::Eq(v)) => out.push_str(&format!(", sort key `{v}`")),
-        Some(_) => out.push_str(", a sort-key range"),
+        Some(SortOp::Between(lo, hi)) => out.push_str(&format!(", sort key between `{lo}` and `{hi}`")),
+        Some(SortOp::Lt(v)) => out.push_str(&format!(", sort key < `{v}`")),
+        Some(SortOp::Le(v)) => out.push_str(&format!(", sort key <= `{v}`")),
+        Some(SortOp::Gt(v)) => out.push_str(&format!(", sort key > `{v}`")),
+        Some(SortOp::Ge(v)) => out.push_str(&format!(", sort key >= `{v}`")),
         None => {}
     }
     out
