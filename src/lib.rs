@@ -13,6 +13,7 @@ pub mod cli;
 pub mod db;
 pub mod design;
 pub mod diagnostic;
+pub mod diff;
 pub mod doc;
 pub mod export;
 #[doc(hidden)]

@@ -3,6 +3,7 @@
 
 mod check;
 mod design;
+mod diff;
 mod doc;
 mod explain;
 mod export;
@@ -35,6 +36,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Run the language server on stdin/stdout.
     Lsp,
+    /// Compare two versions of a schema: what each change does to the items already written (docs/diff.md).
+    Diff(diff::DiffArgs),
     /// Print each pattern's resolved Query as the low-level request JSON.
     Explain(explain::ExplainArgs),
     /// Print the model document (Markdown): prefix registry, access patterns, item collections (`--check`: compare with a committed one).
@@ -104,6 +107,7 @@ pub fn main() -> i32 {
     }
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Diff(args) => diff::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Doc(args) => doc::run(&args),
         Command::Lsp => crate::lsp::run(),

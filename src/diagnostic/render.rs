@@ -120,6 +120,21 @@ pub fn text(sources: &(impl Sources + ?Sized), diagnostic: &Diagnostic) -> Strin
     out
 }
 
+/// `--> path:line:column` and the source line with `span` marked by
+/// carets and `label`: the location block of [`text`], for reports that are
+/// not diagnostics (`dyno diff`).
+pub fn excerpt(source: &SourceText, span: Span, label: Option<&str>) -> String {
+    let gutter = (source.lines.line_col(span.start).line + 1).to_string().len();
+    let mut out = String::new();
+    let how = Marked {
+        arrow: "-->",
+        mark: '^',
+        label,
+    };
+    located(&mut out, source, span, how, gutter);
+    out
+}
+
 /// How a location is drawn: the primary one with `-->` and carets, a
 /// related one with `:::` and dashes.
 struct Marked<'a> {

@@ -12,6 +12,7 @@ pub mod inlay;
 pub mod locate;
 pub mod references;
 pub mod rename;
+pub mod schema_diff;
 pub mod semantic_tokens;
 pub mod symbols;
 pub mod view;

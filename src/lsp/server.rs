@@ -106,7 +106,8 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
                     let _ = parsed.send((rope.clone(), syntax.to_vec()));
                 }
             })?;
-            let diagnostics = handlers::diagnostics::to_lsp(&snapshot, encoding);
+            let mut diagnostics = handlers::diagnostics::to_lsp(&snapshot, encoding);
+            diagnostics.extend(handlers::schema_diff::to_lsp(&analysed, &snapshot, encoding));
             let shown = Shown {
                 revision: snapshot.revision,
                 semantic: handlers::diagnostics::semantic(&snapshot),
@@ -184,6 +185,12 @@ async fn publish_syntax_first(
     client
         .publish_diagnostics(uri.clone(), diagnostics, Some(version))
         .await;
+}
+
+/// The `diffAgainstHead` setting in the initialization options or the
+/// `dyno` section of the settings, when given.
+fn diff_against_head(options: Option<&serde_json::Value>) -> Option<bool> {
+    options?.get("diffAgainstHead")?.as_bool()
 }
 
 fn negotiate_encoding(params: &InitializeParams) -> Encoding {
@@ -267,6 +274,8 @@ impl LanguageServer for Server {
             .and_then(|c| c.completion_item.as_ref())
             .and_then(|i| i.snippet_support);
         self.state.set_snippets(snippets == Some(true));
+        self.state
+            .set_diff_against_head(diff_against_head(params.initialization_options.as_ref()) == Some(true));
         let mut folders: Vec<_> = params
             .workspace_folders
             .iter()
@@ -326,6 +335,21 @@ impl LanguageServer for Server {
         // Unless it was reopened meanwhile: then its own refresh publishes.
         if self.state.documents.revision(&uri).is_none() {
             self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        }
+    }
+
+    /// `{"dyno": {"diffAgainstHead": true}}`: the setting changed; every
+    /// open document is published again with (or without) the comparison.
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        let Some(on) = diff_against_head(params.settings.get("dyno")) else {
+            return;
+        };
+        self.state.set_diff_against_head(on);
+        self.published.lock().await.clear();
+        for uri in self.state.documents.uris() {
+            if let Some(revision) = self.state.documents.revision(&uri) {
+                self.refresh(uri, revision);
+            }
         }
     }
 

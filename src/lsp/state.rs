@@ -42,6 +42,18 @@ pub struct State {
     pub workspace_folders: Mutex<Vec<PathBuf>>,
     /// Shared by every pinned view.
     pub disk: Arc<DiskFiles>,
+    /// Setting `diffAgainstHead` (off by default): compare each open
+    /// schema with its version at git `HEAD`.
+    diff_against_head: AtomicBool,
+    /// The versions at `HEAD` read so far, checked, by path: shared by
+    /// every pinned view, so each is analysed once per text.
+    pub heads: Arc<Mutex<HashMap<PathBuf, Arc<Head>>>>,
+}
+
+/// A file's text at git `HEAD` and its analysis.
+pub struct Head {
+    pub text: String,
+    pub analysis: crate::check::Analysis,
 }
 
 impl State {
@@ -65,6 +77,14 @@ impl State {
         self.snippets.store(supported, Ordering::Relaxed);
     }
 
+    pub fn diff_against_head(&self) -> bool {
+        self.diff_against_head.load(Ordering::Relaxed)
+    }
+
+    pub fn set_diff_against_head(&self, on: bool) {
+        self.diff_against_head.store(on, Ordering::Relaxed);
+    }
+
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         self.documents.snapshot(uri)
     }
@@ -79,6 +99,8 @@ impl State {
             snippets: AtomicBool::new(self.snippets()),
             workspace_folders: Mutex::new(self.folders()),
             disk: self.disk.clone(),
+            diff_against_head: AtomicBool::new(self.diff_against_head()),
+            heads: self.heads.clone(),
         }
     }
 

@@ -15,6 +15,7 @@ pub mod hover;
 pub mod inlay_hint;
 pub mod references;
 pub mod rename;
+pub mod schema_diff;
 pub mod semantic_tokens;
 pub mod workspace_symbol;
 
