@@ -178,3 +178,25 @@ fn bad_input_is_an_error_not_a_panic() {
     assert_eq!(broken.status.code(), Some(1), "{}", stderr(&broken));
     assert!(stderr(&broken).contains("nothing designed"), "{}", stderr(&broken));
 }
+
+#[test]
+fn the_documented_example_designs_as_docs_design_md_shows() {
+    let markdown = std::fs::read_to_string("docs/design.md").unwrap();
+    let blocks = common::markdown::blocks(&markdown);
+    let input = blocks
+        .iter()
+        .find(|b| b.info == "dyno fails")
+        .expect("the example's input");
+    let output = blocks
+        .iter()
+        .find(|b| b.info == "dyno" && b.line > input.line)
+        .expect("the example's output");
+    let design = design::design(&input.code, &Options::default());
+    assert_eq!(design.text, output.code, "docs/design.md's example is stale");
+    let report = design::report(&design, true, false);
+    let text = blocks
+        .iter()
+        .find(|b| b.info == "text" && b.line > output.line)
+        .expect("the example's report");
+    assert_eq!(report, text.code, "docs/design.md's report is stale");
+}

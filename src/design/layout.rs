@@ -15,6 +15,11 @@ use super::needs::Need;
 use super::slots::{Cover, Slot};
 use crate::check::model::{AttrType, EntityId, Model};
 
+/// Local indexes per table, and global ones by default: AWS, "Quotas in
+/// Amazon DynamoDB", Secondary indexes.
+const MAX_LOCAL: usize = 5;
+const MAX_GLOBAL: usize = 20;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Place {
     Table,
@@ -333,6 +338,20 @@ pub fn layout(
             .unwrap_or(1);
         let p = make(n);
         let table = table_of(slots[group[0]].entity);
+        // AWS's quotas: 5 local indexes per table, 20 global ones by default.
+        let quota = match p {
+            Place::Local(n) => (n > MAX_LOCAL).then_some("at most 5 local indexes per table"),
+            Place::Global(n) => (n > MAX_GLOBAL).then_some("20 global indexes per table, the default quota"),
+            Place::Table => None,
+        };
+        if let Some(quota) = quota {
+            for &s in &group {
+                for &need in &slots[s].serves {
+                    unserved.push((need, format!("it needs another index, beyond {quota}")));
+                }
+            }
+            continue;
+        }
         let new_index = !declared.contains(&(table, p));
         let indexes = declared.iter().filter(|(t, _)| *t == table).count();
         if new_index && max_indexes.is_some_and(|max| indexes >= max) {
