@@ -111,8 +111,13 @@ pub fn choices(model: &Model, needs: &[Need], layout: &Layout, rendered: &Render
             .collect();
         out.push(Choice {
             subject: format!(
-                "`{}.{attr}: {ty}` (zero-padded, so its text sorts like its value)",
-                model.entity(*entity).name.text
+                "`{}.{attr}: {ty}` ({})",
+                model.entity(*entity).name.text,
+                if ty.starts_with("int") {
+                    "zero-padded, so its text sorts like its value"
+                } else {
+                    "in UTC, so its text sorts like its instant"
+                }
             ),
             because: pattern_names(&serves),
         });

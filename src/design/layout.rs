@@ -279,9 +279,14 @@ pub fn layout(
             && place[s].is_none()
             && !keyed(slots[s].entity)
             && keys_an_edge(&slots[s], &identity_of(slots[s].entity))
-            && base_of
-                .get(&slots[s].entity)
-                .is_some_and(|&b| keys_an_edge(&slots[b], &identity_of(slots[b].entity)))
+            && base_of.get(&slots[s].entity).is_some_and(|&b| {
+                // A second item in the table item's own partition would share
+                // its tag and be read with it: another order there is an index.
+                let (mut x, mut y) = (slots[b].partition.clone(), slots[s].partition.clone());
+                x.sort();
+                y.sort();
+                keys_an_edge(&slots[b], &identity_of(slots[b].entity)) && x != y
+            })
             && let Some(sort) = identified(&slots[s], &identity_of(slots[s].entity))
         {
             slots[s].sort = sort;

@@ -3,7 +3,7 @@
 //! range of or orders by (the next sort-key hole), whether it must find
 //! exactly one item, and whether it must be read strongly consistent.
 
-use crate::check::model::{EntityId, Model, Pattern, PatternId};
+use crate::check::model::{AttrType, EntityId, Model, Pattern, PatternId};
 use crate::syntax::ast::{CompareOp, KnownKind, Operation};
 
 /// One pattern's demand on the keys of the entities it returns.
@@ -109,6 +109,16 @@ fn need(model: &Model, id: PatternId, pattern: &Pattern) -> Result<Option<Need>,
                 model.entity(missing).name.text
             ));
         }
+    }
+    if let Some(attr) = &sorted
+        && let Some(&e) = entities
+            .iter()
+            .find(|&&e| matches!(model.entity(e).attribute(attr).map(|a| &a.ty), Some(AttrType::Decimal)))
+    {
+        return Err(format!(
+            "`{attr}` of `{}` is a `decimal`, whose text does not sort like its value: order by an `int(pad N)` (cents, say) instead",
+            model.entity(e).name.text
+        ));
     }
     // One item of one entity: the key must be exactly the known values. A
     // read of several entities (`-> Tenant, User[]`) is a collection.

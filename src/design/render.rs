@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use super::layout::{Existing, Layout, Place, identities};
 use super::needs::Need;
 use crate::check::lints::hot;
-use crate::check::model::{AccessKind, AttrType, EntityId, Model, TableId};
+use crate::check::model::{AccessKind, AttrType, EntityId, Model, TableId, Zone};
 use crate::check::shard::MAX_SHARDS;
 use crate::generate::names::words;
 use crate::syntax::Span;
@@ -299,13 +299,20 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
         // A range or an order over a number needs its text to sort.
         for attr in &slot.sort {
             let orders = slot.serves.iter().any(|&n| needs[n].sorted.as_deref() == Some(attr));
+            // An offset datetime's text does not sort like its instant (W303):
+            // ordered, it is stored in UTC.
+            let sortable = |ty: &AttrType| match ty {
+                AttrType::Int { pad: None } => Some("int(pad 10)"),
+                AttrType::DateTime(Zone::Offset) => Some("datetime"),
+                _ => None,
+            };
             if let Some(a) = entity.attribute(attr)
                 && orders
-                && a.ty == (AttrType::Int { pad: None })
+                && let Some(ty) = sortable(&a.ty)
                 && !out.retyped.iter().any(|(e, n, _)| *e == slot.entity && n == attr)
             {
-                out.retyped.push((slot.entity, attr.clone(), "int(pad 10)".into()));
-                out.edits.push((a.ty_span, "int(pad 10)".into()));
+                out.retyped.push((slot.entity, attr.clone(), ty.into()));
+                out.edits.push((a.ty_span, ty.into()));
             }
         }
     }
