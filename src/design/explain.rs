@@ -210,3 +210,21 @@ fn nearest(model: &Model, needs: &[Need], layout: &Layout, pattern: PatternId) -
         }
     )
 }
+
+/// The errors of the completed schema outside every pattern.
+pub fn left(after: &Analysis) -> Vec<String> {
+    let model = &after.schema.model;
+    after
+        .schema
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| {
+            !model
+                .patterns
+                .iter()
+                .any(|p| p.span.start <= d.span.start && d.span.end <= p.span.end)
+        })
+        .map(|d| d.message.clone())
+        .collect()
+}

@@ -58,7 +58,9 @@ pub fn identities(model: &Model, needs: &[Need], entity: EntityId) -> Vec<Vec<St
         .map(|n| n.equal.clone())
         .collect();
     if out.is_empty() {
-        let required = |a: &&crate::check::model::Attribute| !a.optional && a.ty.shape("#").is_some();
+        let required = |a: &&crate::check::model::Attribute| {
+            !a.optional && a.ty.shape("#").is_some() && crate::syntax::names::is_bare(&a.name.text)
+        };
         let own = format!("{}id", e.name.text.to_lowercase());
         let id_like = |ty: &AttrType| matches!(ty, AttrType::Id | AttrType::Uuid | AttrType::Ulid);
         let named = |a: &&crate::check::model::Attribute| {

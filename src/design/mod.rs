@@ -52,6 +52,9 @@ pub struct Design {
     pub choices: Vec<Choice>,
     /// Patterns the design does not serve, why, and what comes nearest.
     pub unserved: Vec<Unserved>,
+    /// Errors the checker still reports outside the patterns (an entity no
+    /// key can identify, a table the input declares wrongly).
+    pub left: Vec<String>,
     /// The best designs found, the chosen one first.
     pub alternatives: Vec<Summary>,
 }
@@ -77,6 +80,9 @@ pub fn report(design: &Design, explain: bool, alternatives: bool) -> String {
                 )),
             }
         }
+    }
+    for message in &design.left {
+        out.push_str(&format!("error: {message}\n"));
     }
     for u in &design.unserved {
         out.push_str(&format!("warning: `{}` is not served: {}\n", u.pattern, u.why));

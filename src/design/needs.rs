@@ -103,11 +103,24 @@ fn need(model: &Model, id: PatternId, pattern: &Pattern) -> Result<Option<Need>,
         }
     };
     for attr in equal.iter().chain(&sorted) {
-        if let Some(&missing) = entities.iter().find(|&&e| model.entity(e).attribute(attr).is_none()) {
-            return Err(format!(
-                "`{}` has no attribute `{attr}` to key on",
-                model.entity(missing).name.text
-            ));
+        for &e in &entities {
+            let entity = model.entity(e);
+            let Some(attribute) = entity.attribute(attr) else {
+                return Err(format!("`{}` has no attribute `{attr}` to key on", entity.name.text));
+            };
+            if attribute.ty.shape("#").is_none() {
+                return Err(format!(
+                    "`{attr}` of `{}` is a `{}`, which cannot be part of a key",
+                    entity.name.text,
+                    attribute.ty.name()
+                ));
+            }
+            // A hole names an identifier (docs/language.md, Quoted names).
+            if !crate::syntax::names::is_bare(attr) {
+                return Err(format!(
+                    "`{attr}` is not an identifier, and a key template's hole can only name one"
+                ));
+            }
         }
     }
     if let Some(attr) = &sorted

@@ -176,7 +176,7 @@ fn place_names(model: &Model, table: TableId, place: Place) -> Option<(String, S
             return Some((
                 t.name.text.clone(),
                 base.pk.name.clone(),
-                base.sk.as_ref()?.name.clone(),
+                base.sk.as_ref().map_or(String::new(), |k| k.name.clone()),
                 false,
             ));
         }
@@ -273,6 +273,14 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
         }
         let mut sk = vec![tags[&slot.entity].clone()];
         sk.extend(slot.sort.iter().map(|a| format!("{{{a}}}")));
+        // A table of one key attribute: the whole identity is the
+        // partition key, after the entity's tag (which keeps two entities
+        // keyed on the same attributes apart).
+        if sk_attr.is_empty() {
+            pk = std::iter::once(tags[&slot.entity].clone())
+                .chain(slot.partition.iter().chain(&slot.sort).map(|a| format!("{{{a}}}")))
+                .collect();
+        }
         let mut keys = vec![
             KeyLine {
                 attr: pk_attr,
@@ -288,6 +296,7 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
         if matches!(place, Place::Local(_)) {
             keys.remove(0);
         }
+        keys.retain(|k| !k.attr.is_empty());
         out.key_chars += keys.iter().map(|k| k.template.len()).sum::<usize>();
         out.keys[s] = keys.clone();
         let lines = lines_of.entry(slot.entity).or_default();

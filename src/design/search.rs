@@ -134,7 +134,9 @@ pub fn run(text: &str, options: &Options) -> Design {
     seen.truncate(options.alternatives.max(1));
     let choices: Vec<Choice> = explain::choices(model, &input.needs, &best.layout, &best.rendered);
     let unserved: Vec<Unserved> = explain::unserved(model, &input.needs, &skipped, &best.layout, &best.analysis);
+    let left = explain::left(&best.analysis);
     Design {
+        left,
         edits: best.rendered.edits.clone(),
         indexes: best.summary.indexes,
         cost: best.summary.cost,
@@ -190,7 +192,7 @@ fn summarize(analysis: &Analysis, rendered: &Rendered, change: String) -> Summar
         .iter()
         .zip(&schema.model.patterns)
         .filter_map(|(c, p)| Some(c.as_ref()?.rcu * p.rate.unwrap_or(1.0)))
-        .sum();
+        .fold(0.0, |a, b| a + b);
     Summary {
         errors,
         warnings,
