@@ -4,6 +4,7 @@
 
 pub mod code_actions;
 pub mod completion;
+pub mod design;
 pub mod folding;
 pub mod format;
 pub mod goto;
