@@ -1431,6 +1431,24 @@ fn design_keys_says_what_stays_unserved() {
 }
 
 #[test]
+fn no_design_keys_when_the_design_leaves_more_errors() {
+    // The designer does not yet write into one-line declarations (it puts
+    // the index after the table's line and no keys in the entity): its
+    // design has more errors than the schema, so it is not offered.
+    check_design(
+        r#"
+        table App { key pk, sk }
+        entity $0User in App { tenantId: id  userId: id  email: string }
+        pattern getUser(tenantId, userId) -> User
+        pattern byEmail(email) -> User[]
+        "#,
+        expect![[r#"
+            (no action)
+        "#]],
+    );
+}
+
+#[test]
 fn no_design_keys_when_every_pattern_is_served() {
     check_design(
         r#"

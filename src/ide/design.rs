@@ -12,6 +12,7 @@
 
 use super::File;
 use crate::design::{self, Options};
+use crate::diagnostic::Severity;
 use crate::syntax::Span;
 
 /// Files larger than this get no "Design keys" action (64 KB).
@@ -27,7 +28,8 @@ pub struct DesignKeys {
 
 /// The "Design keys" action when `range` touches a table, entity or
 /// pattern (an empty range is a cursor, which touches a declaration at
-/// either end) and the design edits the file; `None` otherwise.
+/// either end) and the design edits the file, leaving fewer errors than it
+/// has; `None` otherwise.
 pub fn design_keys(file: &File, range: Span) -> Option<DesignKeys> {
     // As `dyno design` refuses: a file with syntax errors (one being
     // typed) is not designed.
@@ -46,7 +48,16 @@ pub fn design_keys(file: &File, range: Span) -> Option<DesignKeys> {
         return None;
     }
     let design = design::design(&file.text, &Options::default());
-    if design.edits.is_empty() {
+    // Offered only when it helps by the checker's count: what lacks keys
+    // or a Query is an error, so a useful design leaves fewer errors than
+    // there are now (and one that would leave more is never offered).
+    let errors = file
+        .analysis
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    if design.edits.is_empty() || design.errors >= errors {
         return None;
     }
     Some(DesignKeys {
