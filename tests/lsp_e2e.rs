@@ -656,6 +656,36 @@ fn design_keys_over_the_real_server_gives_the_designed_schema() {
 }
 
 #[test]
+fn design_keys_carries_the_version_for_clients_that_take_versioned_edits() {
+    let capabilities = json!({ "workspace": { "workspaceEdit": { "documentChanges": true } } });
+    let (mut client, _) = LspClient::start_with(capabilities, &[]);
+    let uri = doc_uri("design-versioned.dyno");
+    let text = dyno::design::without_keys(BILLING);
+    open(&mut client, &uri, &text, 7);
+    let position = json!({ "line": line_of(&text, "entity Invoice"), "character": 0 });
+    let response = client.result(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri },
+            "range": { "start": position, "end": position },
+            "context": { "diagnostics": [], "only": ["refactor.rewrite"] },
+        }),
+    );
+    let [action] = design_actions(&response)[..] else {
+        panic!("one Design keys action expected: {response:#}")
+    };
+    let edit = &action["edit"];
+    assert_eq!(edit.get("changes"), None, "{action:#}");
+    let documents = edit["documentChanges"].as_array().expect("document changes");
+    assert_eq!(documents.len(), 1, "{action:#}");
+    assert_eq!(documents[0]["textDocument"], json!({ "uri": uri, "version": 7 }));
+    let edits = documents[0]["edits"].as_array().unwrap();
+    let designed = dyno::design::design(&text, &dyno::design::Options::default()).text;
+    assert_eq!(apply_edits(&text, edits, Enc::Utf16), designed);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
 fn completion_offers_registered_prefixes_inside_begins_with() {
     let mut client = LspClient::start();
     let uri = doc_uri("billing.dyno");

@@ -267,6 +267,13 @@ impl LanguageServer for Server {
             .and_then(|c| c.completion_item.as_ref())
             .and_then(|i| i.snippet_support);
         self.state.set_snippets(snippets == Some(true));
+        let document_changes = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.workspace_edit.as_ref())
+            .and_then(|e| e.document_changes);
+        self.state.set_versioned_edits(document_changes == Some(true));
         let mut folders: Vec<_> = params
             .workspace_folders
             .iter()

@@ -39,6 +39,9 @@ pub struct State {
     utf8: AtomicBool,
     /// Whether the client takes snippets in completions.
     snippets: AtomicBool,
+    /// Whether the client takes versioned document edits
+    /// (`workspace.workspaceEdit.documentChanges`).
+    versioned_edits: AtomicBool,
     pub workspace_folders: Mutex<Vec<PathBuf>>,
     /// Shared by every pinned view.
     pub disk: Arc<DiskFiles>,
@@ -65,6 +68,14 @@ impl State {
         self.snippets.store(supported, Ordering::Relaxed);
     }
 
+    pub fn versioned_edits(&self) -> bool {
+        self.versioned_edits.load(Ordering::Relaxed)
+    }
+
+    pub fn set_versioned_edits(&self, supported: bool) {
+        self.versioned_edits.store(supported, Ordering::Relaxed);
+    }
+
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         self.documents.snapshot(uri)
     }
@@ -77,6 +88,7 @@ impl State {
             documents: self.documents.pinned(),
             utf8: AtomicBool::new(self.utf8.load(Ordering::Relaxed)),
             snippets: AtomicBool::new(self.snippets()),
+            versioned_edits: AtomicBool::new(self.versioned_edits()),
             workspace_folders: Mutex::new(self.folders()),
             disk: self.disk.clone(),
         }

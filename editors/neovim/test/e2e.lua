@@ -346,6 +346,7 @@ local function main()
   expect(design ~= nil, 'no "Design keys" action on entity User')
   expect(design.kind == 'refactor.rewrite', '"Design keys" is of kind %s', tostring(design.kind))
   expect(design.edit ~= nil, '"Design keys" carries no edit')
+  say('  its edit: %s', design.edit.documentChanges and 'versioned documentChanges' or 'changes')
   vim.lsp.util.apply_workspace_edit(design.edit, client.offset_encoding)
   ms = wait_for('every error to go once the design is applied', function()
     return errors() == 0

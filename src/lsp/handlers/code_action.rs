@@ -5,19 +5,20 @@
 //!
 //! Like every request, this answers about the document as it was when the
 //! request arrived (`Server::request` pins it): the edits are ranges of
-//! that text, never of a newer one.
+//! that text, never of a newer one, and carry its version for clients that
+//! take versioned edits, so an edit made meanwhile makes them refuse it.
 
 use std::collections::HashMap;
 
 use tower_lsp::lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse, Diagnostic, NumberOrString,
-    TextEdit, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse, Diagnostic, DocumentChanges,
+    NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier, TextDocumentEdit, TextEdit, WorkspaceEdit,
 };
 
 use super::diagnostics;
 use crate::ide;
 use crate::lsp::documents::Snapshot;
-use crate::lsp::position::{self, Encoding};
+use crate::lsp::position;
 use crate::lsp::state::State;
 use crate::syntax::Span;
 
@@ -39,7 +40,7 @@ pub fn handle(state: &State, params: CodeActionParams) -> Option<CodeActionRespo
     let encoding = state.encoding();
     let range = position::span(&snapshot.rope, params.range, encoding)?;
     let mut actions = if quickfix {
-        quick_fixes(&snapshot, &params, range, encoding)
+        quick_fixes(state, &snapshot, &params, range)
     } else {
         Vec::new()
     };
@@ -54,10 +55,7 @@ pub fn handle(state: &State, params: CodeActionParams) -> Option<CodeActionRespo
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: design.title,
             kind: Some(CodeActionKind::REFACTOR_REWRITE),
-            edit: Some(WorkspaceEdit {
-                changes: Some(HashMap::from([(snapshot.uri.clone(), edits)])),
-                ..WorkspaceEdit::default()
-            }),
+            edit: Some(workspace_edit(state, &snapshot, edits)),
             ..CodeAction::default()
         }));
     }
@@ -65,12 +63,8 @@ pub fn handle(state: &State, params: CodeActionParams) -> Option<CodeActionRespo
 }
 
 /// The fixes of the diagnostics `range` touches.
-fn quick_fixes(
-    snapshot: &Snapshot,
-    params: &CodeActionParams,
-    range: Span,
-    encoding: Encoding,
-) -> Vec<CodeActionOrCommand> {
+fn quick_fixes(state: &State, snapshot: &Snapshot, params: &CodeActionParams, range: Span) -> Vec<CodeActionOrCommand> {
+    let encoding = state.encoding();
     let analysis = &snapshot.file.analysis;
     ide::code_actions::actions(&snapshot.file, range)
         .into_iter()
@@ -101,15 +95,37 @@ fn quick_fixes(
                 title: action.title,
                 kind: Some(CodeActionKind::QUICKFIX),
                 diagnostics: Some(vec![diagnostic]),
-                edit: Some(WorkspaceEdit {
-                    changes: Some(HashMap::from([(snapshot.uri.clone(), edits)])),
-                    ..WorkspaceEdit::default()
-                }),
+                edit: Some(workspace_edit(state, snapshot, edits)),
                 is_preferred: action.preferred.then_some(true),
                 ..CodeAction::default()
             })
         })
         .collect()
+}
+
+/// Edits of the document as the snapshot has it. A client that takes
+/// versioned edits gets the snapshot's version with them, and refuses to
+/// apply them to a document edited since; other clients get plain changes.
+fn workspace_edit(state: &State, snapshot: &Snapshot, edits: Vec<TextEdit>) -> WorkspaceEdit {
+    if state.versioned_edits() {
+        let document = OptionalVersionedTextDocumentIdentifier {
+            uri: snapshot.uri.clone(),
+            version: Some(snapshot.version),
+        };
+        let edits = edits.into_iter().map(OneOf::Left).collect();
+        WorkspaceEdit {
+            document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+                text_document: document,
+                edits,
+            }])),
+            ..WorkspaceEdit::default()
+        }
+    } else {
+        WorkspaceEdit {
+            changes: Some(HashMap::from([(snapshot.uri.clone(), edits)])),
+            ..WorkspaceEdit::default()
+        }
+    }
 }
 
 /// `ours` is the `asked` kind or falls under it (`refactor.rewrite` under
@@ -241,6 +257,30 @@ mod tests {
         assert_eq!(handle(&state, params(&other, HOLE, Vec::new(), None)), None);
         let past_the_end = Range::new(Position::new(99, 0), Position::new(99, 0));
         assert_eq!(handle(&state, params(&uri, past_the_end, Vec::new(), None)), None);
+    }
+
+    #[test]
+    fn versioned_edits_for_clients_that_take_them() {
+        let (state, uri) = open();
+        state.set_versioned_edits(true);
+        let response = handle(&state, params(&uri, HOLE, Vec::new(), None)).unwrap();
+        assert_eq!(response.len(), 2, "{response:#?}");
+        for action in response {
+            let CodeActionOrCommand::CodeAction(action) = action else {
+                panic!("a command: {action:?}")
+            };
+            let edit = action.edit.unwrap();
+            assert_eq!(edit.changes, None);
+            let Some(DocumentChanges::Edits(documents)) = edit.document_changes else {
+                panic!("no document edits: {edit:?}")
+            };
+            let [document] = documents.as_slice() else {
+                panic!("one document expected: {documents:?}")
+            };
+            assert_eq!(document.text_document.uri, uri);
+            assert_eq!(document.text_document.version, Some(1));
+            assert!(!document.edits.is_empty());
+        }
     }
 
     #[test]
