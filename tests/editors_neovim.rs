@@ -6,7 +6,9 @@
 //! `editors/neovim/test/e2e.lua` then checks, with bounded polling: the E203
 //! diagnostic and its line, go to definition (the cursor lands on a key
 //! template), hover naming the resolved index, completion offering `USER#`
-//! inside `begins_with(sk, "`, and the error clearing once the typo is fixed.
+//! inside `begins_with(sk, "`, the error clearing once the typo is fixed,
+//! and the "Design keys" code action on a second schema's keyless entity,
+//! applied as Neovim applies a workspace edit, leaving no errors.
 //!
 //! Ignored unless asked for (`--include-ignored`), and then a missing `nvim`
 //! fails it. `DYNO_TEST_NVIM=/path/to/nvim` runs another Neovim.

@@ -2,6 +2,9 @@
 //! range). Each action's edits are applied, the fixed text is compared with
 //! the snapshot, and the fixed text is analysed again: the diagnostic the
 //! action fixes must be gone. `UPDATE_EXPECT=1` rewrites the snapshots.
+//! The "Design keys" fixtures at the end work the same way: its edits give
+//! the designer's schema, which checks without errors when the title says
+//! every pattern is one Query.
 
 mod common;
 
@@ -10,6 +13,7 @@ use dyno::check::analyze;
 use dyno::diagnostic::{Code, Diagnostic, Severity};
 use dyno::ide::File;
 use dyno::ide::code_actions::{Action, actions};
+use dyno::ide::design::{MAX_BYTES, design_keys};
 use dyno::syntax::Span;
 use expect_test::{Expect, expect};
 
@@ -1226,4 +1230,307 @@ fn a_typo_in_a_quoted_name_is_fixed_with_a_quoted_name() {
             --- then: no diagnostics
         "#]],
     );
+}
+
+// ---------- design keys ----------
+
+/// The "Design keys" action at the marked range: its title, the schema its
+/// edits give — the designer's own, and without errors when the title
+/// promises every pattern one Query — and what the checker says of it.
+fn check_design(fixture: &str, expected: Expect) {
+    let (text, range) = marked(fixture);
+    let file = File::new(text);
+    let out = match design_keys(&file, range) {
+        None => "(no action)\n".to_string(),
+        Some(action) => {
+            let designed = cursor::apply(&file.text, &action.edits);
+            let design = dyno::design::design(&file.text, &dyno::design::Options::default());
+            assert_eq!(designed, design.text, "the edits give another text than the designer's");
+            let errors = analyze(&designed)
+                .diagnostics()
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count();
+            assert_eq!(
+                errors == 0,
+                action.title.ends_with("every pattern one Query"),
+                "`{}` but {errors} error(s)",
+                action.title
+            );
+            format!(
+                "{}\n--- designed\n{designed}--- then: {}\n",
+                action.title,
+                describe(analyze(&designed).diagnostics())
+            )
+        }
+    };
+    expected.assert_eq(&out);
+}
+
+#[test]
+fn design_keys_for_an_entity_without_keys() {
+    check_design(
+        r#"
+        table App {
+          key pk, sk
+        }
+        entity $0User {
+          tenantId: id
+          userId: id
+          email: string
+        }
+        pattern getUser(tenantId, userId) -> User
+        pattern listUsers(tenantId) -> User[]
+        "#,
+        expect![[r#"
+            Design keys: no index, every pattern one Query
+            --- designed
+            table App {
+              key pk, sk
+            }
+            entity User {
+              tenantId: id
+              userId: id
+              email: string
+
+              pk = "TENANT#{tenantId}"
+              sk = "USER#{userId}"
+            }
+            pattern getUser(tenantId, userId) -> User
+            pattern listUsers(tenantId) -> User[]
+            --- then: no diagnostics
+        "#]],
+    );
+}
+
+#[test]
+fn design_keys_from_a_pattern_no_query_serves() {
+    check_design(
+        r#"
+        table App {
+          key pk, sk
+        }
+        entity User {
+          tenantId: id
+          userId: id
+          email: string
+          pk = "TENANT#{tenantId}"
+          sk = "USER#{userId}"
+        }
+        pattern getUser(tenantId, userId) -> User
+        pattern $0userByEmail(email) -> User
+        "#,
+        expect![[r#"
+            Design keys: 1 index, every pattern one Query
+            --- designed
+            table App {
+              key pk, sk
+              index gsi1 (gsi1pk, gsi1sk)
+            }
+            entity User {
+              tenantId: id
+              userId: id
+              email: string
+              pk = "TENANT#{tenantId}"
+              sk = "USER#{userId}"
+              gsi1pk = "EMAIL#{email}"
+              gsi1sk = "USER"
+            }
+            pattern getUser(tenantId, userId) -> User
+            pattern userByEmail(email) -> User
+            --- then: W202 `userByEmail` returns one `User`, but index `gsi1` does not keep its keys unique: two `User` items can share them, and the Query then returns both
+        "#]],
+    );
+}
+
+#[test]
+fn design_keys_on_a_table_with_a_selection() {
+    check_design(
+        r#"
+        $0table App {
+          key pk, sk
+        }$0
+        entity User {
+          tenantId: id
+          userId: id
+        }
+        entity Order {
+          tenantId: id
+          orderId: id
+          placedAt: datetime
+        }
+        pattern listUsers(tenantId) -> User[]
+        pattern ordersByDate(tenantId) -> Order[] by placedAt
+        "#,
+        expect![[r#"
+            Design keys: no index, every pattern one Query
+            --- designed
+            table App {
+              key pk, sk
+            }
+            entity User {
+              tenantId: id
+              userId: id
+
+              pk = "TENANT#{tenantId}"
+              sk = "USER#{userId}"
+            }
+            entity Order {
+              tenantId: id
+              orderId: id
+              placedAt: datetime
+
+              pk = "TENANT#{tenantId}"
+              sk = "ORDER#{placedAt}#{orderId}"
+            }
+            pattern listUsers(tenantId) -> User[]
+            pattern ordersByDate(tenantId) -> Order[] by placedAt
+            --- then: no diagnostics
+        "#]],
+    );
+}
+
+#[test]
+fn design_keys_says_what_stays_unserved() {
+    // A range on one attribute ordered by another is no single Query: the
+    // designer serves the rest and the title says one pattern stays unserved.
+    check_design(
+        r#"
+        table App {
+          key pk, sk
+        }
+        entity User {
+          tenantId: id
+          userId: id
+          createdAt: datetime
+        }
+        pattern getUser(userId) -> User
+        pattern $0listUsers(tenantId) -> User[] by createdAt
+        pattern newest(tenantId, createdAt >= since) -> User[] by userId
+        "#,
+        expect![[r#"
+            Design keys: 1 index, 1 pattern stays unserved
+            --- designed
+            table App {
+              key pk, sk
+              index gsi1 (gsi1pk, gsi1sk)
+            }
+            entity User {
+              tenantId: id
+              userId: id
+              createdAt: datetime
+
+              pk = "USER#{userId}"
+              sk = "USER"
+              gsi1pk = "TENANT#{tenantId}"
+              gsi1sk = "USER#{createdAt}"
+            }
+            pattern getUser(userId) -> User
+            pattern listUsers(tenantId) -> User[] by createdAt
+            pattern newest(tenantId, createdAt >= since) -> User[] by userId
+            --- then: E201 no single Query serves `newest`: it would need a Scan or several Queries
+        "#]],
+    );
+}
+
+#[test]
+fn design_keys_writes_into_one_line_declarations() {
+    // The index and the keys go on lines of their own before the braces.
+    check_design(
+        r#"
+        table App { key pk, sk }
+        entity $0User in App { tenantId: id  userId: id  email: string }
+        pattern getUser(tenantId, userId) -> User
+        pattern byEmail(email) -> User[]
+        "#,
+        expect![[r#"
+            Design keys: 1 index, every pattern one Query
+            --- designed
+            table App { key pk, sk
+              index gsi1 (gsi1pk, gsi1sk)
+            }
+            entity User in App { tenantId: id  userId: id  email: string
+              pk = "USER#{userId}"
+              sk = "USER#{tenantId}"
+              gsi1pk = "EMAIL#{email}"
+              gsi1sk = "USER"
+            }
+            pattern getUser(tenantId, userId) -> User
+            pattern byEmail(email) -> User[]
+            --- then: no diagnostics
+        "#]],
+    );
+}
+
+#[test]
+fn no_design_keys_when_every_pattern_is_served() {
+    check_design(
+        r#"
+        table App {
+          key pk, sk
+        }
+        entity $0User {
+          tenantId: id
+          userId: id
+          pk = "TENANT#{tenantId}"
+          sk = "USER#{userId}"
+        }
+        pattern getUser(tenantId, userId) -> User
+        "#,
+        expect![[r#"
+            (no action)
+        "#]],
+    );
+}
+
+#[test]
+fn no_design_keys_away_from_declarations() {
+    check_design(
+        r#"
+        table App {
+          key pk, sk
+        }
+
+        // between $0declarations
+
+        entity User {
+          tenantId: id
+          userId: id
+        }
+        pattern getUser(tenantId, userId) -> User
+        "#,
+        expect![[r#"
+            (no action)
+        "#]],
+    );
+}
+
+#[test]
+fn no_design_keys_over_syntax_errors() {
+    check_design(
+        r#"
+        table App {
+          key pk, sk
+        }
+        entity $0User {
+          tenantId: id
+          userId: id
+        }
+        pattern getUser(tenantId, userId) -> User =
+        "#,
+        expect![[r#"
+            (no action)
+        "#]],
+    );
+}
+
+#[test]
+fn no_design_keys_in_a_file_above_the_bound() {
+    let schema = "table App {\n  key pk, sk\n}\nentity User {\n  tenantId: id\n  userId: id\n}\n\
+                  pattern getUser(tenantId, userId) -> User\n";
+    let cursor = Span::empty(schema.find("User").unwrap());
+    assert!(design_keys(&File::new(schema.into()), cursor).is_some());
+    let padded = format!("{schema}{}", "// padding\n".repeat(MAX_BYTES / 11 + 1));
+    assert!(padded.len() > MAX_BYTES);
+    assert_eq!(design_keys(&File::new(padded), cursor), None);
 }

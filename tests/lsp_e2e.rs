@@ -221,7 +221,7 @@ fn initialize_advertises_every_capability_and_defaults_to_utf16() {
     assert!(
         caps["codeActionProvider"]["codeActionKinds"]
             .as_array()
-            .is_some_and(|k| k.contains(&json!("quickfix"))),
+            .is_some_and(|k| k.contains(&json!("quickfix")) && k.contains(&json!("refactor.rewrite"))),
         "{caps:#}"
     );
     let tokens = &caps["semanticTokensProvider"];
@@ -580,6 +580,111 @@ fn hover_definition_references_and_rename_on_billing() {
 
 /// Completion inside a pinned-query string offers the registered prefixes
 /// of the key being compared.
+/// The "Design keys" actions of a codeAction response.
+fn design_actions(response: &Value) -> Vec<&Value> {
+    let actions = response.as_array().expect("a list of code actions");
+    let design = |a: &&Value| a["title"].as_str().is_some_and(|t| t.starts_with("Design keys"));
+    actions.iter().filter(design).collect()
+}
+
+#[test]
+fn design_keys_over_the_real_server_gives_the_designed_schema() {
+    let mut client = LspClient::start();
+    let uri = doc_uri("design.dyno");
+    // Billing without its keys and indexes. (The designer inserts whole
+    // lines, so its edits start at column 0 whatever the encoding.)
+    let text = dyno::design::without_keys(BILLING);
+    let designed = dyno::design::design(&text, &dyno::design::Options::default()).text;
+    assert_ne!(designed, text, "nothing to design: the test would prove nothing");
+    open(&mut client, &uri, &text, 1);
+    let code_action = |client: &mut LspClient, line: u64, only: Option<Vec<&str>>| {
+        let mut context = json!({ "diagnostics": [] });
+        if let Some(only) = only {
+            context["only"] = json!(only);
+        }
+        let position = json!({ "line": line, "character": 2 });
+        client.result(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": uri },
+                "range": { "start": position, "end": position },
+                "context": context,
+            }),
+        )
+    };
+
+    let response = code_action(&mut client, line_of(&text, "entity User"), None);
+    let [action] = design_actions(&response)[..] else {
+        panic!("one Design keys action expected: {response:#}")
+    };
+    assert_eq!(action["kind"], "refactor.rewrite", "{action:#}");
+    assert_eq!(action.get("isPreferred"), None, "{action:#}");
+    assert_eq!(action.get("diagnostics"), None, "{action:#}");
+    let edits = action["edit"]["changes"][&uri]
+        .as_array()
+        .expect("edits of the document");
+    assert_eq!(action["edit"]["changes"].as_object().unwrap().len(), 1, "{action:#}");
+    let applied = apply_edits(&text, edits, Enc::Utf16);
+    assert_eq!(applied, designed);
+    let errors = dyno::check::analyze(&applied)
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity == dyno::diagnostic::Severity::Error)
+        .count();
+    assert_eq!(errors, 0, "{applied}");
+
+    // Asked for refactorings: still there; for quick fixes only: not.
+    let refactor = code_action(&mut client, line_of(&text, "pattern listUsers"), Some(vec!["refactor"]));
+    assert_eq!(design_actions(&refactor).len(), 1, "{refactor:#}");
+    let quickfix = code_action(&mut client, line_of(&text, "entity User"), Some(vec!["quickfix"]));
+    assert_eq!(design_actions(&quickfix).len(), 0, "{quickfix:#}");
+    // On the file's opening comment, away from every declaration: none.
+    let comment = code_action(&mut client, 0, None);
+    assert_eq!(design_actions(&comment).len(), 0, "{comment:#}");
+
+    // Once applied, the designed schema needs nothing more.
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "text": applied }],
+        }),
+    );
+    let after = code_action(&mut client, line_of(&applied, "entity User"), None);
+    assert_eq!(design_actions(&after).len(), 0, "{after:#}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn design_keys_carries_the_version_for_clients_that_take_versioned_edits() {
+    let capabilities = json!({ "workspace": { "workspaceEdit": { "documentChanges": true } } });
+    let (mut client, _) = LspClient::start_with(capabilities, &[]);
+    let uri = doc_uri("design-versioned.dyno");
+    let text = dyno::design::without_keys(BILLING);
+    open(&mut client, &uri, &text, 7);
+    let position = json!({ "line": line_of(&text, "entity Invoice"), "character": 0 });
+    let response = client.result(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri },
+            "range": { "start": position, "end": position },
+            "context": { "diagnostics": [], "only": ["refactor.rewrite"] },
+        }),
+    );
+    let [action] = design_actions(&response)[..] else {
+        panic!("one Design keys action expected: {response:#}")
+    };
+    let edit = &action["edit"];
+    assert_eq!(edit.get("changes"), None, "{action:#}");
+    let documents = edit["documentChanges"].as_array().expect("document changes");
+    assert_eq!(documents.len(), 1, "{action:#}");
+    assert_eq!(documents[0]["textDocument"], json!({ "uri": uri, "version": 7 }));
+    let edits = documents[0]["edits"].as_array().unwrap();
+    let designed = dyno::design::design(&text, &dyno::design::Options::default()).text;
+    assert_eq!(apply_edits(&text, edits, Enc::Utf16), designed);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
 #[test]
 fn completion_offers_registered_prefixes_inside_begins_with() {
     let mut client = LspClient::start();

@@ -373,7 +373,7 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
             .collect();
         let table = model.table(table_id);
         if let Some(last) = table.access.iter().map(|a| a.span).max_by_key(|s| s.end)
-            && let Some(edit) = lines_after(text, last, &lines)
+            && let Some(edit) = member_lines(text, table.span, last, &lines)
         {
             out.edits.push(edit);
         }
@@ -432,7 +432,21 @@ fn entity_edit(text: &str, span: Span, shapes: &[Vec<KeyLine>], keyed: bool) -> 
     let close = span.start + body.rfind('}')?;
     let line_start = text[..close].rfind('\n').map_or(0, |i| i + 1);
     if !text[line_start..close].trim().is_empty() {
-        return None;
+        // `entity User { id: id }`: the lines go on lines of their own
+        // before the brace.
+        let line = |k: &KeyLine| format!("  {} = \"{}\"\n", names::written(&k.attr), k.template);
+        let mut out = String::from("\n");
+        for shape in shapes {
+            if shapes.len() == 1 {
+                out.extend(shape.iter().map(line));
+            } else {
+                out.push_str("  item {");
+                out.extend(shape.iter().map(|k| format!(" {}", line(k).trim())));
+                out.push_str(" }\n");
+            }
+        }
+        let start = text[..close].trim_end_matches([' ', '\t']).len();
+        return Some((Span::new(start, close), out));
     }
     let before = text[..line_start].trim_end_matches([' ', '\t']);
     let blank = if before.ends_with("\n\n") || before.ends_with('{') || keyed {
@@ -456,6 +470,21 @@ fn entity_edit(text: &str, span: Span, shapes: &[Vec<KeyLine>], keyed: bool) -> 
         }
     }
     Some((Span::empty(line_start), out))
+}
+
+/// Lines added to a declaration at `span` below its member at `after`: on
+/// the lines after it when it ends its line, else (`table T { key pk, sk }`)
+/// on lines of their own before the closing brace.
+fn member_lines(text: &str, span: Span, after: Span, lines: &[String]) -> Option<(Span, String)> {
+    let tail = text.get(after.end..)?;
+    let rest = tail[..tail.find('\n').unwrap_or(tail.len())].trim();
+    if rest.is_empty() || rest.starts_with("//") {
+        return lines_after(text, after, lines);
+    }
+    let close = span.start + text.get(span.range())?.rfind('}')?;
+    let start = text[..close].trim_end_matches([' ', '\t']).len();
+    let added: String = lines.iter().map(|l| format!("  {l}\n")).collect();
+    Some((Span::new(start, close), format!("\n{added}")))
 }
 
 /// Lines added below the line of the member at `after`, indented like it.

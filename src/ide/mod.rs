@@ -4,6 +4,7 @@
 
 pub mod code_actions;
 pub mod completion;
+pub mod design;
 pub mod folding;
 pub mod format;
 pub mod goto;
@@ -33,6 +34,9 @@ pub struct File {
     /// Per pattern, filled as hovers and hints ask: a hover describes one
     /// pattern, and must not wait for all of a large file's.
     served: Vec<OnceLock<Option<Served>>>,
+    /// The "Design keys" action, designed at most once: the designer runs
+    /// several full checks.
+    designed: OnceLock<Option<design::DesignKeys>>,
 }
 
 impl File {
@@ -52,6 +56,7 @@ impl File {
             analysis,
             occurrences: OnceLock::new(),
             served,
+            designed: OnceLock::new(),
         }
     }
 
@@ -67,5 +72,11 @@ impl File {
             .get(pattern.index())?
             .get_or_init(|| describe::served(&self.analysis.schema, pattern))
             .as_ref()
+    }
+
+    /// The "Design keys" action of the whole file, when one is worth
+    /// offering, computed once.
+    pub fn designed(&self) -> Option<&design::DesignKeys> {
+        self.designed.get_or_init(|| design::design_file(self)).as_ref()
     }
 }

@@ -245,7 +245,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR_REWRITE]),
             ..CodeActionOptions::default()
         })),
         inlay_hint_provider: Some(OneOf::Left(true)),
@@ -276,6 +276,13 @@ impl LanguageServer for Server {
         self.state.set_snippets(snippets == Some(true));
         self.state
             .set_diff_against_head(diff_against_head(params.initialization_options.as_ref()) == Some(true));
+        let document_changes = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.workspace_edit.as_ref())
+            .and_then(|e| e.document_changes);
+        self.state.set_versioned_edits(document_changes == Some(true));
         let mut folders: Vec<_> = params
             .workspace_folders
             .iter()

@@ -39,6 +39,9 @@ pub struct State {
     utf8: AtomicBool,
     /// Whether the client takes snippets in completions.
     snippets: AtomicBool,
+    /// Whether the client takes versioned document edits
+    /// (`workspace.workspaceEdit.documentChanges`).
+    versioned_edits: AtomicBool,
     pub workspace_folders: Mutex<Vec<PathBuf>>,
     /// Shared by every pinned view.
     pub disk: Arc<DiskFiles>,
@@ -85,6 +88,14 @@ impl State {
         self.diff_against_head.store(on, Ordering::Relaxed);
     }
 
+    pub fn versioned_edits(&self) -> bool {
+        self.versioned_edits.load(Ordering::Relaxed)
+    }
+
+    pub fn set_versioned_edits(&self, supported: bool) {
+        self.versioned_edits.store(supported, Ordering::Relaxed);
+    }
+
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         self.documents.snapshot(uri)
     }
@@ -97,6 +108,7 @@ impl State {
             documents: self.documents.pinned(),
             utf8: AtomicBool::new(self.utf8.load(Ordering::Relaxed)),
             snippets: AtomicBool::new(self.snippets()),
+            versioned_edits: AtomicBool::new(self.versioned_edits()),
             workspace_folders: Mutex::new(self.folders()),
             disk: self.disk.clone(),
             diff_against_head: AtomicBool::new(self.diff_against_head()),

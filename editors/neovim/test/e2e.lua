@@ -13,7 +13,10 @@
 --   3. hover on a pattern served by gsi1 names the index;
 --   4. completion right after the opening quote of `begins_with(sk, "`
 --      offers `USER#`;
---   5. fixing the typo in the buffer (incremental sync) clears the error.
+--   5. fixing the typo in the buffer (incremental sync) clears the error;
+--   6. in a second schema whose entity has no key templates, the code action
+--      "Design keys" on the entity, applied as Neovim applies a workspace
+--      edit, writes the keys and every error goes.
 --
 -- tests/editors_neovim.rs runs it with the freshly built dyno first on PATH:
 --   DYNO_E2E_SCHEMA  the schema to open (default: a temporary copy of
@@ -298,6 +301,59 @@ local function main()
     return true
   end)
   say('ok 5: fixed "USERS#" -> "USER#", E203 gone after %d ms', ms)
+
+  ------------------------------------------- 6. "Design keys" code action
+  -- Beside the first schema, so the same project (and client) has it.
+  local designed = vim.fn.fnamemodify(file, ':h') .. '/design.dyno'
+  vim.fn.writefile({
+    'table App {',
+    '  key pk, sk',
+    '}',
+    'entity User {',
+    '  tenantId: id',
+    '  userId: id',
+    '}',
+    'pattern getUser(tenantId, userId) -> User',
+    'pattern listUsers(tenantId) -> User[]',
+  }, designed)
+  vim.cmd('edit ' .. vim.fn.fnameescape(designed))
+  local design_buf = vim.api.nvim_get_current_buf()
+  win = vim.api.nvim_get_current_win()
+  wait_for('the dyno client to attach to design.dyno', function()
+    return #dyno_clients(design_buf) > 0
+  end)
+  client = dyno_clients(design_buf)[1]
+  local function errors()
+    return #vim.diagnostic.get(design_buf, { severity = vim.diagnostic.severity.ERROR })
+  end
+  wait_for('errors on the entity without keys', function()
+    return errors() > 0
+  end)
+  lnum = find_line('^entity User')
+  vim.api.nvim_win_set_cursor(win, { lnum, 8 })
+  local cursor = { line = lnum - 1, character = 8 }
+  local actions = request(client, 'textDocument/codeAction', {
+    range = { start = cursor, ['end'] = cursor },
+    context = { diagnostics = {} },
+  })
+  local design
+  for _, action in ipairs(actions or {}) do
+    say('  code action: %s (%s)', action.title, tostring(action.kind))
+    if action.title:find('^Design keys') then
+      design = action
+    end
+  end
+  expect(design ~= nil, 'no "Design keys" action on entity User')
+  expect(design.kind == 'refactor.rewrite', '"Design keys" is of kind %s', tostring(design.kind))
+  expect(design.edit ~= nil, '"Design keys" carries no edit')
+  say('  its edit: %s', design.edit.documentChanges and 'versioned documentChanges' or 'changes')
+  vim.lsp.util.apply_workspace_edit(design.edit, client.offset_encoding)
+  ms = wait_for('every error to go once the design is applied', function()
+    return errors() == 0
+  end)
+  local user_pk_now = find_line('^%s*pk%s*=', find_line('^entity User'))
+  say('ok 6: %q applied, User has %s, no errors after %d ms', design.title,
+    vim.trim(lines(design_buf)[user_pk_now]), ms)
 
   say('all checks passed')
 end

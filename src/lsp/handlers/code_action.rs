@@ -1,32 +1,72 @@
 //! `textDocument/codeAction`: the quick fixes of the diagnostics in the
 //! requested range, each a `WorkspaceEdit` on the document and tied to the
-//! diagnostic it fixes.
+//! diagnostic it fixes; then "Design keys" (`refactor.rewrite`) when the
+//! range touches a declaration and the designer changes the schema.
+//!
+//! Like every request, this answers about the document as it was when the
+//! request arrived (`Server::request` pins it): the edits are ranges of
+//! that text, never of a newer one, and carry its version for clients that
+//! take versioned edits, so an edit made meanwhile makes them refuse it.
 
 use std::collections::HashMap;
 
 use tower_lsp::lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse, Diagnostic, NumberOrString,
-    TextEdit, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse, Diagnostic, DocumentChanges,
+    NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier, TextDocumentEdit, TextEdit, WorkspaceEdit,
 };
 
 use super::diagnostics;
 use crate::ide;
+use crate::lsp::documents::Snapshot;
 use crate::lsp::position;
 use crate::lsp::state::State;
+use crate::syntax::Span;
 
 pub fn handle(state: &State, params: CodeActionParams) -> Option<CodeActionResponse> {
-    // Quick fixes are the only kind there is: a client asking only for
-    // others (refactorings, source actions) gets none.
-    if let Some(only) = &params.context.only
-        && !only.iter().any(wants_quickfix)
-    {
+    // A client asking only for other kinds (source actions, say) gets none
+    // of ours.
+    let wants = |ours: CodeActionKind| {
+        params
+            .context
+            .only
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|kind| falls_under(&ours, kind)))
+    };
+    let (quickfix, rewrite) = (wants(CodeActionKind::QUICKFIX), wants(CodeActionKind::REFACTOR_REWRITE));
+    if !quickfix && !rewrite {
         return Some(Vec::new());
     }
     let snapshot = state.snapshot(&params.text_document.uri)?;
     let encoding = state.encoding();
     let range = position::span(&snapshot.rope, params.range, encoding)?;
+    let mut actions = if quickfix {
+        quick_fixes(state, &snapshot, &params, range)
+    } else {
+        Vec::new()
+    };
+    if rewrite && let Some(design) = ide::design::design_keys(&snapshot.file, range) {
+        let edits = design
+            .edits
+            .iter()
+            .map(|(at, text)| TextEdit::new(position::range(&snapshot.rope, *at, encoding), text.clone()))
+            .collect();
+        // Never preferred and tied to no diagnostic: it rewrites the whole
+        // schema's keys, which is for the user to ask for.
+        actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+            title: design.title,
+            kind: Some(CodeActionKind::REFACTOR_REWRITE),
+            edit: Some(workspace_edit(state, &snapshot, edits)),
+            ..CodeAction::default()
+        }));
+    }
+    Some(actions)
+}
+
+/// The fixes of the diagnostics `range` touches.
+fn quick_fixes(state: &State, snapshot: &Snapshot, params: &CodeActionParams, range: Span) -> Vec<CodeActionOrCommand> {
+    let encoding = state.encoding();
     let analysis = &snapshot.file.analysis;
-    let actions = ide::code_actions::actions(&snapshot.file, range)
+    ide::code_actions::actions(&snapshot.file, range)
         .into_iter()
         .map(|action| {
             let ours = diagnostics::convert(
@@ -55,23 +95,44 @@ pub fn handle(state: &State, params: CodeActionParams) -> Option<CodeActionRespo
                 title: action.title,
                 kind: Some(CodeActionKind::QUICKFIX),
                 diagnostics: Some(vec![diagnostic]),
-                edit: Some(WorkspaceEdit {
-                    changes: Some(HashMap::from([(snapshot.uri.clone(), edits)])),
-                    ..WorkspaceEdit::default()
-                }),
+                edit: Some(workspace_edit(state, snapshot, edits)),
                 is_preferred: action.preferred.then_some(true),
                 ..CodeAction::default()
             })
         })
-        .collect();
-    Some(actions)
+        .collect()
 }
 
-/// `quickfix` itself, or a kind it falls under (`""` is every kind).
-fn wants_quickfix(kind: &CodeActionKind) -> bool {
-    let quickfix = CodeActionKind::QUICKFIX;
-    let (quickfix, kind) = (quickfix.as_str(), kind.as_str());
-    kind.is_empty() || kind == quickfix || quickfix.starts_with(&format!("{kind}."))
+/// Edits of the document as the snapshot has it. A client that takes
+/// versioned edits gets the snapshot's version with them, and refuses to
+/// apply them to a document edited since; other clients get plain changes.
+fn workspace_edit(state: &State, snapshot: &Snapshot, edits: Vec<TextEdit>) -> WorkspaceEdit {
+    if state.versioned_edits() {
+        let document = OptionalVersionedTextDocumentIdentifier {
+            uri: snapshot.uri.clone(),
+            version: Some(snapshot.version),
+        };
+        let edits = edits.into_iter().map(OneOf::Left).collect();
+        WorkspaceEdit {
+            document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+                text_document: document,
+                edits,
+            }])),
+            ..WorkspaceEdit::default()
+        }
+    } else {
+        WorkspaceEdit {
+            changes: Some(HashMap::from([(snapshot.uri.clone(), edits)])),
+            ..WorkspaceEdit::default()
+        }
+    }
+}
+
+/// `ours` is the `asked` kind or falls under it (`refactor.rewrite` under
+/// `refactor`; everything under `""`).
+fn falls_under(ours: &CodeActionKind, asked: &CodeActionKind) -> bool {
+    let (ours, asked) = (ours.as_str(), asked.as_str());
+    asked.is_empty() || ours == asked || ours.starts_with(&format!("{asked}."))
 }
 
 /// The same diagnostic: same place, same code, from dyno.
@@ -131,7 +192,7 @@ mod tests {
     fn quick_fix_with_its_diagnostic_and_utf16_edit() {
         let (state, uri) = open();
         let cursor = Range::new(Position::new(5, 13), Position::new(5, 13));
-        let response = handle(&state, params(&uri, cursor, Vec::new(), None)).unwrap();
+        let response = handle(&state, params(&uri, cursor, Vec::new(), quickfix())).unwrap();
         let [CodeActionOrCommand::CodeAction(action)] = response.as_slice() else {
             panic!("one code action expected: {response:#?}")
         };
@@ -156,34 +217,87 @@ mod tests {
             message: "as the client has it".into(),
             ..Diagnostic::default()
         };
-        let response = handle(&state, params(&uri, HOLE, vec![client.clone()], None)).unwrap();
+        let response = handle(&state, params(&uri, HOLE, vec![client.clone()], quickfix())).unwrap();
         let [CodeActionOrCommand::CodeAction(action)] = response.as_slice() else {
             panic!("one code action expected: {response:#?}")
         };
         assert_eq!(action.diagnostics, Some(vec![client]));
     }
 
+    fn quickfix() -> Option<Vec<CodeActionKind>> {
+        Some(vec![CodeActionKind::QUICKFIX])
+    }
+
+    /// The kinds of the actions a request gets.
+    fn kinds(response: Option<CodeActionResponse>) -> Option<Vec<CodeActionKind>> {
+        let kind = |action: CodeActionOrCommand| match action {
+            CodeActionOrCommand::CodeAction(action) => action.kind.unwrap(),
+            CodeActionOrCommand::Command(_) => panic!("a command: {action:?}"),
+        };
+        response.map(|actions| actions.into_iter().map(kind).collect())
+    }
+
     #[test]
-    fn nothing_elsewhere_for_other_kinds_or_unknown_documents() {
+    fn each_kind_when_asked_for_and_nothing_for_unknown_documents() {
         let (state, uri) = open();
+        let ask = |range, only| kinds(handle(&state, params(&uri, range, Vec::new(), only)));
         let first_line = Range::new(Position::new(0, 0), Position::new(0, 5));
+        // The table is a declaration without diagnostics: only "Design keys".
+        assert_eq!(ask(first_line, quickfix()), Some(Vec::new()));
+        assert_eq!(ask(first_line, None), Some(vec![CodeActionKind::REFACTOR_REWRITE]));
+        let (fix, rewrite) = (CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR_REWRITE);
+        assert_eq!(ask(HOLE, None), Some(vec![fix.clone(), rewrite.clone()]));
         assert_eq!(
-            handle(&state, params(&uri, first_line, Vec::new(), None)),
-            Some(Vec::new())
+            ask(HOLE, Some(vec![CodeActionKind::REFACTOR])),
+            Some(vec![rewrite.clone()])
         );
-        let refactor = Some(vec![CodeActionKind::REFACTOR]);
-        assert_eq!(
-            handle(&state, params(&uri, HOLE, Vec::new(), refactor)),
-            Some(Vec::new())
-        );
-        let everything = Some(vec![CodeActionKind::EMPTY]);
-        assert_eq!(
-            handle(&state, params(&uri, HOLE, Vec::new(), everything)).map(|r| r.len()),
-            Some(1)
-        );
+        assert_eq!(ask(HOLE, Some(vec![CodeActionKind::SOURCE])), Some(Vec::new()));
+        assert_eq!(ask(HOLE, Some(vec![CodeActionKind::EMPTY])), Some(vec![fix, rewrite]));
         let other = Url::parse("file:///other.dyno").unwrap();
         assert_eq!(handle(&state, params(&other, HOLE, Vec::new(), None)), None);
         let past_the_end = Range::new(Position::new(99, 0), Position::new(99, 0));
         assert_eq!(handle(&state, params(&uri, past_the_end, Vec::new(), None)), None);
+    }
+
+    #[test]
+    fn versioned_edits_for_clients_that_take_them() {
+        let (state, uri) = open();
+        state.set_versioned_edits(true);
+        let response = handle(&state, params(&uri, HOLE, Vec::new(), None)).unwrap();
+        assert_eq!(response.len(), 2, "{response:#?}");
+        for action in response {
+            let CodeActionOrCommand::CodeAction(action) = action else {
+                panic!("a command: {action:?}")
+            };
+            let edit = action.edit.unwrap();
+            assert_eq!(edit.changes, None);
+            let Some(DocumentChanges::Edits(documents)) = edit.document_changes else {
+                panic!("no document edits: {edit:?}")
+            };
+            let [document] = documents.as_slice() else {
+                panic!("one document expected: {documents:?}")
+            };
+            assert_eq!(document.text_document.uri, uri);
+            assert_eq!(document.text_document.version, Some(1));
+            assert!(!document.edits.is_empty());
+        }
+    }
+
+    #[test]
+    fn design_keys_is_a_rewrite_of_the_document_tied_to_no_diagnostic() {
+        let (state, uri) = open();
+        let response = handle(
+            &state,
+            params(&uri, HOLE, Vec::new(), Some(vec![CodeActionKind::REFACTOR])),
+        )
+        .unwrap();
+        let [CodeActionOrCommand::CodeAction(action)] = response.as_slice() else {
+            panic!("one code action expected: {response:#?}")
+        };
+        assert!(action.title.starts_with("Design keys: "), "{}", action.title);
+        assert_eq!((action.diagnostics.as_ref(), action.is_preferred), (None, None));
+        let changes = action.edit.as_ref().unwrap().changes.as_ref().unwrap();
+        assert_eq!(changes.keys().collect::<Vec<_>>(), vec![&uri]);
+        assert!(!changes[&uri].is_empty());
     }
 }
