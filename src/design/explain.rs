@@ -81,11 +81,11 @@ pub fn choices(model: &Model, needs: &[Need], layout: &Layout, rendered: &Render
         if keys.is_empty() {
             continue;
         }
-        let index = rendered
-            .new_indexes
-            .iter()
-            .find(|d| d.place == place)
-            .map(|d| d.name.as_str());
+        let names = model
+            .entity(slot.entity)
+            .table
+            .and_then(|t| super::render::place_names(model, t, place));
+        let index = names.as_ref().map(|(name, ..)| name.as_str());
         let written = keys
             .iter()
             .map(|k| format!("{} = \"{}\"", k.attr, k.template))

@@ -151,6 +151,8 @@ pub struct Existing {
     /// Keyed entities that write the table's partition key but not its
     /// sort key.
     pub unsorted: Vec<EntityId>,
+    /// The layouts keyed entities already write (table and indexes).
+    pub slots: Vec<Slot>,
     pub writes: Vec<(EntityId, Place)>,
     /// Indexes the tables declare (with the table of each).
     pub indexes: Vec<(crate::check::model::TableId, Place)>,
@@ -223,6 +225,34 @@ pub fn layout(
     });
 
     let mut place: Vec<Option<Place>> = vec![None; slots.len()];
+    // A group with a layout already written goes where that one is; the
+    // other entities of the group join it there, or the group's reads stay
+    // unserved.
+    let mut forced: Vec<Option<Place>> = vec![None; group_list.len()];
+    for (g, group) in group_list.iter().enumerate() {
+        let places: Vec<Place> = group
+            .iter()
+            .filter_map(|&s| slots[s].written.as_ref().map(|(p, _)| *p))
+            .collect();
+        if let Some(&first) = places.first() {
+            forced[g] = Some(first);
+            if places.iter().any(|&p| p != first) {
+                for &s in group {
+                    unserved.extend(
+                        slots[s]
+                            .serves
+                            .iter()
+                            .map(|&n| (n, "its entities are already keyed in different places".to_string())),
+                    );
+                }
+            }
+        }
+    }
+    for s in 0..slots.len() {
+        if let Some((p, _)) = &slots[s].written {
+            place[s] = Some(*p);
+        }
+    }
     let mut base_of: std::collections::HashMap<EntityId, usize> = Default::default();
     // An entity that already writes its table keys keeps them: its new
     // slots go to indexes.
@@ -230,9 +260,11 @@ pub fn layout(
     let identity_of = |e: EntityId| identities(model, needs, e);
     for &g in &priority {
         let group = &group_list[g];
-        if group.iter().any(|&s| twice.contains(&s)) {
+        if group.iter().any(|&s| twice.contains(&s)) || forced[g].is_some_and(|p| p != Place::Table) {
             continue;
         }
+        let group: Vec<usize> = group.iter().copied().filter(|&s| slots[s].written.is_none()).collect();
+        let group = &group;
         let extended: Option<Vec<Vec<String>>> = group
             .iter()
             .map(|&s| {
@@ -269,6 +301,7 @@ pub fn layout(
             sort: id[1..].to_vec(),
             exact_len: None,
             serves: Vec::new(),
+            written: None,
         });
         place.push(Some(Place::Table));
         base_of.insert(e, slots.len() - 1);
@@ -313,6 +346,16 @@ pub fn layout(
         existing.indexes.iter().map(|&(t, p)| (Some(t), p)).collect();
     for &g in &priority {
         let group = group_list[g].clone();
+        if let Some(p) = forced[g].filter(|&p| p != Place::Table) {
+            for &s in &group {
+                if place[s].is_some() || used.contains_key(&(slots[s].entity, p)) {
+                    continue;
+                }
+                place[s] = Some(p);
+                used.insert((slots[s].entity, p), ());
+            }
+            continue;
+        }
         if group.iter().any(|&s| place[s].is_some()) {
             continue;
         }

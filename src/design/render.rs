@@ -166,7 +166,7 @@ fn shards(model: &Model, needs: &[Need], layout: &Layout) -> HashMap<EntityId, S
 }
 
 /// The names of a place's key attributes in `table`, and its name.
-fn place_names(model: &Model, table: TableId, place: Place) -> Option<(String, String, String, bool)> {
+pub(super) fn place_names(model: &Model, table: TableId, place: Place) -> Option<(String, String, String, bool)> {
     let t = model.table(table);
     let base = t.base()?;
     let upper =
@@ -233,8 +233,18 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
     }
     let mut lines_of: HashMap<EntityId, EntityLines> = HashMap::new();
     let shards = shards(model, needs, layout);
+    // The partition key template written for each group that has one.
+    let written_pk: HashMap<usize, String> = layout
+        .slots
+        .iter()
+        .enumerate()
+        .filter_map(|(s, slot)| Some((layout.group[s], slot.written.as_ref()?.1.clone())))
+        .collect();
     for (s, slot) in layout.slots.iter().enumerate() {
         let Some(place) = layout.place[s] else { continue };
+        if slot.written.is_some() {
+            continue;
+        }
         let entity = model.entity(slot.entity);
         let Some(table_id) = entity.table else { continue };
         let table = model.table(table_id);
@@ -270,6 +280,9 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
             if let Some(line) = &shard.declare {
                 out.sharded.push((slot.entity, line.clone()));
             }
+        }
+        if let Some(written) = written_pk.get(&layout.group[s]) {
+            pk = vec![written.clone()];
         }
         let mut sk = vec![tags[&slot.entity].clone()];
         sk.extend(slot.sort.iter().map(|a| format!("{{{a}}}")));

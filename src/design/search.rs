@@ -7,9 +7,9 @@ use super::explain::{self, Choice, Unserved};
 use super::layout::{self, Existing, Layout, Place};
 use super::needs::{self, Need};
 use super::render::{self, Rendered};
-use super::slots::{self, partition_choices};
+use super::slots::{self, Slot, partition_choices};
 use super::{Design, Options};
-use crate::check::model::{AccessKind, Model};
+use crate::check::model::{AccessKind, Model, Part, TableId, Template};
 use crate::check::{self, Analysis};
 use crate::diagnostic::Severity;
 
@@ -149,7 +149,7 @@ pub fn run(text: &str, options: &Options) -> Design {
 }
 
 fn evaluate(input: &Input, plan: Plan, change: String) -> Evaluated {
-    let cover = slots::cover(&input.needs, &plan.pinned);
+    let cover = slots::cover(&input.needs, &plan.pinned, &input.existing.slots);
     let layout = layout::layout(
         input.model,
         &input.needs,
@@ -268,6 +268,7 @@ fn existing(model: &Model) -> Existing {
             }
         }
         let Some(base) = table.base() else { continue };
+        out.slots.extend(written_slots(model, table_id));
         for (entity_id, entity) in model.entity_ids().filter(|(_, e)| e.table == Some(table_id)) {
             if let Some(pk) = entity.items.iter().find_map(|i| i.key(&base.pk.name)) {
                 out.keyed.push(entity_id);
@@ -285,4 +286,63 @@ fn existing(model: &Model) -> Existing {
         }
     }
     out
+}
+
+/// The layouts the entities of one item shape already write, one per place:
+/// their partition and sort holes, fixed as written.
+fn written_slots(model: &Model, table_id: TableId) -> Vec<Slot> {
+    let table = model.table(table_id);
+    let Some(base) = table.base() else { return Vec::new() };
+    let mut out = Vec::new();
+    let (mut lsi, mut gsi) = (0, 0);
+    for access in table.access.iter().filter(|a| !a.is_multi_attribute()) {
+        let place = match access.kind {
+            AccessKind::Base => Place::Table,
+            AccessKind::Lsi => {
+                lsi += 1;
+                Place::Local(lsi)
+            }
+            AccessKind::Gsi => {
+                gsi += 1;
+                Place::Global(gsi)
+            }
+        };
+        // A local index reads the table's partition key.
+        let pk_name = if access.kind == AccessKind::Lsi {
+            &base.pk.name
+        } else {
+            &access.pk.name
+        };
+        for (entity_id, entity) in model.entity_ids().filter(|(_, e)| e.table == Some(table_id)) {
+            let [item] = entity.items.as_slice() else { continue };
+            let Some(pk) = item.key(pk_name) else { continue };
+            let sk = access.sk.as_ref().and_then(|k| item.key(&k.name));
+            if access.sk.is_some() && sk.is_none() {
+                continue;
+            }
+            let holes = |t: &Template| t.holes().map(|(n, _)| n.text.clone()).collect::<Vec<_>>();
+            let sort = sk.map(|k| holes(&k.template)).unwrap_or_default();
+            out.push(Slot {
+                entity: entity_id,
+                partition: holes(&pk.template),
+                exact_len: Some(sort.len()),
+                sort,
+                serves: Vec::new(),
+                written: Some((place, source(&pk.template))),
+            });
+        }
+    }
+    out
+}
+
+/// A template as written between its quotes.
+fn source(template: &Template) -> String {
+    template
+        .parts
+        .iter()
+        .map(|p| match p {
+            Part::Literal { text, .. } => crate::syntax::print::escape(text),
+            Part::Hole { name, .. } => format!("{{{}}}", name.text),
+        })
+        .collect()
 }

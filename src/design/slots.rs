@@ -25,6 +25,9 @@ pub struct Slot {
     pub exact_len: Option<usize>,
     /// The needs (indices into the need list) it serves.
     pub serves: Vec<usize>,
+    /// A layout the schema already writes: where, and its partition key
+    /// template as written (the entities that join its partition copy it).
+    pub written: Option<(super::layout::Place, String)>,
 }
 
 /// What a need asks of a sort key once its partition attributes are known.
@@ -131,8 +134,10 @@ pub struct Cover {
     pub served_by: Vec<Vec<Option<usize>>>,
 }
 
-pub fn cover(needs: &[Need], pinned: &[Option<Vec<String>>]) -> Cover {
-    let mut slots: Vec<Slot> = Vec::new();
+/// `written`: the layouts the schema already has, which the needs may use
+/// as they are (their sort keys cannot grow).
+pub fn cover(needs: &[Need], pinned: &[Option<Vec<String>>], written: &[Slot]) -> Cover {
+    let mut slots: Vec<Slot> = written.to_vec();
     let mut served_by: Vec<Vec<Option<usize>>> = needs.iter().map(|n| vec![None; n.entities.len()]).collect();
     let mut order: Vec<usize> = (0..needs.len()).collect();
     // Shared needs first, then exact reads, then ordered ones, then the rest.
@@ -184,6 +189,7 @@ pub fn cover(needs: &[Need], pinned: &[Option<Vec<String>>]) -> Cover {
                         sort: Vec::new(),
                         exact_len: None,
                         serves: Vec::new(),
+                        written: None,
                     });
                     slots.len() - 1
                 }
