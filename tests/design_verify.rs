@@ -10,6 +10,7 @@
 
 mod common;
 
+#[allow(dead_code)] // the shrinker is design_props'
 #[path = "design/generate.rs"]
 mod generate;
 

@@ -182,15 +182,17 @@ pub fn generate(seed: u64) -> Spec {
             .collect();
         let own = entity.id();
         // Get by id: the own id alone, or the whole path.
-        if entity.parent.is_none() {
-            let consistent = if rng.chance(30) { " consistent" } else { "" };
-            patterns.push(("get", format!("({own}) -> {name}{consistent}")));
-        } else if rng.chance(50) {
-            patterns.push(("get", format!("({own}) -> {name}")));
-        } else {
-            let consistent = if rng.chance(30) { " consistent" } else { "" };
-            let parent_id = spec.entities[entity.parent.unwrap()].id();
-            patterns.push(("getIn", format!("({parent_id}, {own}) -> {name}{consistent}")));
+        match entity.parent {
+            None => {
+                let consistent = if rng.chance(30) { " consistent" } else { "" };
+                patterns.push(("get", format!("({own}) -> {name}{consistent}")));
+            }
+            Some(_) if rng.chance(50) => patterns.push(("get", format!("({own}) -> {name}"))),
+            Some(p) => {
+                let consistent = if rng.chance(30) { " consistent" } else { "" };
+                let parent_id = spec.entities[p].id();
+                patterns.push(("getIn", format!("({parent_id}, {own}) -> {name}{consistent}")));
+            }
         }
         if let Some(p) = entity.parent {
             let parent_id = spec.entities[p].id();
