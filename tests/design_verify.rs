@@ -1,8 +1,9 @@
 //! Designs `dyno design` makes pass `dyno verify` against a DynamoDB
-//! endpoint: the bundled billing, teams and games schemas with their keys
-//! stripped (`dyno design --fresh`) and a few generated servable sets
-//! (`design/generate.rs`) are designed, written to a scratch file, and every
-//! pattern of each must pass.
+//! endpoint: the bundled billing, teams and games schemas and the real
+//! designs whose fresh design is clean, with their keys stripped (`dyno
+//! design --fresh`), two synthetic schemas (`dyno::synth`) stripped the same
+//! way, and a few generated servable sets (`design/generate.rs`) are
+//! designed, written to a scratch file, and every pattern of each must pass.
 //!
 //! Like tests/verify.rs: the endpoint is `DYNO_TEST_ENDPOINT`; the test is
 //! ignored unless asked for (`--include-ignored`), and then fails without
@@ -101,6 +102,26 @@ fn fresh_designs_pass_verify_against_the_endpoint() {
     }
     for seed in SEEDS {
         inputs.push((format!("generated-{seed}"), generate::generate(seed).render()));
+    }
+    for (entities, patterns, seed) in [(8, 16, 2), (12, 24, 3)] {
+        let synth = dyno::synth::generate(&dyno::synth::Config {
+            entities,
+            patterns,
+            seed,
+            hazard_rate: 0.05,
+        });
+        inputs.push((format!("synth-{entities}-{seed}"), without_keys(&synth.dyno)));
+    }
+    for real in [
+        "device-state-log",
+        "online-shop",
+        "recurring-payments",
+        "session-management",
+        "social-network",
+    ] {
+        let path = format!("{}/examples/real/{real}.dyno", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        inputs.push((format!("{real}-fresh"), without_keys(&text)));
     }
     let mut failures = Vec::new();
     for (name, input) in &inputs {
