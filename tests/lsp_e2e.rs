@@ -202,6 +202,7 @@ fn initialize_advertises_every_capability_and_defaults_to_utf16() {
         "documentFormattingProvider",
         "inlayHintProvider",
         "codeLensProvider",
+        "documentHighlightProvider",
     ] {
         assert!(
             caps[provider] == true || caps[provider].is_object(),
@@ -1051,6 +1052,7 @@ fn random_requests_on_a_broken_document_never_fail_internally() {
         "textDocument/inlayHint",
         "textDocument/codeAction",
         "textDocument/formatting",
+        "textDocument/documentHighlight",
     ];
     let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
     let mut version = 1;
@@ -1284,3 +1286,70 @@ fn a_lone_surrogate_in_an_opened_text_keeps_the_document() {
     assert_eq!(client.diagnostics_for(&uri, 3), Vec::<Value>::new());
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+// ---------------------------------------------------------------------------
+// documentHighlight, selectionRange, signatureHelp
+// ---------------------------------------------------------------------------
+
+/// The text each returned range covers, with its `kind` when it has one.
+fn covered(text: &str, ranges: &[Value], enc: Enc) -> Vec<String> {
+    ranges
+        .iter()
+        .map(|r| {
+            let range = if r["range"].is_object() { &r["range"] } else { r };
+            let (start, end) = (
+                offset_of(text, &range["start"], enc),
+                offset_of(text, &range["end"], enc),
+            );
+            match r["kind"].as_u64() {
+                Some(kind) => format!("{kind}:{}", &text[start..end]),
+                None => text[start..end].to_string(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn document_highlight_marks_the_declaration_as_write_and_uses_as_read() {
+    let text = BILLING;
+    let mut client = LspClient::start();
+    let uri = doc_uri("billing.dyno");
+    open(&mut client, &uri, text, 1);
+    let highlights = client.result(
+        "textDocument/documentHighlight",
+        at(&uri, find(text, "role: enum", 1, Enc::Utf16)),
+    );
+    let highlights = highlights.as_array().unwrap();
+    // 3 = Write (the declaration), 2 = Read (the hole and the pattern's value).
+    assert_eq!(
+        covered(text, highlights, Enc::Utf16),
+        ["3:role", "2:role", "2:role"],
+        "{highlights:#?}"
+    );
+    assert_eq!(
+        highlights[1]["range"]["start"]["line"],
+        line_of(text, "gsi1pk = \"ROLE#")
+    );
+    assert_eq!(
+        highlights[2]["range"]["start"]["line"],
+        line_of(text, "pattern allAdmins")
+    );
+
+    // A type tag: the templates writing it, the pinned query reading it.
+    let tag = client.result(
+        "textDocument/documentHighlight",
+        at(&uri, find(text, "sk     = \"USER#", 10, Enc::Utf16)),
+    );
+    let kinds = covered(text, tag.as_array().unwrap(), Enc::Utf16);
+    assert_eq!(kinds, ["3:USER", "3:USER", "2:USER"], "{tag:#?}");
+
+    // Nothing under the cursor: an empty list, not an error.
+    let none = client.result(
+        "textDocument/documentHighlight",
+        at(&uri, json!({ "line": 0, "character": 0 })),
+    );
+    assert_eq!(none, json!([]));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+

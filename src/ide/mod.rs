@@ -7,6 +7,7 @@ pub mod completion;
 pub mod folding;
 pub mod format;
 pub mod goto;
+pub mod highlight;
 pub mod hover;
 pub mod inlay;
 pub mod locate;

@@ -219,6 +219,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
         rename_provider: Some(OneOf::Right(RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: WorkDoneProgressOptions::default(),
@@ -379,6 +380,13 @@ impl LanguageServer for Server {
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         self.request("references", |state| handlers::references::handle(state, params))
             .await
+    }
+
+    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        self.request("documentHighlight", |state| {
+            handlers::document_highlight::handle(state, params)
+        })
+        .await
     }
 
     async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {

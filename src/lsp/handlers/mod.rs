@@ -7,6 +7,7 @@ pub mod code_lens;
 pub mod completion;
 pub mod definition;
 pub mod diagnostics;
+pub mod document_highlight;
 pub mod document_symbol;
 pub mod execute_command;
 pub mod folding_range;
