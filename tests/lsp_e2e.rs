@@ -203,6 +203,7 @@ fn initialize_advertises_every_capability_and_defaults_to_utf16() {
         "inlayHintProvider",
         "codeLensProvider",
         "documentHighlightProvider",
+        "selectionRangeProvider",
     ] {
         assert!(
             caps[provider] == true || caps[provider].is_object(),
@@ -1053,6 +1054,8 @@ fn random_requests_on_a_broken_document_never_fail_internally() {
         "textDocument/codeAction",
         "textDocument/formatting",
         "textDocument/documentHighlight",
+        "textDocument/selectionRange",
+        "textDocument/signatureHelp",
     ];
     let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
     let mut version = 1;
@@ -1085,6 +1088,9 @@ fn random_requests_on_a_broken_document_never_fail_internally() {
                 }),
                 "textDocument/formatting" => json!({
                     "textDocument": document, "options": { "tabSize": 2, "insertSpaces": true },
+                }),
+                "textDocument/selectionRange" => json!({
+                    "textDocument": document, "positions": [position, random_position(&mut rng)],
                 }),
                 "textDocument/semanticTokens/full" | "textDocument/documentSymbol" | "textDocument/foldingRange" => {
                     json!({ "textDocument": document })
@@ -1352,4 +1358,102 @@ fn document_highlight_marks_the_declaration_as_write_and_uses_as_read() {
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
 
+#[test]
+fn selection_ranges_grow_from_a_hole_to_the_file_for_each_position() {
+    let mut client = LspClient::start();
+    let uri = doc_uri("billing.dyno");
+    open(&mut client, &uri, BILLING, 1);
+    let hole = find(BILLING, "gsi1pk = \"ROLE#{ro", 17, Enc::Utf16);
+    let keyword = find(BILLING, "entity Tenant", 2, Enc::Utf16);
+    let answer = client.result(
+        "textDocument/selectionRange",
+        json!({ "textDocument": { "uri": uri }, "positions": [hole, keyword] }),
+    );
+    let answer = answer.as_array().unwrap();
+    assert_eq!(answer.len(), 2, "one chain per position: {answer:#?}");
+    let chain = |mut node: &Value| {
+        let mut out = Vec::new();
+        loop {
+            out.push(node["range"].clone());
+            match node.get("parent") {
+                Some(parent) if parent.is_object() => node = parent,
+                _ => return out,
+            }
+        }
+    };
+    let first = covered(BILLING, &chain(&answer[0]), Enc::Utf16);
+    let entity = &BILLING[BILLING.find("entity User {").unwrap()..];
+    let entity = &entity[..entity.find("\n}").unwrap() + 2];
+    let body = &entity[entity.find('{').unwrap()..];
+    let doc_start = BILLING.find("/// A person who can sign in").unwrap();
+    let with_docs = &BILLING[doc_start..doc_start + BILLING[doc_start..].find("\n}").unwrap() + 2];
+    assert_eq!(
+        first,
+        [
+            "role",
+            "{role}",
+            "ROLE#{role}",
+            "\"ROLE#{role}\"",
+            "gsi1pk = \"ROLE#{role}\"",
+            body,
+            entity,
+            with_docs,
+            BILLING,
+        ],
+    );
+    let second = covered(BILLING, &chain(&answer[1]), Enc::Utf16);
+    assert_eq!(second[0], "entity");
+    assert_eq!(second.last().map(String::as_str), Some(BILLING));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
 
+#[test]
+fn signature_help_inside_a_patterns_known_values() {
+    let (mut client, result) = LspClient::start_with(json!({}), &[]);
+    let triggers = &result["capabilities"]["signatureHelpProvider"]["triggerCharacters"];
+    assert_eq!(*triggers, json!(["(", ","]), "{result:#}");
+    let uri = doc_uri("billing.dyno");
+    open(&mut client, &uri, BILLING, 1);
+    let help = client.result(
+        "textDocument/signatureHelp",
+        at(
+            &uri,
+            find(BILLING, "pattern auditSince(tenantId, at >= s", 36, Enc::Utf16),
+        ),
+    );
+    let signature = &help["signatures"][0];
+    let label = signature["label"].as_str().unwrap();
+    assert_eq!(
+        label, "pattern auditSince(tenantId: id, at >= since: datetime)",
+        "{help:#}"
+    );
+    assert_eq!(help["activeParameter"], 1, "{help:#}");
+    let offsets: Vec<Vec<u64>> = signature["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            p["label"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_u64().unwrap())
+                .collect()
+        })
+        .collect();
+    let part = |o: &Vec<u64>| &label[o[0] as usize..o[1] as usize];
+    assert_eq!(
+        offsets.iter().map(part).collect::<Vec<_>>(),
+        ["tenantId: id", "at >= since: datetime"]
+    );
+    let documentation = signature["documentation"]["value"].as_str().unwrap();
+    assert!(documentation.contains("`eventId: ulid`"), "{documentation}");
+
+    // Outside the parentheses: no signature.
+    let outside = client.result(
+        "textDocument/signatureHelp",
+        at(&uri, find(BILLING, "-> AuditEvent[] by at desc\n", 3, Enc::Utf16)),
+    );
+    assert_eq!(outside, Value::Null);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

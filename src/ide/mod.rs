@@ -14,7 +14,9 @@ pub mod locate;
 pub mod references;
 pub mod rename;
 pub mod schema_diff;
+pub mod selection;
 pub mod semantic_tokens;
+pub mod signature;
 pub mod symbols;
 pub mod view;
 

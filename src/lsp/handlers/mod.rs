@@ -17,7 +17,9 @@ pub mod inlay_hint;
 pub mod references;
 pub mod rename;
 pub mod schema_diff;
+pub mod selection_range;
 pub mod semantic_tokens;
+pub mod signature_help;
 pub mod workspace_symbol;
 
 use tower_lsp::lsp_types::TextDocumentPositionParams;
