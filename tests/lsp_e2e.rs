@@ -1457,3 +1457,105 @@ fn signature_help_inside_a_patterns_known_values() {
     assert_eq!(outside, Value::Null);
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+// ---------------------------------------------------------------------------
+// Pull diagnostics
+// ---------------------------------------------------------------------------
+
+fn pull(client: &mut LspClient, uri: &str, previous: Option<&str>) -> Value {
+    let mut params = json!({ "textDocument": { "uri": uri } });
+    if let Some(previous) = previous {
+        params["previousResultId"] = json!(previous);
+    }
+    client.result("textDocument/diagnostic", params)
+}
+
+#[test]
+fn pulled_diagnostics_report_full_then_unchanged_and_stop_the_pushes() {
+    let capabilities = json!({
+        "textDocument": { "diagnostic": { "dynamicRegistration": false } },
+        "workspace": { "diagnostic": { "refreshSupport": true } },
+    });
+    let (mut client, result) = LspClient::start_with(capabilities, &[]);
+    let provider = &result["capabilities"]["diagnosticProvider"];
+    assert_eq!(provider["workspaceDiagnostics"], true, "{result:#}");
+    assert_eq!(provider["interFileDependencies"], false, "{result:#}");
+    let uri = doc_uri("billing.dyno");
+    let text = billing_with_typo();
+    // Until the client pulls, the server pushes (it cannot know it will).
+    assert_eq!(codes(&open(&mut client, &uri, &text, 1)), ["E203"]);
+
+    let first = pull(&mut client, &uri, None);
+    assert_eq!(first["kind"], "full", "{first:#}");
+    assert_eq!(codes(first["items"].as_array().unwrap()), ["E203"]);
+    let id = first["resultId"].as_str().unwrap().to_string();
+    assert!(id.starts_with("1-"), "the version leads the result id: {id}");
+    // The pushed copy is cleared, so the client shows them once.
+    let cleared = client.wait_for_notification(
+        "textDocument/publishDiagnostics",
+        |p| p["uri"] == uri && p["version"].is_null(),
+        TIMEOUT,
+    );
+    assert_eq!(cleared["diagnostics"], json!([]));
+
+    let again = pull(&mut client, &uri, Some(&id));
+    assert_eq!(again, json!({ "kind": "unchanged", "resultId": id }));
+    // A stale or foreign id gets the full report.
+    let other = pull(&mut client, &uri, Some("0-0"));
+    assert_eq!(other["kind"], "full");
+    assert_eq!(other["resultId"], id.as_str());
+
+    // Fix the typo: a new version, a new id, no diagnostics, and no push.
+    let s = text.find("USERS#").unwrap() + "USER".len();
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": range_of(&text, s, s + 1, Enc::Utf16), "text": "" }],
+        }),
+    );
+    let fixed = pull(&mut client, &uri, Some(&id));
+    assert_eq!(fixed["kind"], "full", "{fixed:#}");
+    assert_eq!(fixed["items"], json!([]));
+    let fixed_id = fixed["resultId"].as_str().unwrap().to_string();
+    assert!(fixed_id.starts_with("2-"), "{fixed_id}");
+
+    // The workspace pull: every open document, unchanged where the id holds.
+    let other_uri = doc_uri("other.dyno");
+    open(
+        &mut client,
+        &other_uri,
+        "table T {\n  key pk\n}\npattern p(x) -> Nobody\n",
+        5,
+    );
+    let workspace = client.result(
+        "workspace/diagnostic",
+        json!({ "previousResultIds": [{ "uri": uri, "value": fixed_id }] }),
+    );
+    let items = workspace["items"].as_array().unwrap();
+    assert_eq!(items.len(), 2, "{workspace:#}");
+    let billing = items.iter().find(|i| i["uri"] == uri).unwrap();
+    assert_eq!(billing["kind"], "unchanged", "{billing:#}");
+    assert_eq!(billing["version"], 2);
+    let other = items.iter().find(|i| i["uri"] == other_uri).unwrap();
+    assert_eq!(other["kind"], "full", "{other:#}");
+    assert_eq!(other["version"], 5);
+    assert!(!other["items"].as_array().unwrap().is_empty(), "{other:#}");
+
+    // A document that is not open: an empty full report.
+    let unknown = pull(&mut client, &doc_uri("closed.dyno"), None);
+    assert_eq!(unknown["kind"], "full");
+    assert_eq!(unknown["items"], json!([]));
+
+    // Nothing was pushed for the pulled documents' later versions.
+    let late: Vec<Value> = client
+        .drain(std::time::Duration::from_millis(300))
+        .into_iter()
+        .chain(client.notifications().iter().cloned())
+        .filter(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == 2
+        })
+        .collect();
+    assert!(late.is_empty(), "pushed after the client pulled: {late:#?}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

@@ -71,6 +71,35 @@ impl Server {
         }
     }
 
+    /// What is reported changed for every document (a setting): pushed
+    /// documents are published again, and a client that pulls is asked to
+    /// pull again when it takes that request.
+    async fn diagnostics_changed(&self) {
+        self.published.lock().await.clear();
+        for uri in self.state.documents.uris() {
+            if let Some(revision) = self.state.documents.revision(&uri) {
+                self.refresh(uri, revision);
+            }
+        }
+        if self.state.any_pulled() && self.state.diagnostic_refresh() {
+            let client = self.client.clone();
+            tokio::spawn(async move {
+                let _ = client.workspace_diagnostic_refresh().await;
+            });
+        }
+    }
+
+    /// The first pull of a document: what was pushed for it is cleared,
+    /// so the client does not show it twice. Later pushes skip it (see
+    /// `publish`, which checks under the same lock).
+    async fn stop_pushing(&self, uris: Vec<Url>) {
+        let mut published = self.published.lock().await;
+        for uri in uris {
+            published.remove(&uri);
+            self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        }
+    }
+
     /// Publishes the diagnostics of `revision` in the background. The
     /// notification returns at once: tower-lsp runs at most four handlers
     /// at a time, so awaiting the analysis here would queue the next edits
@@ -85,8 +114,8 @@ impl Server {
 /// diagnostics — unless a newer revision arrived meanwhile (its own refresh
 /// publishes then) or the document was closed.
 async fn publish(client: Client, state: Arc<State>, published: Published, uri: Url, revision: u64) {
-    if state.documents.revision(&uri) != Some(revision) {
-        return; // superseded before its analysis started
+    if state.documents.revision(&uri) != Some(revision) || state.is_pulled(&uri) {
+        return; // superseded before its analysis started, or the client pulls
     }
     // Small files analyse in milliseconds: they always get one complete
     // publish per version, never a partial one first.
@@ -94,7 +123,6 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
         .documents
         .text(&uri)
         .is_some_and(|(rope, ..)| rope.len_bytes() >= SYNTAX_FIRST_MIN_BYTES);
-    let encoding = state.encoding();
     // The analysis hands over its syntax errors as soon as it has parsed.
     let (parsed, syntax) = tokio::sync::oneshot::channel();
     let analysed = state.clone();
@@ -106,8 +134,7 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
                     let _ = parsed.send((rope.clone(), syntax.to_vec()));
                 }
             })?;
-            let mut diagnostics = handlers::diagnostics::to_lsp(&snapshot, encoding);
-            diagnostics.extend(handlers::schema_diff::to_lsp(&analysed, &snapshot, encoding));
+            let diagnostics = handlers::diagnostics::all(&analysed, &snapshot);
             let shown = Shown {
                 revision: snapshot.revision,
                 semantic: handlers::diagnostics::semantic(&snapshot),
@@ -145,8 +172,11 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
     };
     let mut published = published.lock().await;
     let revision = shown.revision;
-    if state.documents.revision(&uri) != Some(revision) || published.get(&uri).is_some_and(|s| s.revision >= revision) {
-        return; // stale, or already published
+    if state.documents.revision(&uri) != Some(revision)
+        || published.get(&uri).is_some_and(|s| s.revision >= revision)
+        || state.is_pulled(&uri)
+    {
+        return; // stale, already published, or pulled by the client now
     }
     published.insert(uri.clone(), shown);
     client.publish_diagnostics(uri, diagnostics, Some(version)).await;
@@ -173,7 +203,7 @@ async fn publish_syntax_first(
         return;
     };
     let previous = published.get(uri);
-    if current != revision || previous.is_some_and(|s| s.revision >= revision) {
+    if current != revision || previous.is_some_and(|s| s.revision >= revision) || state.is_pulled(uri) {
         return;
     }
     let encoding = state.encoding();
@@ -259,6 +289,12 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         code_lens_provider: Some(CodeLensOptions {
             resolve_provider: Some(false),
         }),
+        diagnostic_provider: Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
+            identifier: Some("dyno".into()),
+            inter_file_dependencies: false,
+            workspace_diagnostics: true,
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
         execute_command_provider: Some(ExecuteCommandOptions {
             commands: vec![crate::ide::view::COMMAND.into()],
             work_done_progress_options: WorkDoneProgressOptions::default(),
@@ -281,6 +317,13 @@ impl LanguageServer for Server {
             .and_then(|c| c.completion_item.as_ref())
             .and_then(|i| i.snippet_support);
         self.state.set_snippets(snippets == Some(true));
+        let refresh = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.diagnostic.as_ref())
+            .and_then(|d| d.refresh_support);
+        self.state.set_diagnostic_refresh(refresh == Some(true));
         self.state
             .set_diff_against_head(diff_against_head(params.initialization_options.as_ref()) == Some(true));
         let mut folders: Vec<_> = params
@@ -352,12 +395,7 @@ impl LanguageServer for Server {
             return;
         };
         self.state.set_diff_against_head(on);
-        self.published.lock().await.clear();
-        for uri in self.state.documents.uris() {
-            if let Some(revision) = self.state.documents.revision(&uri) {
-                self.refresh(uri, revision);
-            }
-        }
+        self.diagnostics_changed().await;
     }
 
     async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
@@ -467,6 +505,37 @@ impl LanguageServer for Server {
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
         self.request("codeLens", |state| handlers::code_lens::handle(state, params))
             .await
+    }
+
+    async fn diagnostic(&self, params: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
+        let uri = params.text_document.uri.clone();
+        let first = self.state.mark_pulled(&uri);
+        let report = self
+            .request("textDocument/diagnostic", |state| {
+                handlers::document_diagnostic::handle(state, params)
+            })
+            .await;
+        if first {
+            self.stop_pushing(vec![uri]).await;
+        }
+        report
+    }
+
+    async fn workspace_diagnostic(&self, params: WorkspaceDiagnosticParams) -> Result<WorkspaceDiagnosticReportResult> {
+        let first: Vec<Url> = self
+            .state
+            .documents
+            .uris()
+            .into_iter()
+            .filter(|uri| self.state.mark_pulled(uri))
+            .collect();
+        let report = self
+            .request("workspace/diagnostic", |state| {
+                handlers::workspace_diagnostic::handle(state, params)
+            })
+            .await;
+        self.stop_pushing(first).await;
+        report
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<serde_json::Value>> {

@@ -1,7 +1,7 @@
 //! What every handler can see: the documents, the negotiated position
 //! encoding and the workspace folders.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -48,6 +48,12 @@ pub struct State {
     /// The versions at `HEAD` read so far, checked, by path: shared by
     /// every pinned view, so each is analysed once per text.
     pub heads: Arc<Mutex<HashMap<PathBuf, Arc<Head>>>>,
+    /// The documents the client has pulled diagnostics for: they are no
+    /// longer pushed (the client would show them twice). Shared by every
+    /// pinned view.
+    pub pulled: Arc<Mutex<HashSet<Url>>>,
+    /// Whether the client takes `workspace/diagnostic/refresh`.
+    diagnostic_refresh: AtomicBool,
 }
 
 /// A file's text at git `HEAD` and its analysis.
@@ -85,6 +91,27 @@ impl State {
         self.diff_against_head.store(on, Ordering::Relaxed);
     }
 
+    pub fn diagnostic_refresh(&self) -> bool {
+        self.diagnostic_refresh.load(Ordering::Relaxed)
+    }
+
+    pub fn set_diagnostic_refresh(&self, supported: bool) {
+        self.diagnostic_refresh.store(supported, Ordering::Relaxed);
+    }
+
+    /// Marks a document as pulled; `true` the first time.
+    pub fn mark_pulled(&self, uri: &Url) -> bool {
+        self.pulled.lock().map(|mut p| p.insert(uri.clone())).unwrap_or(false)
+    }
+
+    pub fn is_pulled(&self, uri: &Url) -> bool {
+        self.pulled.lock().map(|p| p.contains(uri)).unwrap_or(false)
+    }
+
+    pub fn any_pulled(&self) -> bool {
+        self.pulled.lock().map(|p| !p.is_empty()).unwrap_or(false)
+    }
+
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         self.documents.snapshot(uri)
     }
@@ -101,6 +128,8 @@ impl State {
             disk: self.disk.clone(),
             diff_against_head: AtomicBool::new(self.diff_against_head()),
             heads: self.heads.clone(),
+            pulled: self.pulled.clone(),
+            diagnostic_refresh: AtomicBool::new(self.diagnostic_refresh()),
         }
     }
 

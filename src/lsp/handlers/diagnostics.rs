@@ -12,12 +12,37 @@ use crate::syntax::Span;
 use ropey::Rope;
 use tower_lsp::lsp_types::Url;
 
+use std::hash::{Hash, Hasher};
+
 use crate::lsp::documents::Snapshot;
 use crate::lsp::position::{self, Encoding};
+use crate::lsp::state::State;
 
 /// More than this many diagnostics in one file helps nobody and slows the
 /// editor; the first ones (in source order) are kept.
 pub const MAX_PER_FILE: usize = 500;
+
+/// Every diagnostic of a document, pushed or pulled: the checker's and,
+/// with `diffAgainstHead`, the comparison with git `HEAD`.
+pub fn all(state: &State, snapshot: &Snapshot) -> Vec<Diagnostic> {
+    let encoding = state.encoding();
+    let mut diagnostics = to_lsp(snapshot, encoding);
+    diagnostics.extend(super::schema_diff::to_lsp(state, snapshot, encoding));
+    diagnostics
+}
+
+/// The result id of a pull: the document version and a hash of its text
+/// and of the settings that change what is reported. A client sending it
+/// back gets `unchanged` without an analysis.
+pub fn result_id(state: &State, rope: &Rope, version: i32) -> String {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for chunk in rope.chunks() {
+        hasher.write(chunk.as_bytes());
+    }
+    hasher.write_u8(0xff); // the text ends here
+    state.diff_against_head().hash(&mut hasher);
+    format!("{version}-{:016x}", hasher.finish())
+}
 
 pub fn to_lsp(snapshot: &Snapshot, encoding: Encoding) -> Vec<Diagnostic> {
     let diagnostics = &snapshot.file.analysis.diagnostics();

@@ -7,6 +7,7 @@ pub mod code_lens;
 pub mod completion;
 pub mod definition;
 pub mod diagnostics;
+pub mod document_diagnostic;
 pub mod document_highlight;
 pub mod document_symbol;
 pub mod execute_command;
@@ -20,6 +21,7 @@ pub mod schema_diff;
 pub mod selection_range;
 pub mod semantic_tokens;
 pub mod signature_help;
+pub mod workspace_diagnostic;
 pub mod workspace_symbol;
 
 use tower_lsp::lsp_types::TextDocumentPositionParams;
