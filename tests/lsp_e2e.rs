@@ -227,7 +227,8 @@ fn initialize_advertises_every_capability_and_defaults_to_utf16() {
         "{caps:#}"
     );
     let tokens = &caps["semanticTokensProvider"];
-    assert_eq!(tokens["full"], true, "{caps:#}");
+    assert_eq!(tokens["full"]["delta"], true, "{caps:#}");
+    assert_eq!(tokens["range"], true, "{caps:#}");
     let types = tokens["legend"]["tokenTypes"].as_array().unwrap();
     for t in ["keyword", "type", "class", "property", "string", "comment"] {
         assert!(types.contains(&json!(t)), "legend lacks {t}: {tokens:#}");
@@ -1557,5 +1558,92 @@ fn pulled_diagnostics_report_full_then_unchanged_and_stop_the_pushes() {
         })
         .collect();
     assert!(late.is_empty(), "pushed after the client pulled: {late:#?}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+// ---------------------------------------------------------------------------
+// Semantic tokens: range and delta
+// ---------------------------------------------------------------------------
+
+/// Relative token data decoded to absolute `[line, column, length, type,
+/// modifiers]`.
+fn absolute(data: &[Value]) -> Vec<[u64; 5]> {
+    let numbers: Vec<u64> = data.iter().map(|n| n.as_u64().unwrap()).collect();
+    let (mut line, mut column) = (0, 0);
+    numbers
+        .chunks(5)
+        .map(|t| {
+            line += t[0];
+            column = if t[0] == 0 { column + t[1] } else { t[1] };
+            [line, column, t[2], t[3], t[4]]
+        })
+        .collect()
+}
+
+#[test]
+fn semantic_tokens_for_a_range_and_as_a_delta_against_the_last_result() {
+    let mut client = LspClient::start();
+    let uri = doc_uri("billing.dyno");
+    open(&mut client, &uri, BILLING, 1);
+    let document = json!({ "uri": uri });
+    let full = client.result("textDocument/semanticTokens/full", json!({ "textDocument": document }));
+    let full_tokens = absolute(full["data"].as_array().unwrap());
+    let first_id = full["resultId"].as_str().expect("a result id").to_string();
+
+    // A range: exactly the full result's tokens on the lines it touches.
+    let (from, to) = (line_of(BILLING, "entity User {"), line_of(BILLING, "gsi1sk = \"USER#"));
+    let range = client.result(
+        "textDocument/semanticTokens/range",
+        json!({ "textDocument": document, "range": {
+            "start": { "line": from, "character": 3 }, "end": { "line": to, "character": 4 } } }),
+    );
+    let expected: Vec<[u64; 5]> = full_tokens
+        .iter()
+        .copied()
+        .filter(|t| (from..=to).contains(&t[0]))
+        .collect();
+    assert!(expected.len() > 10);
+    assert_eq!(absolute(range["data"].as_array().unwrap()), expected);
+
+    // Rename an attribute in the text: the delta against the first result,
+    // applied as a client does, gives the full tokens of the new text.
+    let start = BILLING.find("  email: string").unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": range_of(BILLING, start, start + "  email: string".len(), Enc::Utf16),
+                                 "text": "  emailAddress: string\n  phone: string?" }],
+        }),
+    );
+    client.diagnostics_for(&uri, 2);
+    let delta = client.result(
+        "textDocument/semanticTokens/full/delta",
+        json!({ "textDocument": document, "previousResultId": first_id }),
+    );
+    let edits = delta["edits"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a delta: {delta:#}"));
+    assert_eq!(edits.len(), 1, "{delta:#}");
+    let mut data: Vec<Value> = full["data"].as_array().unwrap().clone();
+    let edit = &edits[0];
+    let (at, deleted) = (
+        edit["start"].as_u64().unwrap() as usize,
+        edit["deleteCount"].as_u64().unwrap() as usize,
+    );
+    assert!(deleted < data.len() / 4, "a small edit, not the whole file: {edit}");
+    data.splice(at..at + deleted, edit["data"].as_array().cloned().unwrap_or_default());
+    let second_id = delta["resultId"].as_str().unwrap().to_string();
+    assert_ne!(second_id, first_id);
+    let fresh = client.result("textDocument/semanticTokens/full", json!({ "textDocument": document }));
+    assert_eq!(data, *fresh["data"].as_array().unwrap());
+
+    // An id that is not the last one kept: the full tokens.
+    let stale = client.result(
+        "textDocument/semanticTokens/full/delta",
+        json!({ "textDocument": document, "previousResultId": second_id }),
+    );
+    assert!(stale["data"].is_array(), "{stale:#}");
+    assert_eq!(stale["data"], fresh["data"]);
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }

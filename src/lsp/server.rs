@@ -274,8 +274,8 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
                 legend: handlers::semantic_tokens::legend(),
-                full: Some(SemanticTokensFullOptions::Bool(true)),
-                range: None,
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                range: Some(true),
                 work_done_progress_options: WorkDoneProgressOptions::default(),
             },
         )),
@@ -380,6 +380,7 @@ impl LanguageServer for Server {
         if !self.state.documents.close(&uri) {
             return; // never opened: nothing to clear
         }
+        self.state.forget_semantic_tokens(&uri);
         let mut published = self.published.lock().await;
         published.remove(&uri);
         // Unless it was reopened meanwhile: then its own refresh publishes.
@@ -478,6 +479,26 @@ impl LanguageServer for Server {
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
         self.request("semanticTokens/full", |state| {
             handlers::semantic_tokens::handle(state, params)
+        })
+        .await
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        self.request("semanticTokens/full/delta", |state| {
+            handlers::semantic_tokens_delta::handle(state, params)
+        })
+        .await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        self.request("semanticTokens/range", |state| {
+            handlers::semantic_tokens_range::handle(state, params)
         })
         .await
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use tower_lsp::lsp_types::{SymbolInformation, Url};
+use tower_lsp::lsp_types::{SemanticToken, SymbolInformation, Url};
 
 use super::documents::{Documents, Snapshot};
 use super::position::Encoding;
@@ -54,6 +54,16 @@ pub struct State {
     pub pulled: Arc<Mutex<HashSet<Url>>>,
     /// Whether the client takes `workspace/diagnostic/refresh`.
     diagnostic_refresh: AtomicBool,
+    /// The last full semantic tokens answered per document, with their
+    /// result id, for `semanticTokens/full/delta`. Shared by every pinned
+    /// view.
+    pub semantic_tokens: Arc<Mutex<SemanticTokensCache>>,
+}
+
+#[derive(Default)]
+pub struct SemanticTokensCache {
+    next_id: u64,
+    last: HashMap<Url, (String, Arc<Vec<SemanticToken>>)>,
 }
 
 /// A file's text at git `HEAD` and its analysis.
@@ -112,6 +122,31 @@ impl State {
         self.pulled.lock().map(|p| !p.is_empty()).unwrap_or(false)
     }
 
+    /// Keeps a document's full semantic tokens as its last; returns their
+    /// new result id.
+    pub fn remember_semantic_tokens(&self, uri: &Url, data: Vec<SemanticToken>) -> String {
+        let mut cache = self.semantic_tokens.lock().unwrap_or_else(|p| p.into_inner());
+        cache.next_id += 1;
+        let id = cache.next_id.to_string();
+        cache.last.insert(uri.clone(), (id.clone(), Arc::new(data)));
+        id
+    }
+
+    /// The document's last full semantic tokens, if their id is `id`.
+    pub fn semantic_tokens_with_id(&self, uri: &Url, id: &str) -> Option<Arc<Vec<SemanticToken>>> {
+        let cache = self.semantic_tokens.lock().unwrap_or_else(|p| p.into_inner());
+        cache
+            .last
+            .get(uri)
+            .filter(|(last, _)| last == id)
+            .map(|(_, data)| data.clone())
+    }
+
+    pub fn forget_semantic_tokens(&self, uri: &Url) {
+        let mut cache = self.semantic_tokens.lock().unwrap_or_else(|p| p.into_inner());
+        cache.last.remove(uri);
+    }
+
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         self.documents.snapshot(uri)
     }
@@ -130,6 +165,7 @@ impl State {
             heads: self.heads.clone(),
             pulled: self.pulled.clone(),
             diagnostic_refresh: AtomicBool::new(self.diagnostic_refresh()),
+            semantic_tokens: self.semantic_tokens.clone(),
         }
     }
 

@@ -20,6 +20,8 @@ pub mod rename;
 pub mod schema_diff;
 pub mod selection_range;
 pub mod semantic_tokens;
+pub mod semantic_tokens_delta;
+pub mod semantic_tokens_range;
 pub mod signature_help;
 pub mod workspace_diagnostic;
 pub mod workspace_symbol;
