@@ -1000,10 +1000,12 @@ fn five_hundred_quick_edits_apply_in_order_and_never_publish_stale_diagnostics()
     assert!(!reference.is_empty(), "500 random edits leave something to report");
     // The same text, token for token.
     let tokens = |client: &mut LspClient, uri: &str| {
+        // The data: each full answer has a result id of its own.
         client.result(
             "textDocument/semanticTokens/full",
             json!({ "textDocument": { "uri": uri } }),
-        )
+        )["data"]
+            .clone()
     };
     assert_eq!(tokens(&mut client, &uri), tokens(&mut client, &fresh));
     let symbols = |client: &mut LspClient, uri: &str| {
