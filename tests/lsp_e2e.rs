@@ -1649,3 +1649,91 @@ fn semantic_tokens_for_a_range_and_as_a_delta_against_the_last_result() {
     assert_eq!(stale["data"], fresh["data"]);
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+// ---------------------------------------------------------------------------
+// Settings: dyno.severity
+// ---------------------------------------------------------------------------
+
+fn severities_of(diagnostics: &Value) -> Vec<(String, u64)> {
+    diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_u64().unwrap()))
+        .collect()
+}
+
+/// The overrides come from `workspace/configuration` after `initialized`,
+/// from a `didChangeConfiguration` carrying the section, and again from
+/// `workspace/configuration` when one comes without it; pushed and pulled
+/// diagnostics both follow them.
+#[test]
+fn severity_overrides_from_the_configuration_apply_to_pushed_and_pulled_diagnostics() {
+    let mut client = LspClient::spawn();
+    client.answer(
+        "workspace/configuration",
+        json!([{ "severity": { "E203": "warning", "W999": "loud" } }]),
+    );
+    let response = client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": null,
+                "capabilities": { "workspace": { "configuration": true } } }),
+    );
+    assert!(response["result"].is_object(), "{response}");
+    client.notify("initialized", json!({}));
+    let uri = doc_uri("billing.dyno");
+    let text = billing_with_typo();
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "dyno", "version": 1, "text": text } }),
+    );
+    // The server asked for the section: E203 comes as a warning (2), at
+    // once or after a first publish made before the answer arrived.
+    let warned = client.wait_for_notification(
+        "textDocument/publishDiagnostics",
+        |p| p["uri"] == uri && p["diagnostics"][0]["severity"] == 2,
+        TIMEOUT,
+    );
+    assert_eq!(severities_of(&warned["diagnostics"]), [("E203".to_string(), 2)]);
+    let ignored = client.wait_for_notification("window/logMessage", |p| p["type"] == 2, TIMEOUT);
+    assert!(
+        ignored["message"].as_str().unwrap().contains("W999: \"loud\""),
+        "{ignored}"
+    );
+
+    // Pushed with the notification: turned off.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "dyno": { "severity": { "E203": "off" } } } }),
+    );
+    let off = client.wait_for_notification(
+        "textDocument/publishDiagnostics",
+        |p| p["uri"] == uri && p["diagnostics"] == json!([]),
+        TIMEOUT,
+    );
+    assert_eq!(off["version"], 1);
+    let pulled = client.result("textDocument/diagnostic", json!({ "textDocument": { "uri": uri } }));
+    assert_eq!(pulled["items"], json!([]), "{pulled:#}");
+    let off_id = pulled["resultId"].as_str().unwrap().to_string();
+
+    // Announced without the section: fetched again. A hint now (4), and
+    // the old result id no longer holds: the settings changed.
+    client.answer("workspace/configuration", json!([{ "severity": { "E203": "hint" } }]));
+    client.notify("workspace/didChangeConfiguration", json!({ "settings": null }));
+    let deadline = std::time::Instant::now() + TIMEOUT;
+    let hinted = loop {
+        let pulled = client.result(
+            "textDocument/diagnostic",
+            json!({ "textDocument": { "uri": uri }, "previousResultId": off_id }),
+        );
+        if pulled["kind"] == "full" {
+            break pulled;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the settings were never fetched again"
+        );
+    };
+    assert_eq!(severities_of(&hinted["items"]), [("E203".to_string(), 4)]);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

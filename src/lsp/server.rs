@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ropey::Rope;
 use tower_lsp::jsonrpc::{Error, Result};
@@ -14,7 +15,7 @@ use tower_lsp::{Client, LanguageServer};
 
 use super::handlers;
 use super::position::Encoding;
-use super::state::State;
+use super::state::{Severities, State};
 
 /// What was last published per document. Its lock serialises publishing,
 /// so an older analysis can never overwrite a newer one.
@@ -32,6 +33,8 @@ pub struct Server {
     client: Client,
     state: Arc<State>,
     published: Published,
+    /// Whether the client answers `workspace/configuration`.
+    configuration: AtomicBool,
 }
 
 impl Server {
@@ -40,6 +43,7 @@ impl Server {
             client,
             state: Arc::new(State::default()),
             published: Published::default(),
+            configuration: AtomicBool::new(false),
         }
     }
 
@@ -71,22 +75,31 @@ impl Server {
         }
     }
 
-    /// What is reported changed for every document (a setting): pushed
-    /// documents are published again, and a client that pulls is asked to
-    /// pull again when it takes that request.
+    /// What is reported changed for every document (a setting).
     async fn diagnostics_changed(&self) {
-        self.published.lock().await.clear();
-        for uri in self.state.documents.uris() {
-            if let Some(revision) = self.state.documents.revision(&uri) {
-                self.refresh(uri, revision);
+        republish(self.client.clone(), self.state.clone(), self.published.clone()).await;
+    }
+
+    /// Asks the client for the `dyno` section and applies it, in the
+    /// background (a notification must not wait for the client's answer).
+    fn fetch_settings(&self) {
+        let (client, state, published) = (self.client.clone(), self.state.clone(), self.published.clone());
+        tokio::spawn(async move {
+            let item = ConfigurationItem {
+                scope_uri: None,
+                section: Some("dyno".into()),
+            };
+            let Ok(values) = client.configuration(vec![item]).await else {
+                return;
+            };
+            // No settings at all reads as an empty section.
+            let section = values.into_iter().next().unwrap_or_default();
+            let empty = serde_json::Value::Object(Default::default());
+            let section = if section.is_object() { section } else { empty };
+            if apply_settings(&client, &state, &section, true).await {
+                republish(client, state, published).await;
             }
-        }
-        if self.state.any_pulled() && self.state.diagnostic_refresh() {
-            let client = self.client.clone();
-            tokio::spawn(async move {
-                let _ = client.workspace_diagnostic_refresh().await;
-            });
-        }
+        });
     }
 
     /// The first pull of a document: what was pushed for it is cleared,
@@ -108,6 +121,52 @@ impl Server {
         let (client, state, published) = (self.client.clone(), self.state.clone(), self.published.clone());
         tokio::spawn(publish(client, state, published, uri, revision));
     }
+}
+
+/// What is reported changed for every document (a setting): pushed
+/// documents are published again, and a client that pulls is asked to pull
+/// again when it takes that request.
+async fn republish(client: Client, state: Arc<State>, published: Published) {
+    published.lock().await.clear();
+    for uri in state.documents.uris() {
+        if let Some(revision) = state.documents.revision(&uri) {
+            tokio::spawn(publish(client.clone(), state.clone(), published.clone(), uri, revision));
+        }
+    }
+    if state.any_pulled() && state.diagnostic_refresh() {
+        tokio::spawn(async move {
+            let _ = client.workspace_diagnostic_refresh().await;
+        });
+    }
+}
+
+/// Applies the `dyno` settings section: `diffAgainstHead` and `severity`.
+/// A `complete` section (the client's answer to `workspace/configuration`)
+/// without `severity` clears the overrides; a partial one (pushed with
+/// `didChangeConfiguration`) leaves them. Returns whether what is reported
+/// may have changed; entries that are no severity are logged.
+async fn apply_settings(client: &Client, state: &State, section: &serde_json::Value, complete: bool) -> bool {
+    let mut changed = false;
+    if let Some(on) = diff_against_head(Some(section)) {
+        state.set_diff_against_head(on);
+        changed = true;
+    }
+    let severity = match section.get("severity") {
+        Some(severity) => Some(Severities::read(severity)),
+        None if complete => Some((Severities::default(), Vec::new())),
+        None => None,
+    };
+    if let Some((severities, unread)) = severity {
+        changed |= state.set_severities(severities);
+        if !unread.is_empty() {
+            let message = format!(
+                "dyno: ignored in dyno.severity (use off, error, warning, information or hint): {}",
+                unread.join(", ")
+            );
+            client.log_message(MessageType::WARNING, message).await;
+        }
+    }
+    changed
 }
 
 /// Analyses the current revision off the async threads and publishes its
@@ -209,7 +268,7 @@ async fn publish_syntax_first(
     let encoding = state.encoding();
     let diagnostics = catch_unwind(AssertUnwindSafe(|| {
         let previous = previous.map(|s| (&s.rope, s.semantic.as_slice()));
-        handlers::diagnostics::syntax_first(uri, rope, syntax, previous, encoding)
+        handlers::diagnostics::syntax_first(uri, rope, syntax, previous, encoding, &state.severities())
     }))
     .unwrap_or_default();
     client
@@ -326,6 +385,11 @@ impl LanguageServer for Server {
         self.state.set_diagnostic_refresh(refresh == Some(true));
         self.state
             .set_diff_against_head(diff_against_head(params.initialization_options.as_ref()) == Some(true));
+        if let Some(severity) = params.initialization_options.as_ref().and_then(|o| o.get("severity")) {
+            self.state.set_severities(Severities::read(severity).0);
+        }
+        let configuration = params.capabilities.workspace.as_ref().and_then(|w| w.configuration);
+        self.configuration.store(configuration == Some(true), Ordering::Relaxed);
         let mut folders: Vec<_> = params
             .workspace_folders
             .iter()
@@ -348,6 +412,14 @@ impl LanguageServer for Server {
                 version: Some(env!("CARGO_PKG_VERSION").into()),
             }),
         })
+    }
+
+    /// A client that answers `workspace/configuration` is asked for the
+    /// `dyno` section now.
+    async fn initialized(&self, _: InitializedParams) {
+        if self.configuration.load(Ordering::Relaxed) {
+            self.fetch_settings();
+        }
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -391,12 +463,19 @@ impl LanguageServer for Server {
 
     /// `{"dyno": {"diffAgainstHead": true}}`: the setting changed; every
     /// open document is published again with (or without) the comparison.
+    /// `{"dyno": {...}}` pushed with the notification is applied as it
+    /// is; without it (clients that expect to be asked) the section is
+    /// fetched with `workspace/configuration` when the client takes that.
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        let Some(on) = diff_against_head(params.settings.get("dyno")) else {
+        let Some(section) = params.settings.get("dyno") else {
+            if self.configuration.load(Ordering::Relaxed) {
+                self.fetch_settings();
+            }
             return;
         };
-        self.state.set_diff_against_head(on);
-        self.diagnostics_changed().await;
+        if apply_settings(&self.client, &self.state, section, false).await {
+            self.diagnostics_changed().await;
+        }
     }
 
     async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {

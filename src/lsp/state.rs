@@ -58,6 +58,59 @@ pub struct State {
     /// result id, for `semanticTokens/full/delta`. Shared by every pinned
     /// view.
     pub semantic_tokens: Arc<Mutex<SemanticTokensCache>>,
+    /// Setting `severity`: per diagnostic code, `off` or the severity to
+    /// report it with.
+    severities: Mutex<Arc<Severities>>,
+}
+
+/// The `dyno.severity` setting: `{"W301": "off", "H221": "warning"}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Severities {
+    /// By code, sorted; `None` turns the code off.
+    overrides: Vec<(String, Option<Level>)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    Error,
+    Warning,
+    Information,
+    Hint,
+}
+
+impl Severities {
+    /// Reads the setting's object; returns it with the entries it could
+    /// not read (a value that is no severity), which are left out.
+    pub fn read(value: &serde_json::Value) -> (Severities, Vec<String>) {
+        let mut overrides = Vec::new();
+        let mut unread = Vec::new();
+        for (code, level) in value.as_object().into_iter().flatten() {
+            let level = match level.as_str().map(str::to_ascii_lowercase).as_deref() {
+                Some("off" | "none") => None,
+                Some("error") => Some(Level::Error),
+                Some("warning") => Some(Level::Warning),
+                Some("information" | "info") => Some(Level::Information),
+                Some("hint") => Some(Level::Hint),
+                _ => {
+                    unread.push(format!("{code}: {level}"));
+                    continue;
+                }
+            };
+            overrides.push((code.clone(), level));
+        }
+        overrides.sort_by(|a, b| a.0.cmp(&b.0));
+        (Severities { overrides }, unread)
+    }
+
+    /// `None`: not overridden; `Some(None)`: off.
+    pub fn get(&self, code: &str) -> Option<Option<Level>> {
+        let at = self.overrides.binary_search_by(|(c, _)| c.as_str().cmp(code)).ok()?;
+        Some(self.overrides[at].1)
+    }
+
+    pub fn is_off(&self, code: &str) -> bool {
+        self.get(code) == Some(None)
+    }
 }
 
 #[derive(Default)]
@@ -147,6 +200,18 @@ impl State {
         cache.last.remove(uri);
     }
 
+    pub fn severities(&self) -> Arc<Severities> {
+        self.severities.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Sets the overrides; `true` when they changed.
+    pub fn set_severities(&self, severities: Severities) -> bool {
+        let mut current = self.severities.lock().unwrap_or_else(|p| p.into_inner());
+        let changed = **current != severities;
+        *current = Arc::new(severities);
+        changed
+    }
+
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         self.documents.snapshot(uri)
     }
@@ -166,6 +231,7 @@ impl State {
             pulled: self.pulled.clone(),
             diagnostic_refresh: AtomicBool::new(self.diagnostic_refresh()),
             semantic_tokens: self.semantic_tokens.clone(),
+            severities: Mutex::new(self.severities()),
         }
     }
 
