@@ -484,3 +484,63 @@ fn shards_and_rate_hints() {
         "#]],
     );
 }
+
+/// `tokens_in` for a range is what `tokens` has on the lines the range
+/// touches: checked on every line, and on runs of lines starting and ending
+/// mid-line, of the examples, the quoted-name schema and a broken text.
+#[test]
+fn range_tokens_are_the_full_tokens_of_the_lines_touched() {
+    use dyno::ide::semantic_tokens::tokens_in;
+    use dyno::syntax::Span;
+    let broken = include_str!("../examples/billing.dyno")
+        .replacen("}\n", "\n", 2)
+        .replace("sk = \"META\"", "sk = \"META\r\n  \"{")
+        .replace("-> Invoice[] by dueDate", "-> Invoice[ by {{ dueDate \r ->");
+    let texts = [
+        include_str!("../examples/billing.dyno").to_string(),
+        cursor::QUOTED_NAMES.to_string(),
+        broken,
+    ];
+    for text in texts {
+        let file = File::new(text.clone());
+        let all = tokens(&file);
+        let mut starts: Vec<usize> = vec![0];
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            if b == b'\n' || b == b'\r' {
+                starts.push(i + 1);
+            }
+        }
+        let line_end = |line: usize| {
+            let end = starts.get(line + 1).map_or(text.len(), |&s| s);
+            text[..end].trim_end_matches(['\n', '\r']).len().max(starts[line])
+        };
+        for first in 0..starts.len() {
+            for lines in [0, 2] {
+                let last = (first + lines).min(starts.len() - 1);
+                let (from, to) = (starts[first], line_end(last));
+                let expected: Vec<_> = all
+                    .iter()
+                    .filter(|t| t.span.start >= from && t.span.end <= to)
+                    .copied()
+                    .collect();
+                // The whole lines, and a range from mid-line to mid-line.
+                let mid = |a: usize, b: usize| a + (b - a) / 2;
+                for range in [
+                    Span::new(from, to),
+                    Span::new(mid(from, line_end(first)), mid(starts[last], to)),
+                ] {
+                    assert_eq!(
+                        tokens_in(&file, range),
+                        expected,
+                        "lines {first}..={last}, range {range:?}:\n{}",
+                        &text[from..to]
+                    );
+                }
+            }
+        }
+    }
+}

@@ -202,6 +202,8 @@ fn initialize_advertises_every_capability_and_defaults_to_utf16() {
         "documentFormattingProvider",
         "inlayHintProvider",
         "codeLensProvider",
+        "documentHighlightProvider",
+        "selectionRangeProvider",
     ] {
         assert!(
             caps[provider] == true || caps[provider].is_object(),
@@ -225,7 +227,8 @@ fn initialize_advertises_every_capability_and_defaults_to_utf16() {
         "{caps:#}"
     );
     let tokens = &caps["semanticTokensProvider"];
-    assert_eq!(tokens["full"], true, "{caps:#}");
+    assert_eq!(tokens["full"]["delta"], true, "{caps:#}");
+    assert_eq!(tokens["range"], true, "{caps:#}");
     let types = tokens["legend"]["tokenTypes"].as_array().unwrap();
     for t in ["keyword", "type", "class", "property", "string", "comment"] {
         assert!(types.contains(&json!(t)), "legend lacks {t}: {tokens:#}");
@@ -1102,10 +1105,12 @@ fn five_hundred_quick_edits_apply_in_order_and_never_publish_stale_diagnostics()
     assert!(!reference.is_empty(), "500 random edits leave something to report");
     // The same text, token for token.
     let tokens = |client: &mut LspClient, uri: &str| {
+        // The data: each full answer has a result id of its own.
         client.result(
             "textDocument/semanticTokens/full",
             json!({ "textDocument": { "uri": uri } }),
-        )
+        )["data"]
+            .clone()
     };
     assert_eq!(tokens(&mut client, &uri), tokens(&mut client, &fresh));
     let symbols = |client: &mut LspClient, uri: &str| {
@@ -1156,6 +1161,9 @@ fn random_requests_on_a_broken_document_never_fail_internally() {
         "textDocument/inlayHint",
         "textDocument/codeAction",
         "textDocument/formatting",
+        "textDocument/documentHighlight",
+        "textDocument/selectionRange",
+        "textDocument/signatureHelp",
     ];
     let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
     let mut version = 1;
@@ -1188,6 +1196,9 @@ fn random_requests_on_a_broken_document_never_fail_internally() {
                 }),
                 "textDocument/formatting" => json!({
                     "textDocument": document, "options": { "tabSize": 2, "insertSpaces": true },
+                }),
+                "textDocument/selectionRange" => json!({
+                    "textDocument": document, "positions": [position, random_position(&mut rng)],
                 }),
                 "textDocument/semanticTokens/full" | "textDocument/documentSymbol" | "textDocument/foldingRange" => {
                     json!({ "textDocument": document })
@@ -1387,5 +1398,447 @@ fn a_lone_surrogate_in_an_opened_text_keeps_the_document() {
         }),
     );
     assert_eq!(client.diagnostics_for(&uri, 3), Vec::<Value>::new());
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+// ---------------------------------------------------------------------------
+// documentHighlight, selectionRange, signatureHelp
+// ---------------------------------------------------------------------------
+
+/// The text each returned range covers, with its `kind` when it has one.
+fn covered(text: &str, ranges: &[Value], enc: Enc) -> Vec<String> {
+    ranges
+        .iter()
+        .map(|r| {
+            let range = if r["range"].is_object() { &r["range"] } else { r };
+            let (start, end) = (
+                offset_of(text, &range["start"], enc),
+                offset_of(text, &range["end"], enc),
+            );
+            match r["kind"].as_u64() {
+                Some(kind) => format!("{kind}:{}", &text[start..end]),
+                None => text[start..end].to_string(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn document_highlight_marks_the_declaration_as_write_and_uses_as_read() {
+    let text = BILLING;
+    let mut client = LspClient::start();
+    let uri = doc_uri("billing.dyno");
+    open(&mut client, &uri, text, 1);
+    let highlights = client.result(
+        "textDocument/documentHighlight",
+        at(&uri, find(text, "role: enum", 1, Enc::Utf16)),
+    );
+    let highlights = highlights.as_array().unwrap();
+    // 3 = Write (the declaration), 2 = Read (the hole and the pattern's value).
+    assert_eq!(
+        covered(text, highlights, Enc::Utf16),
+        ["3:role", "2:role", "2:role"],
+        "{highlights:#?}"
+    );
+    assert_eq!(
+        highlights[1]["range"]["start"]["line"],
+        line_of(text, "gsi1pk = \"ROLE#")
+    );
+    assert_eq!(
+        highlights[2]["range"]["start"]["line"],
+        line_of(text, "pattern allAdmins")
+    );
+
+    // A type tag: the templates writing it, the pinned query reading it.
+    let tag = client.result(
+        "textDocument/documentHighlight",
+        at(&uri, find(text, "sk     = \"USER#", 10, Enc::Utf16)),
+    );
+    let kinds = covered(text, tag.as_array().unwrap(), Enc::Utf16);
+    assert_eq!(kinds, ["3:USER", "3:USER", "2:USER"], "{tag:#?}");
+
+    // Nothing under the cursor: an empty list, not an error.
+    let none = client.result(
+        "textDocument/documentHighlight",
+        at(&uri, json!({ "line": 0, "character": 0 })),
+    );
+    assert_eq!(none, json!([]));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn selection_ranges_grow_from_a_hole_to_the_file_for_each_position() {
+    let mut client = LspClient::start();
+    let uri = doc_uri("billing.dyno");
+    open(&mut client, &uri, BILLING, 1);
+    let hole = find(BILLING, "gsi1pk = \"ROLE#{ro", 17, Enc::Utf16);
+    let keyword = find(BILLING, "entity Tenant", 2, Enc::Utf16);
+    let answer = client.result(
+        "textDocument/selectionRange",
+        json!({ "textDocument": { "uri": uri }, "positions": [hole, keyword] }),
+    );
+    let answer = answer.as_array().unwrap();
+    assert_eq!(answer.len(), 2, "one chain per position: {answer:#?}");
+    let chain = |mut node: &Value| {
+        let mut out = Vec::new();
+        loop {
+            out.push(node["range"].clone());
+            match node.get("parent") {
+                Some(parent) if parent.is_object() => node = parent,
+                _ => return out,
+            }
+        }
+    };
+    let first = covered(BILLING, &chain(&answer[0]), Enc::Utf16);
+    let entity = &BILLING[BILLING.find("entity User {").unwrap()..];
+    let entity = &entity[..entity.find("\n}").unwrap() + 2];
+    let body = &entity[entity.find('{').unwrap()..];
+    let doc_start = BILLING.find("/// A person who can sign in").unwrap();
+    let with_docs = &BILLING[doc_start..doc_start + BILLING[doc_start..].find("\n}").unwrap() + 2];
+    assert_eq!(
+        first,
+        [
+            "role",
+            "{role}",
+            "ROLE#{role}",
+            "\"ROLE#{role}\"",
+            "gsi1pk = \"ROLE#{role}\"",
+            body,
+            entity,
+            with_docs,
+            BILLING,
+        ],
+    );
+    let second = covered(BILLING, &chain(&answer[1]), Enc::Utf16);
+    assert_eq!(second[0], "entity");
+    assert_eq!(second.last().map(String::as_str), Some(BILLING));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn signature_help_inside_a_patterns_known_values() {
+    let (mut client, result) = LspClient::start_with(json!({}), &[]);
+    let triggers = &result["capabilities"]["signatureHelpProvider"]["triggerCharacters"];
+    assert_eq!(*triggers, json!(["(", ","]), "{result:#}");
+    let uri = doc_uri("billing.dyno");
+    open(&mut client, &uri, BILLING, 1);
+    let help = client.result(
+        "textDocument/signatureHelp",
+        at(
+            &uri,
+            find(BILLING, "pattern auditSince(tenantId, at >= s", 36, Enc::Utf16),
+        ),
+    );
+    let signature = &help["signatures"][0];
+    let label = signature["label"].as_str().unwrap();
+    assert_eq!(
+        label, "pattern auditSince(tenantId: id, at >= since: datetime)",
+        "{help:#}"
+    );
+    assert_eq!(help["activeParameter"], 1, "{help:#}");
+    let offsets: Vec<Vec<u64>> = signature["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            p["label"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_u64().unwrap())
+                .collect()
+        })
+        .collect();
+    let part = |o: &Vec<u64>| &label[o[0] as usize..o[1] as usize];
+    assert_eq!(
+        offsets.iter().map(part).collect::<Vec<_>>(),
+        ["tenantId: id", "at >= since: datetime"]
+    );
+    let documentation = signature["documentation"]["value"].as_str().unwrap();
+    assert!(documentation.contains("`eventId: ulid`"), "{documentation}");
+
+    // Outside the parentheses: no signature.
+    let outside = client.result(
+        "textDocument/signatureHelp",
+        at(&uri, find(BILLING, "-> AuditEvent[] by at desc\n", 3, Enc::Utf16)),
+    );
+    assert_eq!(outside, Value::Null);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+// ---------------------------------------------------------------------------
+// Pull diagnostics
+// ---------------------------------------------------------------------------
+
+fn pull(client: &mut LspClient, uri: &str, previous: Option<&str>) -> Value {
+    let mut params = json!({ "textDocument": { "uri": uri } });
+    if let Some(previous) = previous {
+        params["previousResultId"] = json!(previous);
+    }
+    client.result("textDocument/diagnostic", params)
+}
+
+#[test]
+fn pulled_diagnostics_report_full_then_unchanged_and_stop_the_pushes() {
+    let capabilities = json!({
+        "textDocument": { "diagnostic": { "dynamicRegistration": false } },
+        "workspace": { "diagnostic": { "refreshSupport": true } },
+    });
+    let (mut client, result) = LspClient::start_with(capabilities, &[]);
+    let provider = &result["capabilities"]["diagnosticProvider"];
+    assert_eq!(provider["workspaceDiagnostics"], true, "{result:#}");
+    assert_eq!(provider["interFileDependencies"], false, "{result:#}");
+    let uri = doc_uri("billing.dyno");
+    let text = billing_with_typo();
+    // Until the client pulls, the server pushes (it cannot know it will).
+    assert_eq!(codes(&open(&mut client, &uri, &text, 1)), ["E203"]);
+
+    let first = pull(&mut client, &uri, None);
+    assert_eq!(first["kind"], "full", "{first:#}");
+    assert_eq!(codes(first["items"].as_array().unwrap()), ["E203"]);
+    let id = first["resultId"].as_str().unwrap().to_string();
+    assert!(id.starts_with("1-"), "the version leads the result id: {id}");
+    // The pushed copy is cleared, so the client shows them once.
+    let cleared = client.wait_for_notification(
+        "textDocument/publishDiagnostics",
+        |p| p["uri"] == uri && p["version"].is_null(),
+        TIMEOUT,
+    );
+    assert_eq!(cleared["diagnostics"], json!([]));
+
+    let again = pull(&mut client, &uri, Some(&id));
+    assert_eq!(again, json!({ "kind": "unchanged", "resultId": id }));
+    // A stale or foreign id gets the full report.
+    let other = pull(&mut client, &uri, Some("0-0"));
+    assert_eq!(other["kind"], "full");
+    assert_eq!(other["resultId"], id.as_str());
+
+    // Fix the typo: a new version, a new id, no diagnostics, and no push.
+    let s = text.find("USERS#").unwrap() + "USER".len();
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": range_of(&text, s, s + 1, Enc::Utf16), "text": "" }],
+        }),
+    );
+    let fixed = pull(&mut client, &uri, Some(&id));
+    assert_eq!(fixed["kind"], "full", "{fixed:#}");
+    assert_eq!(fixed["items"], json!([]));
+    let fixed_id = fixed["resultId"].as_str().unwrap().to_string();
+    assert!(fixed_id.starts_with("2-"), "{fixed_id}");
+
+    // The workspace pull: every open document, unchanged where the id holds.
+    let other_uri = doc_uri("other.dyno");
+    open(
+        &mut client,
+        &other_uri,
+        "table T {\n  key pk\n}\npattern p(x) -> Nobody\n",
+        5,
+    );
+    let workspace = client.result(
+        "workspace/diagnostic",
+        json!({ "previousResultIds": [{ "uri": uri, "value": fixed_id }] }),
+    );
+    let items = workspace["items"].as_array().unwrap();
+    assert_eq!(items.len(), 2, "{workspace:#}");
+    let billing = items.iter().find(|i| i["uri"] == uri).unwrap();
+    assert_eq!(billing["kind"], "unchanged", "{billing:#}");
+    assert_eq!(billing["version"], 2);
+    let other = items.iter().find(|i| i["uri"] == other_uri).unwrap();
+    assert_eq!(other["kind"], "full", "{other:#}");
+    assert_eq!(other["version"], 5);
+    assert!(!other["items"].as_array().unwrap().is_empty(), "{other:#}");
+
+    // A document that is not open: an empty full report.
+    let unknown = pull(&mut client, &doc_uri("closed.dyno"), None);
+    assert_eq!(unknown["kind"], "full");
+    assert_eq!(unknown["items"], json!([]));
+
+    // Nothing was pushed for the pulled documents' later versions.
+    let late: Vec<Value> = client
+        .drain(std::time::Duration::from_millis(300))
+        .into_iter()
+        .chain(client.notifications().iter().cloned())
+        .filter(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == 2
+        })
+        .collect();
+    assert!(late.is_empty(), "pushed after the client pulled: {late:#?}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+// ---------------------------------------------------------------------------
+// Semantic tokens: range and delta
+// ---------------------------------------------------------------------------
+
+/// Relative token data decoded to absolute `[line, column, length, type,
+/// modifiers]`.
+fn absolute(data: &[Value]) -> Vec<[u64; 5]> {
+    let numbers: Vec<u64> = data.iter().map(|n| n.as_u64().unwrap()).collect();
+    let (mut line, mut column) = (0, 0);
+    numbers
+        .chunks(5)
+        .map(|t| {
+            line += t[0];
+            column = if t[0] == 0 { column + t[1] } else { t[1] };
+            [line, column, t[2], t[3], t[4]]
+        })
+        .collect()
+}
+
+#[test]
+fn semantic_tokens_for_a_range_and_as_a_delta_against_the_last_result() {
+    let mut client = LspClient::start();
+    let uri = doc_uri("billing.dyno");
+    open(&mut client, &uri, BILLING, 1);
+    let document = json!({ "uri": uri });
+    let full = client.result("textDocument/semanticTokens/full", json!({ "textDocument": document }));
+    let full_tokens = absolute(full["data"].as_array().unwrap());
+    let first_id = full["resultId"].as_str().expect("a result id").to_string();
+
+    // A range: exactly the full result's tokens on the lines it touches.
+    let (from, to) = (line_of(BILLING, "entity User {"), line_of(BILLING, "gsi1sk = \"USER#"));
+    let range = client.result(
+        "textDocument/semanticTokens/range",
+        json!({ "textDocument": document, "range": {
+            "start": { "line": from, "character": 3 }, "end": { "line": to, "character": 4 } } }),
+    );
+    let expected: Vec<[u64; 5]> = full_tokens
+        .iter()
+        .copied()
+        .filter(|t| (from..=to).contains(&t[0]))
+        .collect();
+    assert!(expected.len() > 10);
+    assert_eq!(absolute(range["data"].as_array().unwrap()), expected);
+
+    // Rename an attribute in the text: the delta against the first result,
+    // applied as a client does, gives the full tokens of the new text.
+    let start = BILLING.find("  email: string").unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": range_of(BILLING, start, start + "  email: string".len(), Enc::Utf16),
+                                 "text": "  emailAddress: string\n  phone: string?" }],
+        }),
+    );
+    client.diagnostics_for(&uri, 2);
+    let delta = client.result(
+        "textDocument/semanticTokens/full/delta",
+        json!({ "textDocument": document, "previousResultId": first_id }),
+    );
+    let edits = delta["edits"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a delta: {delta:#}"));
+    assert_eq!(edits.len(), 1, "{delta:#}");
+    let mut data: Vec<Value> = full["data"].as_array().unwrap().clone();
+    let edit = &edits[0];
+    let (at, deleted) = (
+        edit["start"].as_u64().unwrap() as usize,
+        edit["deleteCount"].as_u64().unwrap() as usize,
+    );
+    assert!(deleted < data.len() / 4, "a small edit, not the whole file: {edit}");
+    data.splice(at..at + deleted, edit["data"].as_array().cloned().unwrap_or_default());
+    let second_id = delta["resultId"].as_str().unwrap().to_string();
+    assert_ne!(second_id, first_id);
+    let fresh = client.result("textDocument/semanticTokens/full", json!({ "textDocument": document }));
+    assert_eq!(data, *fresh["data"].as_array().unwrap());
+
+    // An id that is not the last one kept: the full tokens.
+    let stale = client.result(
+        "textDocument/semanticTokens/full/delta",
+        json!({ "textDocument": document, "previousResultId": second_id }),
+    );
+    assert!(stale["data"].is_array(), "{stale:#}");
+    assert_eq!(stale["data"], fresh["data"]);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+// ---------------------------------------------------------------------------
+// Settings: dyno.severity
+// ---------------------------------------------------------------------------
+
+fn severities_of(diagnostics: &Value) -> Vec<(String, u64)> {
+    diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_u64().unwrap()))
+        .collect()
+}
+
+/// The overrides come from `workspace/configuration` after `initialized`,
+/// from a `didChangeConfiguration` carrying the section, and again from
+/// `workspace/configuration` when one comes without it; pushed and pulled
+/// diagnostics both follow them.
+#[test]
+fn severity_overrides_from_the_configuration_apply_to_pushed_and_pulled_diagnostics() {
+    let mut client = LspClient::spawn();
+    client.answer(
+        "workspace/configuration",
+        json!([{ "severity": { "E203": "warning", "W999": "loud" } }]),
+    );
+    let response = client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": null,
+                "capabilities": { "workspace": { "configuration": true } } }),
+    );
+    assert!(response["result"].is_object(), "{response}");
+    client.notify("initialized", json!({}));
+    let uri = doc_uri("billing.dyno");
+    let text = billing_with_typo();
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "dyno", "version": 1, "text": text } }),
+    );
+    // The server asked for the section: E203 comes as a warning (2), at
+    // once or after a first publish made before the answer arrived.
+    let warned = client.wait_for_notification(
+        "textDocument/publishDiagnostics",
+        |p| p["uri"] == uri && p["diagnostics"][0]["severity"] == 2,
+        TIMEOUT,
+    );
+    assert_eq!(severities_of(&warned["diagnostics"]), [("E203".to_string(), 2)]);
+    let ignored = client.wait_for_notification("window/logMessage", |p| p["type"] == 2, TIMEOUT);
+    assert!(
+        ignored["message"].as_str().unwrap().contains("W999: \"loud\""),
+        "{ignored}"
+    );
+
+    // Pushed with the notification: turned off.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "dyno": { "severity": { "E203": "off" } } } }),
+    );
+    let off = client.wait_for_notification(
+        "textDocument/publishDiagnostics",
+        |p| p["uri"] == uri && p["diagnostics"] == json!([]),
+        TIMEOUT,
+    );
+    assert_eq!(off["version"], 1);
+    let pulled = client.result("textDocument/diagnostic", json!({ "textDocument": { "uri": uri } }));
+    assert_eq!(pulled["items"], json!([]), "{pulled:#}");
+    let off_id = pulled["resultId"].as_str().unwrap().to_string();
+
+    // Announced without the section: fetched again. A hint now (4), and
+    // the old result id no longer holds: the settings changed.
+    client.answer("workspace/configuration", json!([{ "severity": { "E203": "hint" } }]));
+    client.notify("workspace/didChangeConfiguration", json!({ "settings": null }));
+    let deadline = std::time::Instant::now() + TIMEOUT;
+    let hinted = loop {
+        let pulled = client.result(
+            "textDocument/diagnostic",
+            json!({ "textDocument": { "uri": uri }, "previousResultId": off_id }),
+        );
+        if pulled["kind"] == "full" {
+            break pulled;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the settings were never fetched again"
+        );
+    };
+    assert_eq!(severities_of(&hinted["items"]), [("E203".to_string(), 4)]);
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }

@@ -8,13 +8,16 @@ pub mod design;
 pub mod folding;
 pub mod format;
 pub mod goto;
+pub mod highlight;
 pub mod hover;
 pub mod inlay;
 pub mod locate;
 pub mod references;
 pub mod rename;
 pub mod schema_diff;
+pub mod selection;
 pub mod semantic_tokens;
+pub mod signature;
 pub mod symbols;
 pub mod view;
 

@@ -91,16 +91,40 @@ const CONTEXTUAL_KEYWORDS: &[&str] = &[
 
 /// Every token, in order, none overlapping.
 pub fn tokens(file: &File) -> Vec<SemanticToken> {
+    tokens_in(file, Span::new(0, file.text.len()))
+}
+
+/// The tokens of the lines `range` touches, exactly as [`tokens`] has them
+/// there. The work is bounded by those lines (plus a binary search over
+/// the file's occurrences and items): no token spans lines, so lexing can
+/// start at a line start.
+pub fn tokens_in(file: &File, range: Span) -> Vec<SemanticToken> {
+    let text = &*file.text;
+    let window = lines_around(text, range);
     let token = |span, kind| SemanticToken {
         span,
         kind,
         declaration: false,
         documentation: false,
     };
+    let overlaps = |span: Span| span.start < window.end && span.end > window.start || span == window;
+    let occurrences = file.occurrences();
+    // Sorted by start, and no name spans lines.
+    let first = occurrences.partition_point(|o| o.span.start < window.start);
+    let last = occurrences.partition_point(|o| o.span.start < window.end).max(first);
+    let all_items = &file.analysis.parse.file.items;
+    let items: Vec<&Item> = {
+        let from = all_items.partition_point(|i| i.span().end < window.start);
+        all_items[from..]
+            .iter()
+            .take_while(|i| i.span().start <= window.end)
+            .filter(|i| overlaps(i.span()))
+            .collect()
+    };
     // What the analysis knows takes precedence over what the lexer sees.
-    let mut specific: Vec<SemanticToken> = file
-        .occurrences()
+    let mut specific: Vec<SemanticToken> = occurrences[first..last]
         .iter()
+        .filter(|o| overlaps(o.span))
         .map(|o| SemanticToken {
             span: o.span,
             kind: match o.symbol {
@@ -117,7 +141,7 @@ pub fn tokens(file: &File) -> Vec<SemanticToken> {
             documentation: false,
         })
         .collect();
-    for item in &file.analysis.parse.file.items {
+    for &item in &items {
         if let Item::Entity(entity) = item {
             specific.extend(entity.attributes.iter().map(|a| token(a.ty.name.span, Kind::Type)));
             // `shard(4, of userId)`: `of` is a keyword only there.
@@ -157,13 +181,16 @@ pub fn tokens(file: &File) -> Vec<SemanticToken> {
     }
     specific.sort_by_key(|t| t.span.start);
 
-    let mut quoted_names = names::quotable_spans(&file.analysis.parse.file);
+    let mut quoted_names = names::quotable_spans(&ast::SourceFile {
+        items: items.iter().map(|&i| i.clone()).collect(),
+    });
     quoted_names.sort_by_key(|s| s.start);
     let mut out = Vec::new();
-    let (lexed, _) = lex(&file.text);
+    let (lexed, _) = lex(&text[window.range()]);
     let delimiters = delimiters(&file.analysis.parse.file);
     let mut next_specific = 0;
     for (lexed_token, span) in lexed {
+        let span = Span::new(span.start + window.start, span.end + window.start);
         // Emit the specific tokens that start before this one ends.
         let covered: Vec<SemanticToken> = {
             let start = next_specific;
@@ -200,7 +227,24 @@ pub fn tokens(file: &File) -> Vec<SemanticToken> {
     }
     out.sort_by_key(|t| t.span.start);
     out.dedup_by(|b, a| b.span.start < a.span.end);
+    out.retain(|t| t.span.start >= window.start && t.span.end <= window.end);
     out
+}
+
+/// From the start of the line `range` starts on to the end of the line it
+/// ends on (line breaks `\n`, `\r\n` or `\r`).
+fn lines_around(text: &str, range: Span) -> Span {
+    let start = range.start.min(text.len());
+    let end = range.end.clamp(start, text.len());
+    let line_start = text.as_bytes()[..start]
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map_or(0, |i| i + 1);
+    let line_end = text.as_bytes()[end..]
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map_or(text.len(), |i| end + i);
+    Span::new(line_start, line_end)
 }
 
 /// The `of` written before the source of a calculated shard.

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ropey::Rope;
 use tower_lsp::jsonrpc::{Error, Result};
@@ -14,7 +15,7 @@ use tower_lsp::{Client, LanguageServer};
 
 use super::handlers;
 use super::position::Encoding;
-use super::state::State;
+use super::state::{Severities, State};
 
 /// What was last published per document. Its lock serialises publishing,
 /// so an older analysis can never overwrite a newer one.
@@ -32,6 +33,8 @@ pub struct Server {
     client: Client,
     state: Arc<State>,
     published: Published,
+    /// Whether the client answers `workspace/configuration`.
+    configuration: AtomicBool,
 }
 
 impl Server {
@@ -40,6 +43,7 @@ impl Server {
             client,
             state: Arc::new(State::default()),
             published: Published::default(),
+            configuration: AtomicBool::new(false),
         }
     }
 
@@ -71,6 +75,44 @@ impl Server {
         }
     }
 
+    /// What is reported changed for every document (a setting).
+    async fn diagnostics_changed(&self) {
+        republish(self.client.clone(), self.state.clone(), self.published.clone()).await;
+    }
+
+    /// Asks the client for the `dyno` section and applies it, in the
+    /// background (a notification must not wait for the client's answer).
+    fn fetch_settings(&self) {
+        let (client, state, published) = (self.client.clone(), self.state.clone(), self.published.clone());
+        tokio::spawn(async move {
+            let item = ConfigurationItem {
+                scope_uri: None,
+                section: Some("dyno".into()),
+            };
+            let Ok(values) = client.configuration(vec![item]).await else {
+                return;
+            };
+            // No settings at all reads as an empty section.
+            let section = values.into_iter().next().unwrap_or_default();
+            let empty = serde_json::Value::Object(Default::default());
+            let section = if section.is_object() { section } else { empty };
+            if apply_settings(&client, &state, &section, true).await {
+                republish(client, state, published).await;
+            }
+        });
+    }
+
+    /// The first pull of a document: what was pushed for it is cleared,
+    /// so the client does not show it twice. Later pushes skip it (see
+    /// `publish`, which checks under the same lock).
+    async fn stop_pushing(&self, uris: Vec<Url>) {
+        let mut published = self.published.lock().await;
+        for uri in uris {
+            published.remove(&uri);
+            self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        }
+    }
+
     /// Publishes the diagnostics of `revision` in the background. The
     /// notification returns at once: tower-lsp runs at most four handlers
     /// at a time, so awaiting the analysis here would queue the next edits
@@ -81,12 +123,58 @@ impl Server {
     }
 }
 
+/// What is reported changed for every document (a setting): pushed
+/// documents are published again, and a client that pulls is asked to pull
+/// again when it takes that request.
+async fn republish(client: Client, state: Arc<State>, published: Published) {
+    published.lock().await.clear();
+    for uri in state.documents.uris() {
+        if let Some(revision) = state.documents.revision(&uri) {
+            tokio::spawn(publish(client.clone(), state.clone(), published.clone(), uri, revision));
+        }
+    }
+    if state.any_pulled() && state.diagnostic_refresh() {
+        tokio::spawn(async move {
+            let _ = client.workspace_diagnostic_refresh().await;
+        });
+    }
+}
+
+/// Applies the `dyno` settings section: `diffAgainstHead` and `severity`.
+/// A `complete` section (the client's answer to `workspace/configuration`)
+/// without `severity` clears the overrides; a partial one (pushed with
+/// `didChangeConfiguration`) leaves them. Returns whether what is reported
+/// may have changed; entries that are no severity are logged.
+async fn apply_settings(client: &Client, state: &State, section: &serde_json::Value, complete: bool) -> bool {
+    let mut changed = false;
+    if let Some(on) = diff_against_head(Some(section)) {
+        state.set_diff_against_head(on);
+        changed = true;
+    }
+    let severity = match section.get("severity") {
+        Some(severity) => Some(Severities::read(severity)),
+        None if complete => Some((Severities::default(), Vec::new())),
+        None => None,
+    };
+    if let Some((severities, unread)) = severity {
+        changed |= state.set_severities(severities);
+        if !unread.is_empty() {
+            let message = format!(
+                "dyno: ignored in dyno.severity (use off, error, warning, information or hint): {}",
+                unread.join(", ")
+            );
+            client.log_message(MessageType::WARNING, message).await;
+        }
+    }
+    changed
+}
+
 /// Analyses the current revision off the async threads and publishes its
 /// diagnostics — unless a newer revision arrived meanwhile (its own refresh
 /// publishes then) or the document was closed.
 async fn publish(client: Client, state: Arc<State>, published: Published, uri: Url, revision: u64) {
-    if state.documents.revision(&uri) != Some(revision) {
-        return; // superseded before its analysis started
+    if state.documents.revision(&uri) != Some(revision) || state.is_pulled(&uri) {
+        return; // superseded before its analysis started, or the client pulls
     }
     // Small files analyse in milliseconds: they always get one complete
     // publish per version, never a partial one first.
@@ -94,7 +182,6 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
         .documents
         .text(&uri)
         .is_some_and(|(rope, ..)| rope.len_bytes() >= SYNTAX_FIRST_MIN_BYTES);
-    let encoding = state.encoding();
     // The analysis hands over its syntax errors as soon as it has parsed.
     let (parsed, syntax) = tokio::sync::oneshot::channel();
     let analysed = state.clone();
@@ -106,8 +193,7 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
                     let _ = parsed.send((rope.clone(), syntax.to_vec()));
                 }
             })?;
-            let mut diagnostics = handlers::diagnostics::to_lsp(&snapshot, encoding);
-            diagnostics.extend(handlers::schema_diff::to_lsp(&analysed, &snapshot, encoding));
+            let diagnostics = handlers::diagnostics::all(&analysed, &snapshot);
             let shown = Shown {
                 revision: snapshot.revision,
                 semantic: handlers::diagnostics::semantic(&snapshot),
@@ -145,8 +231,11 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
     };
     let mut published = published.lock().await;
     let revision = shown.revision;
-    if state.documents.revision(&uri) != Some(revision) || published.get(&uri).is_some_and(|s| s.revision >= revision) {
-        return; // stale, or already published
+    if state.documents.revision(&uri) != Some(revision)
+        || published.get(&uri).is_some_and(|s| s.revision >= revision)
+        || state.is_pulled(&uri)
+    {
+        return; // stale, already published, or pulled by the client now
     }
     published.insert(uri.clone(), shown);
     client.publish_diagnostics(uri, diagnostics, Some(version)).await;
@@ -173,13 +262,13 @@ async fn publish_syntax_first(
         return;
     };
     let previous = published.get(uri);
-    if current != revision || previous.is_some_and(|s| s.revision >= revision) {
+    if current != revision || previous.is_some_and(|s| s.revision >= revision) || state.is_pulled(uri) {
         return;
     }
     let encoding = state.encoding();
     let diagnostics = catch_unwind(AssertUnwindSafe(|| {
         let previous = previous.map(|s| (&s.rope, s.semantic.as_slice()));
-        handlers::diagnostics::syntax_first(uri, rope, syntax, previous, encoding)
+        handlers::diagnostics::syntax_first(uri, rope, syntax, previous, encoding, &state.severities())
     }))
     .unwrap_or_default();
     client
@@ -219,6 +308,13 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+        signature_help_provider: Some(SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".into(), ",".into()]),
+            retrigger_characters: None,
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        }),
         rename_provider: Some(OneOf::Right(RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: WorkDoneProgressOptions::default(),
@@ -237,8 +333,8 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
                 legend: handlers::semantic_tokens::legend(),
-                full: Some(SemanticTokensFullOptions::Bool(true)),
-                range: None,
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                range: Some(true),
                 work_done_progress_options: WorkDoneProgressOptions::default(),
             },
         )),
@@ -252,6 +348,12 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         code_lens_provider: Some(CodeLensOptions {
             resolve_provider: Some(false),
         }),
+        diagnostic_provider: Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
+            identifier: Some("dyno".into()),
+            inter_file_dependencies: false,
+            workspace_diagnostics: true,
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
         execute_command_provider: Some(ExecuteCommandOptions {
             commands: vec![crate::ide::view::COMMAND.into()],
             work_done_progress_options: WorkDoneProgressOptions::default(),
@@ -274,6 +376,13 @@ impl LanguageServer for Server {
             .and_then(|c| c.completion_item.as_ref())
             .and_then(|i| i.snippet_support);
         self.state.set_snippets(snippets == Some(true));
+        let refresh = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.diagnostic.as_ref())
+            .and_then(|d| d.refresh_support);
+        self.state.set_diagnostic_refresh(refresh == Some(true));
         self.state
             .set_diff_against_head(diff_against_head(params.initialization_options.as_ref()) == Some(true));
         let document_changes = params
@@ -283,6 +392,11 @@ impl LanguageServer for Server {
             .and_then(|w| w.workspace_edit.as_ref())
             .and_then(|e| e.document_changes);
         self.state.set_versioned_edits(document_changes == Some(true));
+        if let Some(severity) = params.initialization_options.as_ref().and_then(|o| o.get("severity")) {
+            self.state.set_severities(Severities::read(severity).0);
+        }
+        let configuration = params.capabilities.workspace.as_ref().and_then(|w| w.configuration);
+        self.configuration.store(configuration == Some(true), Ordering::Relaxed);
         let mut folders: Vec<_> = params
             .workspace_folders
             .iter()
@@ -305,6 +419,14 @@ impl LanguageServer for Server {
                 version: Some(env!("CARGO_PKG_VERSION").into()),
             }),
         })
+    }
+
+    /// A client that answers `workspace/configuration` is asked for the
+    /// `dyno` section now.
+    async fn initialized(&self, _: InitializedParams) {
+        if self.configuration.load(Ordering::Relaxed) {
+            self.fetch_settings();
+        }
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -337,6 +459,7 @@ impl LanguageServer for Server {
         if !self.state.documents.close(&uri) {
             return; // never opened: nothing to clear
         }
+        self.state.forget_semantic_tokens(&uri);
         let mut published = self.published.lock().await;
         published.remove(&uri);
         // Unless it was reopened meanwhile: then its own refresh publishes.
@@ -347,16 +470,18 @@ impl LanguageServer for Server {
 
     /// `{"dyno": {"diffAgainstHead": true}}`: the setting changed; every
     /// open document is published again with (or without) the comparison.
+    /// `{"dyno": {...}}` pushed with the notification is applied as it
+    /// is; without it (clients that expect to be asked) the section is
+    /// fetched with `workspace/configuration` when the client takes that.
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        let Some(on) = diff_against_head(params.settings.get("dyno")) else {
+        let Some(section) = params.settings.get("dyno") else {
+            if self.configuration.load(Ordering::Relaxed) {
+                self.fetch_settings();
+            }
             return;
         };
-        self.state.set_diff_against_head(on);
-        self.published.lock().await.clear();
-        for uri in self.state.documents.uris() {
-            if let Some(revision) = self.state.documents.revision(&uri) {
-                self.refresh(uri, revision);
-            }
+        if apply_settings(&self.client, &self.state, section, false).await {
+            self.diagnostics_changed().await;
         }
     }
 
@@ -385,6 +510,25 @@ impl LanguageServer for Server {
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         self.request("references", |state| handlers::references::handle(state, params))
+            .await
+    }
+
+    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        self.request("documentHighlight", |state| {
+            handlers::document_highlight::handle(state, params)
+        })
+        .await
+    }
+
+    async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
+        self.request("selectionRange", |state| {
+            handlers::selection_range::handle(state, params)
+        })
+        .await
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        self.request("signatureHelp", |state| handlers::signature_help::handle(state, params))
             .await
     }
 
@@ -425,6 +569,26 @@ impl LanguageServer for Server {
         .await
     }
 
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        self.request("semanticTokens/full/delta", |state| {
+            handlers::semantic_tokens_delta::handle(state, params)
+        })
+        .await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        self.request("semanticTokens/range", |state| {
+            handlers::semantic_tokens_range::handle(state, params)
+        })
+        .await
+    }
+
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         self.request("foldingRange", |state| handlers::folding_range::handle(state, params))
             .await
@@ -448,6 +612,37 @@ impl LanguageServer for Server {
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
         self.request("codeLens", |state| handlers::code_lens::handle(state, params))
             .await
+    }
+
+    async fn diagnostic(&self, params: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
+        let uri = params.text_document.uri.clone();
+        let first = self.state.mark_pulled(&uri);
+        let report = self
+            .request("textDocument/diagnostic", |state| {
+                handlers::document_diagnostic::handle(state, params)
+            })
+            .await;
+        if first {
+            self.stop_pushing(vec![uri]).await;
+        }
+        report
+    }
+
+    async fn workspace_diagnostic(&self, params: WorkspaceDiagnosticParams) -> Result<WorkspaceDiagnosticReportResult> {
+        let first: Vec<Url> = self
+            .state
+            .documents
+            .uris()
+            .into_iter()
+            .filter(|uri| self.state.mark_pulled(uri))
+            .collect();
+        let report = self
+            .request("workspace/diagnostic", |state| {
+                handlers::workspace_diagnostic::handle(state, params)
+            })
+            .await;
+        self.stop_pushing(first).await;
+        report
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<serde_json::Value>> {

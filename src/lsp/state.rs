@@ -1,12 +1,12 @@
 //! What every handler can see: the documents, the negotiated position
 //! encoding and the workspace folders.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use tower_lsp::lsp_types::{SymbolInformation, Url};
+use tower_lsp::lsp_types::{SemanticToken, SymbolInformation, Url};
 
 use super::documents::{Documents, Snapshot};
 use super::position::Encoding;
@@ -51,6 +51,75 @@ pub struct State {
     /// The versions at `HEAD` read so far, checked, by path: shared by
     /// every pinned view, so each is analysed once per text.
     pub heads: Arc<Mutex<HashMap<PathBuf, Arc<Head>>>>,
+    /// The documents the client has pulled diagnostics for: they are no
+    /// longer pushed (the client would show them twice). Shared by every
+    /// pinned view.
+    pub pulled: Arc<Mutex<HashSet<Url>>>,
+    /// Whether the client takes `workspace/diagnostic/refresh`.
+    diagnostic_refresh: AtomicBool,
+    /// The last full semantic tokens answered per document, with their
+    /// result id, for `semanticTokens/full/delta`. Shared by every pinned
+    /// view.
+    pub semantic_tokens: Arc<Mutex<SemanticTokensCache>>,
+    /// Setting `severity`: per diagnostic code, `off` or the severity to
+    /// report it with.
+    severities: Mutex<Arc<Severities>>,
+}
+
+/// The `dyno.severity` setting: `{"W301": "off", "H221": "warning"}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Severities {
+    /// By code, sorted; `None` turns the code off.
+    overrides: Vec<(String, Option<Level>)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    Error,
+    Warning,
+    Information,
+    Hint,
+}
+
+impl Severities {
+    /// Reads the setting's object; returns it with the entries it could
+    /// not read (a value that is no severity), which are left out.
+    pub fn read(value: &serde_json::Value) -> (Severities, Vec<String>) {
+        let mut overrides = Vec::new();
+        let mut unread = Vec::new();
+        for (code, level) in value.as_object().into_iter().flatten() {
+            let level = match level.as_str().map(str::to_ascii_lowercase).as_deref() {
+                Some("off" | "none") => None,
+                Some("error") => Some(Level::Error),
+                Some("warning") => Some(Level::Warning),
+                Some("information" | "info") => Some(Level::Information),
+                Some("hint") => Some(Level::Hint),
+                _ => {
+                    unread.push(format!("{code}: {level}"));
+                    continue;
+                }
+            };
+            overrides.push((code.clone(), level));
+        }
+        overrides.sort_by(|a, b| a.0.cmp(&b.0));
+        (Severities { overrides }, unread)
+    }
+
+    /// `None`: not overridden; `Some(None)`: off.
+    pub fn get(&self, code: &str) -> Option<Option<Level>> {
+        let at = self.overrides.binary_search_by(|(c, _)| c.as_str().cmp(code)).ok()?;
+        Some(self.overrides[at].1)
+    }
+
+    pub fn is_off(&self, code: &str) -> bool {
+        self.get(code) == Some(None)
+    }
+}
+
+#[derive(Default)]
+pub struct SemanticTokensCache {
+    next_id: u64,
+    last: HashMap<Url, (String, Arc<Vec<SemanticToken>>)>,
 }
 
 /// A file's text at git `HEAD` and its analysis.
@@ -96,6 +165,64 @@ impl State {
         self.versioned_edits.store(supported, Ordering::Relaxed);
     }
 
+    pub fn diagnostic_refresh(&self) -> bool {
+        self.diagnostic_refresh.load(Ordering::Relaxed)
+    }
+
+    pub fn set_diagnostic_refresh(&self, supported: bool) {
+        self.diagnostic_refresh.store(supported, Ordering::Relaxed);
+    }
+
+    /// Marks a document as pulled; `true` the first time.
+    pub fn mark_pulled(&self, uri: &Url) -> bool {
+        self.pulled.lock().map(|mut p| p.insert(uri.clone())).unwrap_or(false)
+    }
+
+    pub fn is_pulled(&self, uri: &Url) -> bool {
+        self.pulled.lock().map(|p| p.contains(uri)).unwrap_or(false)
+    }
+
+    pub fn any_pulled(&self) -> bool {
+        self.pulled.lock().map(|p| !p.is_empty()).unwrap_or(false)
+    }
+
+    /// Keeps a document's full semantic tokens as its last; returns their
+    /// new result id.
+    pub fn remember_semantic_tokens(&self, uri: &Url, data: Vec<SemanticToken>) -> String {
+        let mut cache = self.semantic_tokens.lock().unwrap_or_else(|p| p.into_inner());
+        cache.next_id += 1;
+        let id = cache.next_id.to_string();
+        cache.last.insert(uri.clone(), (id.clone(), Arc::new(data)));
+        id
+    }
+
+    /// The document's last full semantic tokens, if their id is `id`.
+    pub fn semantic_tokens_with_id(&self, uri: &Url, id: &str) -> Option<Arc<Vec<SemanticToken>>> {
+        let cache = self.semantic_tokens.lock().unwrap_or_else(|p| p.into_inner());
+        cache
+            .last
+            .get(uri)
+            .filter(|(last, _)| last == id)
+            .map(|(_, data)| data.clone())
+    }
+
+    pub fn forget_semantic_tokens(&self, uri: &Url) {
+        let mut cache = self.semantic_tokens.lock().unwrap_or_else(|p| p.into_inner());
+        cache.last.remove(uri);
+    }
+
+    pub fn severities(&self) -> Arc<Severities> {
+        self.severities.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Sets the overrides; `true` when they changed.
+    pub fn set_severities(&self, severities: Severities) -> bool {
+        let mut current = self.severities.lock().unwrap_or_else(|p| p.into_inner());
+        let changed = **current != severities;
+        *current = Arc::new(severities);
+        changed
+    }
+
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         self.documents.snapshot(uri)
     }
@@ -113,6 +240,10 @@ impl State {
             disk: self.disk.clone(),
             diff_against_head: AtomicBool::new(self.diff_against_head()),
             heads: self.heads.clone(),
+            pulled: self.pulled.clone(),
+            diagnostic_refresh: AtomicBool::new(self.diagnostic_refresh()),
+            semantic_tokens: self.semantic_tokens.clone(),
+            severities: Mutex::new(self.severities()),
         }
     }
 

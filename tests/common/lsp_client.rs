@@ -31,6 +31,9 @@ pub struct LspClient {
     notifications: Vec<Value>,
     stderr: Arc<Mutex<String>>,
     next_id: i64,
+    /// What requests from the server are answered with, by method (`null`
+    /// for any other).
+    answers: std::collections::HashMap<String, Value>,
 }
 
 impl LspClient {
@@ -75,6 +78,7 @@ impl LspClient {
             notifications: Vec::new(),
             stderr,
             next_id: 1,
+            answers: Default::default(),
         }
     }
 
@@ -106,6 +110,12 @@ impl LspClient {
     /// An initialized server with default (UTF-16) client capabilities.
     pub fn start() -> LspClient {
         LspClient::start_with(json!({}), &[]).0
+    }
+
+    /// Answers the server's later requests of `method` with `result`
+    /// (requests are answered as they are read, during any wait).
+    pub fn answer(&mut self, method: &str, result: Value) {
+        self.answers.insert(method.to_string(), result);
     }
 
     /// Writes raw bytes to the server's stdin.
@@ -216,7 +226,9 @@ impl LspClient {
         } else if message.get("method").is_some() {
             // A request from the server: answer it so it never waits on us.
             let id = message["id"].clone();
-            self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": null }));
+            let method = message["method"].as_str().unwrap_or_default();
+            let result = self.answers.get(method).cloned().unwrap_or(Value::Null);
+            self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": result }));
         }
         Ok(message)
     }

@@ -12,22 +12,90 @@ use crate::syntax::Span;
 use ropey::Rope;
 use tower_lsp::lsp_types::Url;
 
+use std::hash::{Hash, Hasher};
+
 use crate::lsp::documents::Snapshot;
 use crate::lsp::position::{self, Encoding};
+use crate::lsp::state::{Level, Severities, State};
 
 /// More than this many diagnostics in one file helps nobody and slows the
 /// editor; the first ones (in source order) are kept.
 pub const MAX_PER_FILE: usize = 500;
 
-pub fn to_lsp(snapshot: &Snapshot, encoding: Encoding) -> Vec<Diagnostic> {
-    let diagnostics = &snapshot.file.analysis.diagnostics();
-    publishable(&snapshot.uri, &snapshot.rope, diagnostics, encoding)
+/// Every diagnostic of a document, pushed or pulled: the checker's and,
+/// with `diffAgainstHead`, the comparison with git `HEAD`.
+pub fn all(state: &State, snapshot: &Snapshot) -> Vec<Diagnostic> {
+    let encoding = state.encoding();
+    let severities = state.severities();
+    let mut diagnostics = to_lsp(snapshot, encoding, &severities);
+    diagnostics.extend(super::schema_diff::to_lsp(state, snapshot, encoding));
+    overridden(diagnostics, &severities)
 }
 
-/// The first [`MAX_PER_FILE`] of `diagnostics` (in source order), as the
-/// protocol has them.
-fn publishable(uri: &Url, rope: &Rope, diagnostics: &[diagnostic::Diagnostic], encoding: Encoding) -> Vec<Diagnostic> {
-    let shown = diagnostics.iter().take(MAX_PER_FILE);
+/// The `severity` setting applied: codes turned off are left out, the
+/// others take the severity it gives them.
+pub fn overridden(diagnostics: Vec<Diagnostic>, severities: &Severities) -> Vec<Diagnostic> {
+    diagnostics
+        .into_iter()
+        .filter_map(|mut d| {
+            let code = match &d.code {
+                Some(NumberOrString::String(code)) => code.as_str(),
+                _ => return Some(d),
+            };
+            match severities.get(code) {
+                None => {}
+                Some(None) => return None,
+                Some(Some(level)) => {
+                    let severity = match level {
+                        Level::Error => DiagnosticSeverity::ERROR,
+                        Level::Warning => DiagnosticSeverity::WARNING,
+                        Level::Information => DiagnosticSeverity::INFORMATION,
+                        Level::Hint => DiagnosticSeverity::HINT,
+                    };
+                    // Greyed-out text is for hints only.
+                    if severity != DiagnosticSeverity::HINT {
+                        d.tags = None;
+                    }
+                    d.severity = Some(severity);
+                }
+            }
+            Some(d)
+        })
+        .collect()
+}
+
+/// The result id of a pull: the document version and a hash of its text
+/// and of the settings that change what is reported. A client sending it
+/// back gets `unchanged` without an analysis.
+pub fn result_id(state: &State, rope: &Rope, version: i32) -> String {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for chunk in rope.chunks() {
+        hasher.write(chunk.as_bytes());
+    }
+    hasher.write_u8(0xff); // the text ends here
+    state.diff_against_head().hash(&mut hasher);
+    state.severities().hash(&mut hasher);
+    format!("{version}-{:016x}", hasher.finish())
+}
+
+/// The checker's diagnostics, without the codes the settings turn off
+/// (their severities are [`overridden`] after).
+pub fn to_lsp(snapshot: &Snapshot, encoding: Encoding, severities: &Severities) -> Vec<Diagnostic> {
+    let diagnostics = &snapshot.file.analysis.diagnostics();
+    publishable(&snapshot.uri, &snapshot.rope, diagnostics, encoding, severities)
+}
+
+/// The first [`MAX_PER_FILE`] of `diagnostics` (in source order) that are
+/// not turned off, as the protocol has them.
+fn publishable(
+    uri: &Url,
+    rope: &Rope,
+    diagnostics: &[diagnostic::Diagnostic],
+    encoding: Encoding,
+    severities: &Severities,
+) -> Vec<Diagnostic> {
+    let on = diagnostics.iter().filter(|d| !severities.is_off(d.code.as_str()));
+    let shown = on.take(MAX_PER_FILE);
     shown.map(|d| convert(uri, rope, d, encoding)).collect()
 }
 
@@ -49,13 +117,14 @@ pub fn syntax_first(
     syntax: &[diagnostic::Diagnostic],
     previous: Option<(&Rope, &[diagnostic::Diagnostic])>,
     encoding: Encoding,
+    severities: &Severities,
 ) -> Vec<Diagnostic> {
     let mut shown: Vec<diagnostic::Diagnostic> = syntax.to_vec();
     if let Some((old_rope, semantic)) = previous {
         shown.extend(carry_over(&old_rope.to_string(), &rope.to_string(), semantic));
     }
     shown.sort_by_key(|d| (d.span.start, d.span.end));
-    publishable(uri, rope, &shown, encoding)
+    overridden(publishable(uri, rope, &shown, encoding, severities), severities)
 }
 
 /// `diagnostics` of `old` moved into `new`: the two texts differ only

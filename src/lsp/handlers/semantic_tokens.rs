@@ -6,7 +6,8 @@ use tower_lsp::lsp_types::{
 };
 
 use crate::ide::semantic_tokens::{Kind, tokens};
-use crate::lsp::position;
+use crate::lsp::documents::Snapshot;
+use crate::lsp::position::{self, Encoding};
 use crate::lsp::state::State;
 
 fn token_type(kind: Kind) -> SemanticTokenType {
@@ -46,12 +47,26 @@ pub fn legend() -> SemanticTokensLegend {
 }
 
 pub fn handle(state: &State, params: SemanticTokensParams) -> Option<SemanticTokensResult> {
-    let snapshot = state.snapshot(&params.text_document.uri)?;
+    let uri = params.text_document.uri;
+    let snapshot = state.snapshot(&uri)?;
+    let data = encode(&tokens(&snapshot.file), &snapshot, state.encoding());
+    let result_id = state.remember_semantic_tokens(&uri, data.clone());
+    Some(SemanticTokensResult::Tokens(SemanticTokens {
+        result_id: Some(result_id),
+        data,
+    }))
+}
+
+/// Tokens as the protocol has them: each relative to the one before.
+pub fn encode(
+    tokens: &[crate::ide::semantic_tokens::SemanticToken],
+    snapshot: &Snapshot,
+    encoding: Encoding,
+) -> Vec<SemanticToken> {
     let legend = legend();
-    let encoding = state.encoding();
     let mut data = Vec::new();
     let (mut line, mut column) = (0, 0);
-    for token in tokens(&snapshot.file) {
+    for token in tokens {
         let start = position::position(&snapshot.rope, token.span.start, encoding);
         let end = position::position(&snapshot.rope, token.span.end, encoding);
         if end.line != start.line || end.character <= start.character {
@@ -78,5 +93,5 @@ pub fn handle(state: &State, params: SemanticTokensParams) -> Option<SemanticTok
         });
         (line, column) = (start.line, start.character);
     }
-    Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data }))
+    data
 }
