@@ -20,7 +20,6 @@
   "include"
   "in"
   "by"
-  "consistent"
   "limit"
   "get"
   "batch"
@@ -47,6 +46,8 @@
   "attribute_exists"
   "attribute_not_exists"
 ] @keyword.operator
+
+(consistent) @keyword
 
 (key_type) @type.builtin
 (type name: (identifier) @type)
