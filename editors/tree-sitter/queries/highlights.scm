@@ -74,10 +74,12 @@
   name: (identifier) @variable
   "}" @punctuation.special)
 
-(number) @number
-(size_hint) @number
-(rate_hint) @number
-(boolean) @boolean
+; Helix's names for numbers and booleans; other editors fall back to
+; @constant.
+(number) @constant.numeric
+(size_hint) @constant.numeric
+(rate_hint) @constant.numeric
+(boolean) @constant.builtin.boolean
 
 [
   "="
