@@ -239,13 +239,21 @@ fn every_query_compiles_and_captures_over_the_examples() {
     dyno_files(&root().join("examples"), &mut examples);
     assert!(examples.len() >= 10);
     let mut all = std::collections::BTreeMap::new();
-    for query in ["highlights", "locals", "folds", "indents"] {
+    let zed = root().join("editors/zed/languages/dyno");
+    for (query, file) in [
+        ("highlights", grammar_dir().join("queries/highlights.scm")),
+        ("locals", grammar_dir().join("queries/locals.scm")),
+        ("folds", grammar_dir().join("queries/folds.scm")),
+        ("indents", grammar_dir().join("queries/indents.scm")),
+        ("zed brackets", zed.join("brackets.scm")),
+        ("zed outline", zed.join("outline.scm")),
+    ] {
         let mut command = tree_sitter(&scratch);
         command
             .arg("query")
             .arg("--grammar-path")
             .arg(grammar_dir())
-            .arg(grammar_dir().join(format!("queries/{query}.scm")))
+            .arg(file)
             .args(&examples);
         let out = tools::run(
             &format!("tree-sitter query {query}.scm"),
@@ -285,6 +293,11 @@ fn every_query_compiles_and_captures_over_the_examples() {
         ("folds", "fold"),
         ("indents", "indent"),
         ("indents", "outdent"),
+        ("zed brackets", "open"),
+        ("zed brackets", "close"),
+        ("zed outline", "item"),
+        ("zed outline", "name"),
+        ("zed outline", "context"),
     ] {
         assert!(
             all[query].contains_key(name),
