@@ -12,6 +12,7 @@ pub mod markdown;
 #[cfg(feature = "verify")]
 pub mod scenario;
 pub mod scratch;
+pub mod toml_lines;
 pub mod tools;
 pub mod typescript;
 
