@@ -163,10 +163,6 @@ const KNOWN: &[(u64, &str)] = &[
     // own id for an inconsistent collection read and the consistent one on
     // a global index.
     (39, "a consistent read loses the table to an inconsistent one"),
-    // Device written twice, the second item first keyed by what the
-    // consistent get knows; the checker tries only the first item whose
-    // partition the known values fill (swapping the two items checks clean).
-    (46, "second table item the checker does not read"),
     (56, "a consistent read loses the table to an inconsistent one"),
 ];
 
