@@ -37,12 +37,13 @@ fn place_text(place: Place, index: Option<&str>) -> String {
 
 pub fn choices(model: &Model, needs: &[Need], layout: &Layout, rendered: &Rendered) -> Vec<Choice> {
     let pattern_names = |serves: &[usize]| -> Vec<String> {
-        let mut names: Vec<String> = serves
+        let mut serves = serves.to_vec();
+        serves.sort();
+        serves.dedup();
+        serves
             .iter()
             .map(|&n| model.pattern(needs[n].pattern).name.text.clone())
-            .collect();
-        names.dedup();
-        names
+            .collect()
     };
     let mut out = Vec::new();
     for decl in &rendered.new_indexes {

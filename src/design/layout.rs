@@ -158,15 +158,28 @@ pub struct Existing {
     pub indexes: Vec<(crate::check::model::TableId, Place)>,
 }
 
-/// `twice`: slots the search asks to write as a second table item.
+/// What the search asks of a layout beyond the greedy passes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Asks {
+    /// Slots written as a second table item.
+    pub twice: Vec<usize>,
+    /// Needs whose groups take the table before any other.
+    pub first: Vec<usize>,
+    /// Entities keyed on the table by these attributes alone (their
+    /// identity), every read of them on an index: an index read of one
+    /// item that knows the whole primary key is a read of one item.
+    pub own: Vec<(EntityId, Vec<String>)>,
+}
+
 pub fn layout(
     model: &Model,
     needs: &[Need],
     cover: Cover,
     existing: &Existing,
-    twice: &[usize],
+    asks: &Asks,
     max_indexes: Option<usize>,
 ) -> Layout {
+    let (twice, first) = (&asks.twice, &asks.first);
     let Cover { mut slots, served_by } = cover;
     let mut groups = Groups {
         parent: (0..slots.len()).collect(),
@@ -210,13 +223,18 @@ pub fn layout(
     });
     let consistent =
         |g: &Vec<usize>, slots: &[Slot]| g.iter().any(|&s| slots[s].serves.iter().any(|&n| needs[n].consistent));
+    let exact = |g: &Vec<usize>, slots: &[Slot]| g.iter().any(|&s| slots[s].serves.iter().any(|&n| needs[n].exact));
     let weight = |g: &Vec<usize>, slots: &[Slot]| g.iter().map(|&s| slots[s].serves.len()).sum::<usize>();
     let mut priority: Vec<usize> = (0..group_list.len()).collect();
     priority.sort_by_key(|&g| {
         let group = &group_list[g];
         let keyed = group.iter().all(|&s| !slots[s].partition.is_empty());
+        let asked = group.iter().any(|&s| slots[s].serves.iter().any(|n| first.contains(n)));
         (
+            std::cmp::Reverse(asked),
             std::cmp::Reverse(consistent(group, &slots)),
+            // A read of one item on an index would not be unique (W202).
+            std::cmp::Reverse(exact(group, &slots)),
             std::cmp::Reverse(keyed),
             std::cmp::Reverse(group.len()),
             std::cmp::Reverse(weight(group, &slots)),
@@ -258,6 +276,59 @@ pub fn layout(
     // slots go to indexes.
     let keyed = |e: EntityId| existing.keyed.contains(&e);
     let identity_of = |e: EntityId| identities(model, needs, e);
+    // The groups an entity keyed by its identity is in go to indexes, so
+    // the entities reading one item of themselves there are keyed by what
+    // those reads know as well.
+    let mut own = asks.own.clone();
+    while let Some((e, id)) = own.pop() {
+        if keyed(e) || base_of.contains_key(&e) || id.is_empty() {
+            continue;
+        }
+        // A slot of its own keyed by just those attributes is that layout.
+        let mut wanted = id.clone();
+        wanted.sort();
+        let alone = (0..slots.len()).find(|&s| {
+            let mut holds: Vec<String> = slots[s].partition.iter().chain(&slots[s].sort).cloned().collect();
+            holds.sort();
+            slots[s].entity == e
+                && slots[s].written.is_none()
+                && place[s].is_none()
+                && holds == wanted
+                && group_list.iter().any(|g| g.as_slice() == [s])
+        });
+        if let Some(s) = alone {
+            place[s] = Some(Place::Table);
+            base_of.insert(e, s);
+        } else {
+            slots.push(Slot {
+                entity: e,
+                partition: id[..1].to_vec(),
+                sort: id[1..].to_vec(),
+                exact_len: None,
+                serves: Vec::new(),
+                written: None,
+            });
+            place.push(Some(Place::Table));
+            base_of.insert(e, slots.len() - 1);
+            group_list.push(vec![slots.len() - 1]);
+        }
+        for group in group_list.iter().filter(|g| g.iter().any(|&s| slots[s].entity == e)) {
+            for &s in group {
+                let other = slots[s].entity;
+                for &n in &slots[s].serves {
+                    let need = &needs[n];
+                    let single = need
+                        .entities
+                        .iter()
+                        .zip(&need.single)
+                        .any(|(&x, &one)| x == other && one);
+                    if single && identity_of(other).contains(&need.equal) {
+                        own.push((other, need.equal.clone()));
+                    }
+                }
+            }
+        }
+    }
     for &g in &priority {
         let group = &group_list[g];
         if group.iter().any(|&s| twice.contains(&s)) || forced[g].is_some_and(|p| p != Place::Table) {

@@ -4,7 +4,7 @@
 //! ranks what the checker proves, not what the passes intended.
 
 use super::explain::{self, Choice, Unserved};
-use super::layout::{self, Existing, Layout, Place};
+use super::layout::{self, Asks, Existing, Layout, Place};
 use super::needs::{self, Need};
 use super::render::{self, Rendered};
 use super::slots::{self, Slot, partition_choices};
@@ -45,12 +45,13 @@ impl Summary {
     }
 }
 
-/// The inputs of one candidate: a partition key pinned per need, and the
-/// slots written as a second table item.
+/// The inputs of one candidate: a partition key pinned per need, the
+/// slots written as a second table item, and the needs whose layouts take
+/// the table before the others.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Plan {
     pinned: Vec<Option<Vec<String>>>,
-    twice: Vec<usize>,
+    asks: Asks,
 }
 
 struct Evaluated {
@@ -155,7 +156,7 @@ fn evaluate(input: &Input, plan: Plan, change: String) -> Evaluated {
         &input.needs,
         cover,
         &input.existing,
-        &plan.twice,
+        &plan.asks,
         input.options.max_indexes,
     );
     let mut rendered = render::render(input.model, input.text, &input.needs, &layout);
@@ -213,13 +214,48 @@ fn tweaks(input: &Input, from: &Evaluated) -> Vec<(Plan, String)> {
         let single = layout.group.iter().filter(|&&g| g == layout.group[s]).count() == 1;
         if matches!(layout.place[s], Some(Place::Global(_)))
             && single
-            && !from.plan.twice.contains(&s)
+            && !from.plan.asks.twice.contains(&s)
             && !input.existing.keyed.contains(&slot.entity)
         {
             let mut plan = from.plan.clone();
-            plan.twice.push(s);
+            plan.asks.twice.push(s);
             let name = &input.model.entity(slot.entity).name.text;
             out.push((plan, format!("`{name}` written twice, keyed both ways")));
+        }
+    }
+    // A read of one item, or a consistent one, served by an index: its
+    // layout on the table instead (an index keeps no key unique, and is
+    // never read consistently); the other groups move to indexes.
+    for (s, slot) in layout.slots.iter().enumerate() {
+        if !matches!(layout.place[s], Some(Place::Global(_))) {
+            continue;
+        }
+        for &n in &slot.serves {
+            let need = &input.needs[n];
+            let pattern = &input.model.pattern(need.pattern).name.text;
+            if (need.exact || need.consistent) && !from.plan.asks.first.contains(&n) {
+                let mut plan = from.plan.clone();
+                plan.asks.first.push(n);
+                out.push((plan, format!("`{pattern}` served by the table")));
+            }
+            // Or the entity keyed on the table by what the read knows, so
+            // that the index read knows its whole primary key.
+            let single = need
+                .entities
+                .iter()
+                .zip(&need.single)
+                .any(|(&e, &one)| e == slot.entity && one);
+            let own = (slot.entity, need.equal.clone());
+            if single
+                && !input.existing.keyed.contains(&slot.entity)
+                && !from.plan.asks.own.contains(&own)
+                && layout::identities(input.model, &input.needs, slot.entity).contains(&need.equal)
+            {
+                let mut plan = from.plan.clone();
+                plan.asks.own.push(own);
+                let name = &input.model.entity(slot.entity).name.text;
+                out.push((plan, format!("`{name}` keyed by what `{pattern}` knows")));
+            }
         }
     }
     for (i, need) in input.needs.iter().enumerate() {
@@ -229,7 +265,7 @@ fn tweaks(input: &Input, from: &Evaluated) -> Vec<(Plan, String)> {
             plan.pinned.resize(input.needs.len(), None);
             plan.pinned[i] = Some(choice.clone());
             // The second table items were numbered for the other cover.
-            plan.twice.clear();
+            plan.asks.twice.clear();
             let pattern = &input.model.pattern(need.pattern).name.text;
             out.push((plan, format!("`{pattern}` keyed on {}", choice.join(", "))));
         }
