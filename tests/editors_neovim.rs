@@ -81,7 +81,7 @@ fn documented_init_lua() -> String {
 }
 
 #[test]
-#[ignore = "needs Neovim 0.9+ (`nvim` on PATH or DYNO_TEST_NVIM; README: Tests)"]
+#[ignore = "needs Neovim 0.7+ (`nvim` on PATH or DYNO_TEST_NVIM; README: Tests)"]
 fn neovim_with_the_real_server() {
     let nvim = nvim().expect("nvim is not on PATH: apt-get install -y neovim, or set DYNO_TEST_NVIM");
     let root = root();
