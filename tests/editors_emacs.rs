@@ -12,10 +12,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use common::editor_e2e;
 use common::scratch::Scratch;
 use common::tools;
 
@@ -59,51 +60,18 @@ fn the_documented_mode_is_editors_emacs_dyno_mode_el() {
     );
 }
 
-/// The Emacs to run: `DYNO_TEST_EMACS`, else `emacs` on PATH.
-fn emacs() -> String {
-    if let Ok(path) = std::env::var("DYNO_TEST_EMACS")
-        && !path.is_empty()
-    {
-        tools::require(
-            Path::new(&path).is_file(),
-            &format!("DYNO_TEST_EMACS={path} is not a file"),
-            "point DYNO_TEST_EMACS at an Emacs 28+ binary",
-        );
-        return path;
-    }
-    tools::require(
-        tools::on_path("emacs"),
-        "emacs is missing",
-        "apt-get install -y emacs-nox elpa-eglot, or set DYNO_TEST_EMACS",
-    );
-    "emacs".into()
-}
-
 #[test]
 #[ignore = "needs Emacs 28+ with eglot (`emacs` on PATH or DYNO_TEST_EMACS; README: Tests)"]
 fn emacs_eglot_with_the_real_server() {
-    let emacs = emacs();
-    let root = root();
+    let emacs = tools::program(
+        "DYNO_TEST_EMACS",
+        "emacs",
+        "apt-get install -y emacs-nox elpa-eglot (Emacs 28+ with eglot)",
+    );
     let dyno = PathBuf::from(env!("CARGO_BIN_EXE_dyno"));
     let scratch = Scratch::new("emacs-e2e");
     let temp = scratch.path();
-    let project = temp.join("project");
-    std::fs::create_dir_all(project.join(".git")).unwrap(); // the project root
-
-    let example = std::fs::read_to_string(root.join("examples/billing.dyno")).unwrap();
-    let good = r#"begins_with(sk, "USER#")"#;
-    assert_eq!(
-        example.matches(good).count(),
-        1,
-        "examples/billing.dyno should hold exactly one {good}"
-    );
-    let schema_text = example.replace(good, r#"begins_with(sk, "USERS#")"#);
-    let typo_line = schema_text.lines().position(|l| l.contains(r#""USERS#""#)).unwrap();
-    let schema = project.join("billing.dyno");
-    std::fs::write(&schema, schema_text).unwrap();
-
-    let mut path = vec![dyno.parent().unwrap().to_path_buf()];
-    path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
+    let (schema, typo_line) = editor_e2e::billing_with_a_typo(&temp.join("project"));
     let home = temp.join("home");
     std::fs::create_dir_all(&home).unwrap();
 
@@ -111,9 +79,9 @@ fn emacs_eglot_with_the_real_server() {
     command
         .arg("--batch")
         .arg("-l")
-        .arg(root.join("editors/emacs/test/e2e.el"))
-        .current_dir(&project)
-        .env("PATH", std::env::join_paths(path).unwrap())
+        .arg(root().join("editors/emacs/test/e2e.el"))
+        .current_dir(schema.parent().unwrap())
+        .env("PATH", editor_e2e::path_with_dyno_first(&dyno))
         .env("HOME", &home) // no user configuration, nothing written to it
         .env("DYNO_E2E_SCHEMA", &schema)
         .env("DYNO_E2E_TYPO_LINE", typo_line.to_string())

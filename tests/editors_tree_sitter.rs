@@ -26,22 +26,11 @@ fn grammar_dir() -> PathBuf {
 
 /// The CLI: `DYNO_TREE_SITTER`, else `tree-sitter` on the PATH.
 fn cli() -> String {
-    if let Ok(path) = std::env::var("DYNO_TREE_SITTER")
-        && !path.is_empty()
-    {
-        tools::require(
-            Path::new(&path).is_file(),
-            &format!("DYNO_TREE_SITTER={path} is not a file"),
-            "cargo install --locked tree-sitter-cli@0.27.1 and point DYNO_TREE_SITTER at its binary",
-        );
-        return path;
-    }
-    tools::require(
-        tools::on_path("tree-sitter"),
-        "tree-sitter is missing",
-        "cargo install --locked tree-sitter-cli@0.27.1, or set DYNO_TREE_SITTER",
-    );
-    "tree-sitter".into()
+    tools::program(
+        "DYNO_TREE_SITTER",
+        "tree-sitter",
+        "cargo install --locked tree-sitter-cli@0.27.1",
+    )
 }
 
 /// A command of the CLI with its own configuration directory, so that no

@@ -20,7 +20,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::scratch::Scratch;
-use common::tools::{on_path, require, run};
+use common::tools::{on_path, program, require, run};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -65,20 +65,7 @@ fn vscode_extension_tests_and_package() {
 #[ignore = "needs Neovim 0.7+ (`nvim` on PATH or DYNO_TEST_NVIM; README: Tests)"]
 fn neovim_filetype_syntax_and_server_start() {
     // DYNO_TEST_NVIM runs another Neovim, as in tests/editors_neovim.rs.
-    let nvim = match std::env::var("DYNO_TEST_NVIM") {
-        Ok(path) if !path.is_empty() => {
-            require(
-                Path::new(&path).is_file(),
-                &format!("DYNO_TEST_NVIM={path} is not a file"),
-                "point it at a Neovim binary",
-            );
-            path
-        }
-        _ => {
-            require(on_path("nvim"), "nvim is not on PATH", "apt-get install -y neovim");
-            "nvim".to_string()
-        }
-    };
+    let nvim = program("DYNO_TEST_NVIM", "nvim", "apt-get install -y neovim");
     let root = root();
     let runtime = root.join("editors/neovim");
     let check = runtime.join("test/check.lua");
