@@ -3,7 +3,8 @@
 //! `emacs --batch` runs `editors/emacs/test/e2e.el` against the freshly
 //! built `dyno lsp` through eglot: the E203 of a planted `USERS#` typo in a
 //! copy of `examples/billing.dyno` reaches Flymake, xref goes to the key
-//! templates, and completion-at-point offers `USER#` and the keywords.
+//! templates, completion-at-point offers `USER#` and the keywords, and
+//! fixing the typo in the buffer clears the error.
 //!
 //! The Emacs run is ignored unless asked for (`--include-ignored`), and then
 //! a missing `emacs` (or eglot) fails it. `DYNO_TEST_EMACS=/path/to/emacs`

@@ -11,6 +11,8 @@
 ;;      built from it;
 ;;   3. completion-at-point (eglot's capf) offers `USER#' right after
 ;;      `begins_with(sk, "', and the top-level keywords on an empty line.
+;;   4. fixing the typo in the buffer (eglot's didChange) clears [E203]
+;;      from Flymake.
 ;;
 ;; tests/editors_emacs.rs runs it with the freshly built dyno first on PATH:
 ;;   emacs --batch -l editors/emacs/test/e2e.el
@@ -47,6 +49,14 @@ Returns the milliseconds waited; fails past `dyno-e2e-timeout'."
         (dyno-e2e-fail "timed out after %.0f s waiting for %s" dyno-e2e-timeout what))
       (accept-process-output nil 0.05))
     (round (* 1000 (- (float-time) t0)))))
+
+(defun dyno-e2e-pause ()
+  "Runs the idle timers once, as Emacs does when the user stops typing:
+eglot sends a change to the server, and Flymake starts a check, on idle
+timers, and a batch Emacs never becomes idle."
+  (dolist (timer (copy-sequence timer-idle-list))
+    (when (memq timer timer-idle-list)
+      (timer-event-handler timer))))
 
 (defun dyno-e2e-goto (regexp &optional group from)
   "Moves point to the start of GROUP of the first match of REGEXP at or
@@ -175,6 +185,18 @@ after line FROM (1-based), skipping comment lines; returns the line."
           (unless (member keyword labels)
             (dyno-e2e-fail "completion on an empty top-level line does not offer %s: %S" keyword labels))))
       (dyno-e2e-say "ok 3: completion-at-point offers USER# and the top-level keywords")
+
+      ;; 4. fixing the typo (eglot sends the change) clears the diagnostic.
+      (dyno-e2e-goto "\"\\(USERS#\\)\"" 1)
+      (delete-region (match-beginning 1) (match-end 1))
+      (insert "USER#")
+      (dyno-e2e-pause)
+      (let ((ms (dyno-e2e-wait
+                 "[E203] to leave Flymake after fixing the typo"
+                 (lambda ()
+                   (not (cl-some (lambda (d) (string-match-p "\\[E203\\]" (flymake-diagnostic-text d)))
+                                 (flymake-diagnostics)))))))
+        (dyno-e2e-say "ok 4: fixed \"USERS#\" -> \"USER#\", [E203] gone after %d ms" ms))
       (set-buffer-modified-p nil)))
   (dyno-e2e-say "all checks passed"))
 
