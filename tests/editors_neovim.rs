@@ -20,7 +20,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::editor_e2e;
 use common::scratch::Scratch;
+use common::tools;
 
 /// The bound of the whole Neovim run; each wait inside it is bounded too.
 const LIMIT: Duration = Duration::from_secs(60);
@@ -29,25 +31,6 @@ const WAIT_MS: u32 = 20_000;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn find_on_path(program: &str) -> Option<PathBuf> {
-    let paths = std::env::var_os("PATH")?;
-    std::env::split_paths(&paths)
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
-}
-
-/// The Neovim to run: `DYNO_TEST_NVIM`, else `nvim` on PATH.
-fn nvim() -> Option<PathBuf> {
-    match std::env::var_os("DYNO_TEST_NVIM") {
-        Some(path) if !path.is_empty() => {
-            let path = PathBuf::from(path);
-            assert!(path.is_file(), "DYNO_TEST_NVIM={} is not a file", path.display());
-            Some(path)
-        }
-        _ => find_on_path("nvim"),
-    }
 }
 
 /// The `init.lua` block of docs/editors.md's Neovim section, with
@@ -81,9 +64,9 @@ fn documented_init_lua() -> String {
 }
 
 #[test]
-#[ignore = "needs Neovim 0.9+ (`nvim` on PATH or DYNO_TEST_NVIM; README: Tests)"]
+#[ignore = "needs Neovim 0.7+ (`nvim` on PATH or DYNO_TEST_NVIM; README: Tests)"]
 fn neovim_with_the_real_server() {
-    let nvim = nvim().expect("nvim is not on PATH: apt-get install -y neovim, or set DYNO_TEST_NVIM");
+    let nvim = tools::program("DYNO_TEST_NVIM", "nvim", "apt-get install -y neovim");
     let root = root();
     let dyno = PathBuf::from(env!("CARGO_BIN_EXE_dyno"));
     let script = root.join("editors/neovim/test/e2e.lua");
@@ -91,27 +74,11 @@ fn neovim_with_the_real_server() {
     let scratch = Scratch::new("nvim-e2e");
     let temp = scratch.path();
     let project = temp.join("project");
-    std::fs::create_dir_all(project.join(".git")).unwrap(); // the root marker
-
     // The billing example with a typo in the pinned query's sort-key prefix.
-    let example = std::fs::read_to_string(root.join("examples/billing.dyno")).unwrap();
-    let good = r#"begins_with(sk, "USER#")"#;
-    assert_eq!(
-        example.matches(good).count(),
-        1,
-        "examples/billing.dyno should hold exactly one {good}"
-    );
-    let schema_text = example.replace(good, r#"begins_with(sk, "USERS#")"#);
-    let typo_line = schema_text.lines().position(|l| l.contains(r#""USERS#""#)).unwrap();
-    let schema = project.join("billing.dyno");
-    std::fs::write(&schema, schema_text).unwrap();
+    let (schema, typo_line) = editor_e2e::billing_with_a_typo(&project);
 
     let init = temp.join("init.lua");
     std::fs::write(&init, documented_init_lua()).unwrap();
-
-    // The fresh build first on PATH, so `cmd = { "dyno", "lsp" }` finds it.
-    let mut path = vec![dyno.parent().unwrap().to_path_buf()];
-    path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
 
     let mut command = Command::new(&nvim);
     command
@@ -121,7 +88,8 @@ fn neovim_with_the_real_server() {
         .arg(format!("luafile {}", vim_path(&script)))
         .args(["-c", "cquit 2"])
         .current_dir(&project)
-        .env("PATH", std::env::join_paths(path).unwrap())
+        // The fresh build first on PATH, so `cmd = { "dyno", "lsp" }` finds it.
+        .env("PATH", editor_e2e::path_with_dyno_first(&dyno))
         .env("DYNO_E2E_SCHEMA", &schema)
         .env("DYNO_E2E_TYPO_LINE", typo_line.to_string())
         .env("DYNO_E2E_BIN", &dyno)
@@ -141,7 +109,7 @@ fn neovim_with_the_real_server() {
     let elapsed = started.elapsed();
     let report = format!(
         "{} ({:.1} s)\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
-        nvim.display(),
+        nvim,
         elapsed.as_secs_f64()
     );
     let Some(status) = status else {

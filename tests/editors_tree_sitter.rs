@@ -26,22 +26,11 @@ fn grammar_dir() -> PathBuf {
 
 /// The CLI: `DYNO_TREE_SITTER`, else `tree-sitter` on the PATH.
 fn cli() -> String {
-    if let Ok(path) = std::env::var("DYNO_TREE_SITTER")
-        && !path.is_empty()
-    {
-        tools::require(
-            Path::new(&path).is_file(),
-            &format!("DYNO_TREE_SITTER={path} is not a file"),
-            "cargo install --locked tree-sitter-cli@0.27.1 and point DYNO_TREE_SITTER at its binary",
-        );
-        return path;
-    }
-    tools::require(
-        tools::on_path("tree-sitter"),
-        "tree-sitter is missing",
-        "cargo install --locked tree-sitter-cli@0.27.1, or set DYNO_TREE_SITTER",
-    );
-    "tree-sitter".into()
+    tools::program(
+        "DYNO_TREE_SITTER",
+        "tree-sitter",
+        "cargo install --locked tree-sitter-cli@0.27.1",
+    )
 }
 
 /// A command of the CLI with its own configuration directory, so that no
@@ -305,4 +294,32 @@ fn every_query_compiles_and_captures_over_the_examples() {
             all[query]
         );
     }
+}
+
+#[test]
+#[ignore = "needs the tree-sitter CLI (DYNO_TREE_SITTER or on PATH; README: Tests)"]
+fn builds_the_shared_library_helix_loads() {
+    // docs/editors.md (Helix): `tree-sitter build -o …/runtime/grammars/dyno.so`
+    // builds this one grammar; Helix loads `<name>.so` and calls
+    // `tree_sitter_<name>`, the name of languages.toml's [[grammar]].
+    let scratch = scratch("build");
+    let library = scratch.join("grammars/dyno.so");
+    std::fs::create_dir_all(library.parent().unwrap()).unwrap();
+    tools::run(
+        "tree-sitter build",
+        tree_sitter(&scratch)
+            .arg("build")
+            .arg("-o")
+            .arg(&library)
+            .current_dir(grammar_dir()),
+        Duration::from_secs(300),
+    );
+    let bytes = std::fs::read(&library).unwrap_or_else(|e| panic!("{}: {e}", library.display()));
+    assert!(
+        bytes
+            .windows(b"tree_sitter_dyno\0".len())
+            .any(|w| w == b"tree_sitter_dyno\0"),
+        "{} does not export tree_sitter_dyno",
+        library.display()
+    );
 }

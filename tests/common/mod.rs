@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod cursor;
+pub mod editor_e2e;
 pub mod framing;
 pub mod lsp_client;
 pub mod markdown;

@@ -87,3 +87,25 @@ pub fn browser(package: &str) -> String {
     );
     chromium
 }
+
+/// An outside program: the path in the environment variable `env` when it
+/// is set (it must be a file), else `name` on the PATH. Fails saying how to
+/// get it (`fix`).
+pub fn program(env: &str, name: &str, fix: &str) -> String {
+    if let Ok(path) = std::env::var(env)
+        && !path.is_empty()
+    {
+        require(
+            std::path::Path::new(&path).is_file(),
+            &format!("{env}={path} is not a file"),
+            fix,
+        );
+        return path;
+    }
+    require(
+        on_path(name),
+        &format!("{name} is not on PATH"),
+        &format!("{fix}, or set {env}"),
+    );
+    name.into()
+}

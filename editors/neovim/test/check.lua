@@ -89,6 +89,7 @@ run(function()
   check(vim.deep_equal(config.cmd, { 'dyno', 'lsp' }), 'lsp/dyno.lua: cmd is not { "dyno", "lsp" }')
   check(vim.deep_equal(config.filetypes, { 'dyno' }), 'lsp/dyno.lua: filetypes is not { "dyno" }')
   check(vim.deep_equal(config.root_markers, { '.git' }), 'lsp/dyno.lua: root_markers is not { ".git" }')
+  check(type(config.on_attach) == 'function', 'lsp/dyno.lua: no on_attach (omnifunc, tagfunc, :DynoView)')
 end)
 
 ------------------------------------------------------------------ syntax

@@ -17,6 +17,10 @@
 --   6. in a second schema whose entity has no key templates, the code action
 --      "Design keys" on the entity, applied as Neovim applies a workspace
 --      edit, writes the keys and every error goes.
+--   7. lsp/dyno.lua's on_attach: 'omnifunc' and 'tagfunc' are the LSP ones
+--      (set by it on 0.7, by Neovim on 0.8+), CTRL-X CTRL-O on an empty
+--      top-level line pops up the server's keywords, and :DynoView writes
+--      the DynoTable page.
 --
 -- tests/editors_neovim.rs runs it with the freshly built dyno first on PATH:
 --   DYNO_E2E_SCHEMA  the schema to open (default: a temporary copy of
@@ -354,6 +358,52 @@ local function main()
   local user_pk_now = find_line('^%s*pk%s*=', find_line('^entity User'))
   say('ok 6: %q applied, User has %s, no errors after %d ms', design.title,
     vim.trim(lines(design_buf)[user_pk_now]), ms)
+
+  ------------------------- 7. omnifunc, tagfunc and :DynoView (on_attach)
+  expect(vim.bo[design_buf].omnifunc == 'v:lua.vim.lsp.omnifunc',
+    "'omnifunc' is %q, expected v:lua.vim.lsp.omnifunc", vim.bo[design_buf].omnifunc)
+  expect(vim.bo[design_buf].tagfunc == 'v:lua.vim.lsp.tagfunc',
+    "'tagfunc' is %q, expected v:lua.vim.lsp.tagfunc", vim.bo[design_buf].tagfunc)
+  -- CTRL-X CTRL-O on a new last line. The answer comes back while Insert
+  -- mode waits for keys: feedkeys 'x!' keeps Insert mode until a timer,
+  -- polling the popup menu's items, types <C-e><Esc> (when they are there,
+  -- or at the deadline).
+  local function keywords_offered(words)
+    return vim.tbl_contains(words, 'table') and vim.tbl_contains(words, 'entity') and vim.tbl_contains(words, 'pattern')
+  end
+  local words = {}
+  local t0 = uv.hrtime()
+  local function poll()
+    words = {}
+    for _, item in ipairs(vim.fn.complete_info({ 'items' }).items or {}) do
+      table.insert(words, item.word)
+    end
+    if keywords_offered(words) or (uv.hrtime() - t0) / 1e6 > TIMEOUT then
+      vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<C-e><Esc>', true, false, true), 'n', false)
+    else
+      vim.defer_fn(poll, INTERVAL)
+    end
+  end
+  vim.defer_fn(poll, INTERVAL)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('Go<C-x><C-o>', true, false, true), 'x!', false)
+  ms = (uv.hrtime() - t0) / 1e6
+  say('  CTRL-X CTRL-O: %s', table.concat(words, ' '))
+  expect(keywords_offered(words), 'CTRL-X CTRL-O on an empty top-level line did not offer table, entity, pattern within %d ms: %s',
+    TIMEOUT, table.concat(words, ', '))
+  expect(vim.api.nvim_get_mode().mode == 'n', 'still in mode %s after <Esc>', vim.api.nvim_get_mode().mode)
+  say('ok 7a: omnifunc and tagfunc are the LSP ones; CTRL-X CTRL-O offers the keywords (%d ms)', ms)
+
+  vim.g.dyno_view_open = false
+  expect(vim.fn.exists(':DynoView') == 2, ':DynoView is not defined in the dyno buffer')
+  vim.b[design_buf].dyno_view_path = nil
+  vim.cmd('DynoView')
+  ms = wait_for(':DynoView to write the page', function()
+    return vim.b[design_buf].dyno_view_path ~= nil
+  end)
+  local page = vim.b[design_buf].dyno_view_path
+  expect(vim.fn.filereadable(page) == 1, ':DynoView answered %s, which is not a file', page)
+  expect(table.concat(vim.fn.readfile(page), '\n'):find('User', 1, true) ~= nil, '%s does not show User', page)
+  say('ok 7b: :DynoView wrote %s (%d ms)', page, ms)
 
   say('all checks passed')
 end

@@ -68,7 +68,7 @@ function M.start(bufnr)
     return nil
   end
   local root = M.root_dir(bufnr, config.root_markers or { '.git' })
-  local client_config = { name = 'dyno', cmd = config.cmd, root_dir = root }
+  local client_config = { name = 'dyno', cmd = config.cmd, root_dir = root, on_attach = config.on_attach }
 
   if vim.lsp.start then -- 0.8+: reuses a client with the same name and root
     return vim.api.nvim_buf_call(bufnr, function()
