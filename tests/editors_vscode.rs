@@ -3,8 +3,9 @@
 //! - VS Code (`editors/vscode`): `npm test` — the TypeScript compile and
 //!   bundle, the annotated TextMate grammar tests (`grammar/tests/`), and
 //!   tokenisation of every example, doc block and syntax fixture with
-//!   vscode-textmate — then `npm run package`, which builds the `.vsix` and
-//!   checks what is inside it.
+//!   vscode-textmate — then `npm run package:universal` (the `.vsix` without a
+//!   server) and `npm run package` with the test build of `dyno` bundled (the
+//!   per-platform `.vsix` for this machine); each is opened and checked.
 //! - Neovim (`editors/neovim`): `nvim --headless` with only that directory
 //!   added to the runtime path: filetype detection, the ftplugin, the syntax
 //!   file on every example and fixture, and starting the language server
@@ -48,17 +49,41 @@ fn vscode_extension_tests_and_package() {
     );
     assert!(tests.contains("# fail 0"), "npm test reported failures:\n{tests}");
 
-    let package = run(
-        "npm run package (editors/vscode)",
-        &mut npm(&["run", "package"]),
+    // The universal package: no server inside, no target platform.
+    let universal = run(
+        "npm run package:universal (editors/vscode)",
+        &mut npm(&["run", "package:universal"]),
         Duration::from_secs(600),
     );
-    assert!(package.contains("vsix ok"), "the .vsix check did not pass:\n{package}");
+    assert!(universal.contains("vsix ok"), "the universal .vsix check did not pass:\n{universal}");
+    assert!(universal.contains("universal: no server bundled"), "{universal}");
     let vsix = dir.join("dyno.vsix");
     let size = std::fs::metadata(&vsix)
         .unwrap_or_else(|e| panic!("{}: {e}", vsix.display()))
         .len();
     assert!(size > 10_000, "{} is only {size} bytes", vsix.display());
+
+    // The per-platform package for this machine, with the server inside.
+    // `npm run package` takes target/release/dyno by default; CI builds no
+    // release binary, so this packages the debug build cargo made for the
+    // tests (the same packaging, a bigger binary).
+    let scratch = Scratch::new("vscode-vsix");
+    let host_vsix = scratch.path().join("dyno-host.vsix");
+    let mut host = npm(&["run", "package", "--", "--binary", env!("CARGO_BIN_EXE_dyno"), "--out"]);
+    host.arg(&host_vsix);
+    let host = run("npm run package (editors/vscode)", &mut host, Duration::from_secs(600));
+    assert!(host.contains("vsix ok"), "the per-platform .vsix check did not pass:\n{host}");
+    // check-vsix.mjs has read the manifest's TargetPlatform and the binary's
+    // header (ELF/Mach-O/PE and CPU) and found both matching the target.
+    let line = host
+        .lines()
+        .find(|l| l.contains("TargetPlatform=\""))
+        .unwrap_or_else(|| panic!("no target platform reported:\n{host}"));
+    assert!(line.contains("extension/server/dyno"), "{line}");
+    assert!(
+        !dir.join("server").exists(),
+        "editors/vscode/server/ was left behind after packaging"
+    );
 }
 
 #[test]
