@@ -66,7 +66,10 @@ fn vscode_extension_tests_and_package() {
         &mut npm(&["run", "package:universal"]),
         Duration::from_secs(600),
     );
-    assert!(universal.contains("vsix ok"), "the universal .vsix check did not pass:\n{universal}");
+    assert!(
+        universal.contains("vsix ok"),
+        "the universal .vsix check did not pass:\n{universal}"
+    );
     assert!(universal.contains("universal: no server bundled"), "{universal}");
     let vsix = dir.join("dyno.vsix");
     let size = std::fs::metadata(&vsix)
@@ -83,7 +86,10 @@ fn vscode_extension_tests_and_package() {
     let mut host = npm(&["run", "package", "--", "--binary", env!("CARGO_BIN_EXE_dyno"), "--out"]);
     host.arg(&host_vsix);
     let host = run("npm run package (editors/vscode)", &mut host, Duration::from_secs(600));
-    assert!(host.contains("vsix ok"), "the per-platform .vsix check did not pass:\n{host}");
+    assert!(
+        host.contains("vsix ok"),
+        "the per-platform .vsix check did not pass:\n{host}"
+    );
     // check-vsix.mjs has read the manifest's TargetPlatform and the binary's
     // header (ELF/Mach-O/PE and CPU) and found both matching the target.
     let line = host
@@ -122,7 +128,11 @@ fn vscode_extension_in_code_server() {
     let chromium = std::env::var_os("DYNO_CHROMIUM")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    require(chromium.is_file(), "chromium is missing", "apt-get install -y chromium, or set DYNO_CHROMIUM");
+    require(
+        chromium.is_file(),
+        "chromium is missing",
+        "apt-get install -y chromium, or set DYNO_CHROMIUM",
+    );
 
     // The per-platform package for this machine, with the test build of dyno.
     let scratch = Scratch::new("vscode-code-server");
