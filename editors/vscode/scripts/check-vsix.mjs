@@ -3,7 +3,11 @@
 // package.json refers to are inside, the grammar is the one in grammar/, and
 // no sources, tests or node_modules were packed.
 //
-//   node scripts/check-vsix.mjs dyno.vsix
+//   node scripts/check-vsix.mjs dyno.vsix --universal
+//       no target platform in the manifest, no server inside
+//   node scripts/check-vsix.mjs dyno-linux-x64.vsix --target linux-x64
+//       the manifest's TargetPlatform is linux-x64, and server/dyno is an
+//       executable for that platform (ELF, Mach-O or PE, and its CPU)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +15,12 @@ import zlib from 'node:zlib';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const file = path.resolve(process.argv[2] ?? 'dyno.vsix');
+const flag = process.argv[3];
+if (flag !== '--universal' && flag !== '--target') {
+  console.error('usage: check-vsix.mjs <file.vsix> (--universal | --target <platform>)');
+  process.exit(2);
+}
+const expectedTarget = flag === '--target' ? process.argv[4] : undefined;
 
 /** Unix file modes of the entries, from the zip's external attributes. */
 const modes = new Map();
@@ -80,16 +90,55 @@ for (const name of names) {
 const bundled = names.filter((n) => /^extension\/server\//.test(n));
 console.log(`${path.basename(file)}: ${names.length} entries, ${fs.statSync(file).size} bytes`);
 for (const name of names) console.log(`  ${name}`);
-for (const name of bundled) {
-  if (/\/dyno$/.test(name) && (modes.get(name) & 0o111) === 0) {
-    problems.push(`${name} is not executable in the package`);
+
+const manifest = entries.get('extension.vsixmanifest')?.toString('utf8') ?? '';
+const target = /<Identity\b[^>]*\bTargetPlatform="([^"]*)"/.exec(manifest)?.[1];
+if (expectedTarget === undefined) {
+  if (target) problems.push(`a universal package has TargetPlatform="${target}" in its manifest`);
+  if (bundled.length > 0) problems.push(`a universal package carries a server: ${bundled.join(', ')}`);
+  if (problems.length === 0) console.log('universal: no server bundled; the extension uses dyno.server.path or dyno on PATH');
+} else {
+  if (target !== expectedTarget) {
+    problems.push(`the manifest's TargetPlatform is ${target ?? 'missing'}, not ${expectedTarget}`);
   }
-}
-if (bundled.length === 0) {
-  console.log('no server bundled: the extension will use dyno.server.path or dyno on PATH');
+  const exe = expectedTarget.startsWith('win32-') ? 'extension/server/dyno.exe' : 'extension/server/dyno';
+  const binary = entries.get(exe);
+  if (!binary) {
+    problems.push(`missing ${exe}`);
+  } else {
+    if (!exe.endsWith('.exe') && (modes.get(exe) & 0o111) === 0) problems.push(`${exe} is not executable in the package`);
+    const kind = executableKind(binary);
+    if (kind !== expectedTarget.replace(/^alpine-/, 'linux-')) {
+      problems.push(`${exe} is a ${kind} executable, not one for ${expectedTarget}`);
+    }
+    if (problems.length === 0) console.log(`${expectedTarget}: ${exe} (${binary.length} bytes, ${kind}), TargetPlatform="${target}"`);
+  }
+  for (const name of bundled) {
+    if (name !== exe) problems.push(`unexpected file in server/: ${name}`);
+  }
 }
 if (problems.length > 0) {
   console.error(`${file}:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
 console.log('vsix ok');
+
+/** The OS-CPU a binary runs on, in vsce's words ('linux-x64', 'win32-arm64', ...), from its header. */
+function executableKind(b) {
+  if (b.length >= 20 && b.readUInt32BE(0) === 0x7f454c46) {
+    const machine = b[5] === 2 ? b.readUInt16BE(18) : b.readUInt16LE(18);
+    return `linux-${{ 62: 'x64', 183: 'arm64', 40: 'armhf' }[machine] ?? `elf-machine-${machine}`}`;
+  }
+  if (b.length >= 8 && b.readUInt32LE(0) === 0xfeedfacf) {
+    const cpu = b.readUInt32LE(4);
+    return `darwin-${{ 0x01000007: 'x64', 0x0100000c: 'arm64' }[cpu] ?? `cpu-${cpu}`}`;
+  }
+  if (b.length >= 64 && b.toString('latin1', 0, 2) === 'MZ') {
+    const pe = b.readUInt32LE(60);
+    if (b.length >= pe + 6 && b.readUInt32BE(pe) === 0x50450000) {
+      const machine = b.readUInt16LE(pe + 4);
+      return `win32-${{ 0x8664: 'x64', 0xaa64: 'arm64' }[machine] ?? `machine-${machine}`}`;
+    }
+  }
+  return 'unknown';
+}

@@ -174,3 +174,20 @@ test('every snippet expands to text the grammar reads without errors', async () 
     }
   }
 });
+
+test('the manifest has what vsce and Open VSX need, and packaging goes through scripts/package.mjs', () => {
+  // Open VSX takes the same .vsix (universal or per-platform): the namespace
+  // is `publisher`, the extension `name`; both must be plain identifiers.
+  assert.match(pkg.name, /^[a-z0-9][a-z0-9-]*$/);
+  assert.match(pkg.publisher, /^[a-z0-9][a-z0-9-]*$/i);
+  assert.match(pkg.version, /^\d+\.\d+\.\d+$/);
+  assert.ok(pkg.displayName && pkg.description, 'displayName and description are shown by both marketplaces');
+  assert.match(pkg.engines.vscode, /^\^\d+\.\d+\.\d+$/);
+  assert.equal(pkg.main, './dist/extension.js');
+  assert.equal(pkg.scripts.package, 'node scripts/package.mjs');
+  assert.equal(pkg.scripts['package:universal'], 'node scripts/package.mjs --universal');
+  // server/ is packaged only when package.mjs has just put a binary there.
+  const ignore = fs.readFileSync(path.join(EXT, '.vscodeignore'), 'utf8');
+  assert.match(ignore, /^!server\/dyno$/m);
+  assert.match(ignore, /^!server\/dyno\.exe$/m);
+});
