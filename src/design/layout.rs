@@ -329,6 +329,7 @@ pub fn layout(
             }
         }
     }
+    let mut copies = Vec::new();
     for &g in &priority {
         let group = &group_list[g];
         if group.iter().any(|&s| twice.contains(&s)) || forced[g].is_some_and(|p| p != Place::Table) {
@@ -350,8 +351,38 @@ pub fn layout(
                 place[s] = Some(Place::Table);
                 base_of.insert(slots[s].entity, s);
             }
+            continue;
+        }
+        // The group goes to an index. A consistent read of one entity that
+        // shares a slot of it (`list(storeId) -> Order[] consistent` beside
+        // a read of Store and its orders) keeps a copy of the slot on the
+        // table, when the entity has no table slot yet.
+        for &s in group {
+            let e = slots[s].entity;
+            let reads: Vec<usize> = slots[s]
+                .serves
+                .iter()
+                .copied()
+                .filter(|&n| needs[n].consistent && needs[n].entities == [e])
+                .collect();
+            if reads.is_empty() || base_of.contains_key(&e) || keyed(e) {
+                continue;
+            }
+            let Some(sort) = identified(&slots[s], &identity_of(e)) else {
+                continue;
+            };
+            slots[s].serves.retain(|n| !reads.contains(n));
+            slots.push(Slot {
+                sort,
+                serves: reads,
+                ..slots[s].clone()
+            });
+            place.push(Some(Place::Table));
+            base_of.insert(e, slots.len() - 1);
+            copies.push(slots.len() - 1);
         }
     }
+    group_list.extend(copies.into_iter().map(|s| vec![s]));
     // Entities none of whose groups could be the table's: a slot of their
     // own that identifies the items.
     // (Every entity in a table: one no pattern reads still needs keys.)
