@@ -317,6 +317,15 @@ pub fn entry_size(model: &Model, entity: EntityId, item: usize, access: &KeySche
 /// twice is read once). Then rules 3.5 and 3.6: sum, round up once to 4 KB,
 /// at least one unit; eventually consistent costs half (rule 3.1).
 impl ReadCost {
+    /// `0.5 RCU`, `2 RCU`: the units as hints and lenses show them.
+    pub fn rcu_label(&self) -> String {
+        if self.rcu.fract() == 0.0 {
+            format!("{} RCU", self.rcu as i64)
+        } else {
+            format!("{} RCU", self.rcu)
+        }
+    }
+
     /// One line: `~200 items × 2.0 KB = 400 KB → 50 RCU (eventually consistent)`.
     pub fn describe(&self) -> String {
         let whole = |n: f64| {

@@ -48,6 +48,28 @@ impl Served {
         }
     }
 
+    /// Where and how often it reads, as inlay hints and code lenses show
+    /// it: `gsi1`, `table ×4` (one request per write shard).
+    pub fn place(&self) -> String {
+        let via = self.index.as_deref().unwrap_or("table");
+        match self.cost.requests {
+            0 | 1 => via.to_string(),
+            n => format!("{via} ×{n}"),
+        }
+    }
+
+    /// The read as an AWS CLI command: `aws dynamodb query --cli-input-json
+    /// '{…}'`, the values the caller supplies left in braces. The JSON is
+    /// one line, quoted for a POSIX shell.
+    pub fn aws_cli(&self) -> String {
+        let json = serde_json::to_string(&self.request).unwrap_or_default();
+        format!(
+            "aws dynamodb {} --cli-input-json '{}'",
+            self.read.cli_name(),
+            json.replace('\'', "'\\''")
+        )
+    }
+
     /// The whole sentence: `10 Queries on index gsi1, one per `shard` (0 to
     /// 9), merged by the sort key`; `via` names the table or index.
     pub fn sentence(&self, via: &str) -> String {

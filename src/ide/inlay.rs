@@ -18,23 +18,10 @@ pub fn hints(file: &File) -> Vec<Hint> {
     let mut out = Vec::new();
     for (id, pattern) in analysis.schema.model.pattern_ids() {
         let Some(served) = file.served(id) else { continue };
-        let via = served.index.as_deref().unwrap_or("table");
-        let cost = &served.cost;
-        let rcu = if cost.rcu.fract() == 0.0 {
-            format!("{}", cost.rcu as i64)
-        } else {
-            format!("{}", cost.rcu)
-        };
-        // A read over every write shard: that many Queries.
-        let times = if cost.requests > 1 {
-            format!(" ×{}", cost.requests)
-        } else {
-            String::new()
-        };
         out.push(Hint {
             offset: first_line_end(&file.text, pattern.span),
-            label: format!("{via}{times} · {rcu} RCU"),
-            tooltip: cost.describe(),
+            label: format!("{} · {}", served.place(), served.cost.rcu_label()),
+            tooltip: served.cost.describe(),
         });
     }
     out

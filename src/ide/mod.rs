@@ -3,6 +3,7 @@
 //! data into protocol types.
 
 pub mod code_actions;
+pub mod code_lens;
 pub mod completion;
 pub mod design;
 pub mod folding;

@@ -355,7 +355,10 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
             work_done_progress_options: WorkDoneProgressOptions::default(),
         })),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![crate::ide::view::COMMAND.into()],
+            commands: crate::ide::code_lens::Action::ALL
+                .iter()
+                .map(|a| a.command().into())
+                .collect(),
             work_done_progress_options: WorkDoneProgressOptions::default(),
         }),
         ..ServerCapabilities::default()

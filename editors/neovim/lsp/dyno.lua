@@ -13,12 +13,35 @@
 --   goes to the definition;
 --   :DynoView [pattern] writes the buffer's DynoTable page (the server's
 --   dyno.view command) and opens it (vim.ui.open, Neovim 0.10+; set
---   vim.g.dyno_view_open = false to only print its path).
+--   vim.g.dyno_view_open = false to only print its path);
+--   the code lenses "Copy Query" and "Copy AWS CLI" (vim.lsp.codelens.run)
+--   put the pattern's request JSON or `aws dynamodb query` command on the
+--   unnamed register, and on "+" when Neovim has a clipboard.
+
+--- The server answers a copy command with { text = ... }; the registers
+--- are the editor's.
+local function copy(command, ctx)
+  local params = { command = command.command, arguments = command.arguments }
+  vim.lsp.buf_request(ctx.bufnr, 'workspace/executeCommand', params, function(err, result)
+    if err or type(result) ~= 'table' or type(result.text) ~= 'string' then
+      vim.notify(command.command .. ': ' .. (err and err.message or 'nothing to copy'), vim.log.levels.ERROR)
+      return
+    end
+    vim.fn.setreg('"', result.text)
+    if vim.fn.has('clipboard') == 1 then
+      pcall(vim.fn.setreg, '+', result.text)
+    end
+    vim.notify('dyno: copied (' .. command.command .. ')')
+  end)
+end
+
 return {
   cmd = { 'dyno', 'lsp' },
   filetypes = { 'dyno' },
   root_markers = { '.git' },
   on_attach = function(_, bufnr)
+    vim.lsp.commands['dyno.copyQuery'] = copy
+    vim.lsp.commands['dyno.copyAwsCli'] = copy
     if vim.bo[bufnr].omnifunc == '' then
       vim.bo[bufnr].omnifunc = 'v:lua.vim.lsp.omnifunc'
     end

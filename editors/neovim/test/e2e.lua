@@ -405,6 +405,29 @@ local function main()
   expect(table.concat(vim.fn.readfile(page), '\n'):find('User', 1, true) ~= nil, '%s does not show User', page)
   say('ok 7b: :DynoView wrote %s (%d ms)', page, ms)
 
+  -- The "Copy AWS CLI" lens of listUsers, run by the plugin's command.
+  vim.lsp.codelens.refresh()
+  local lens
+  ms = wait_for('the code lenses of design.dyno', function()
+    for _, l in ipairs(vim.lsp.codelens.get(design_buf)) do
+      if l.command and l.command.title == 'Copy AWS CLI' and l.command.arguments[2] == 'listUsers' then
+        lens = l
+        return true
+      end
+    end
+    vim.lsp.codelens.refresh()
+    return false
+  end)
+  local handler = vim.lsp.commands[lens.command.command]
+  expect(handler ~= nil, 'no client command for %s', lens.command.command)
+  vim.fn.setreg('"', '')
+  handler(lens.command, { bufnr = design_buf, client_id = client.id })
+  ms = wait_for('the AWS CLI command on the unnamed register', function()
+    local copied = vim.fn.getreg('"')
+    return copied:find("^aws dynamodb query %-%-cli%-input%-json '{") ~= nil and copied:find('"TableName":"App"', 1, true) ~= nil
+  end)
+  say('ok 7c: the Copy AWS CLI lens put %s on the unnamed register (%d ms)', vim.fn.getreg('"'):sub(1, 60), ms)
+
   say('all checks passed')
 end
 

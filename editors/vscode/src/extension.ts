@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { Executable, LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 
-import { VIEW_COMMAND, pagePath, pageTitle, viewArguments } from './page';
+import { COPY_COMMANDS, COPY_WHAT, VIEW_COMMAND, copiedText, pagePath, pageTitle, viewArguments } from './page';
 import { SERVER_ARGS, fallbackWarning, findServer, notFoundMessage } from './server';
 
 let client: LanguageClient | undefined;
@@ -72,6 +72,17 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
       // The client registers the server's `dyno.view` (its code lenses run
       // it); the server writes the page and answers its path, shown here.
       executeCommand: async (command, args, next) => {
+        if (COPY_COMMANDS.includes(command)) {
+          // The server answers `{ text }` (docs/lsp.md): the clipboard is the
+          // editor's.
+          const answer: unknown = await next(command, args);
+          const text = copiedText(answer);
+          if (text !== undefined) {
+            await vscode.env.clipboard.writeText(text);
+            void vscode.window.setStatusBarMessage(`Dyno: copied the ${COPY_WHAT[command]}`, 3000);
+          }
+          return answer;
+        }
         if (command !== 'dyno.view') {
           return next(command, args);
         }

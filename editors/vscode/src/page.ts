@@ -33,3 +33,21 @@ export function pageTitle(documentUri: string, pattern: unknown): string {
   const name = decodeURIComponent(documentUri.split('/').pop() || 'schema');
   return typeof pattern === 'string' ? `Dyno: ${name} · ${pattern}` : `Dyno: ${name}`;
 }
+
+/** The server's copy commands (its "Copy Query" / "Copy AWS CLI" lenses). */
+export const COPY_COMMANDS = ['dyno.copyQuery', 'dyno.copyAwsCli'];
+
+/** What each copy command puts on the clipboard, for the status message. */
+export const COPY_WHAT: Record<string, string> = {
+  'dyno.copyQuery': 'Query request JSON',
+  'dyno.copyAwsCli': 'AWS CLI command',
+};
+
+/** The text in the server's answer `{"text": …}` to a copy command. */
+export function copiedText(answer: unknown): string | undefined {
+  if (typeof answer !== 'object' || answer === null) {
+    return undefined;
+  }
+  const text = (answer as { text?: unknown }).text;
+  return typeof text === 'string' ? text : undefined;
+}

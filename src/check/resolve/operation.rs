@@ -34,6 +34,16 @@ impl Read {
         }
     }
 
+    /// The AWS CLI's name of the operation (`aws dynamodb get-item`).
+    pub fn cli_name(self) -> &'static str {
+        match self {
+            Read::Query => "query",
+            Read::GetItem => "get-item",
+            Read::BatchGetItem => "batch-get-item",
+            Read::Scan { .. } => "scan",
+        }
+    }
+
     /// The request a `get`, `batch get` or `scan` pattern makes.
     pub fn of(operation: &Operation, segments: Option<u64>) -> Read {
         match operation {

@@ -1,10 +1,12 @@
-//! `textDocument/codeLens`: "View table" above each table and "View items
-//! read" above each pattern, running `dyno.view` (see `execute_command`).
+//! `textDocument/codeLens`: "View table" above each table; above each
+//! pattern how it is read (`gsi1 · Query · 0.5 RCU`, or its errors), which
+//! runs `dyno.view`, and "Copy Query" / "Copy AWS CLI" (see
+//! `execute_command`).
 
 use serde_json::json;
 use tower_lsp::lsp_types::{CodeLens, CodeLensParams, Command};
 
-use crate::ide::view::{COMMAND, lenses};
+use crate::ide::code_lens::lenses;
 use crate::lsp::position;
 use crate::lsp::state::State;
 
@@ -16,7 +18,7 @@ pub fn handle(state: &State, params: CodeLensParams) -> Option<Vec<CodeLens>> {
             range: position::range(&snapshot.rope, lens.span, state.encoding()),
             command: Some(Command {
                 title: lens.title,
-                command: COMMAND.into(),
+                command: lens.action.command().into(),
                 arguments: Some(match lens.pattern {
                     Some(pattern) => vec![json!(snapshot.uri), json!(pattern)],
                     None => vec![json!(snapshot.uri)],

@@ -1,6 +1,8 @@
 //! `workspace/executeCommand`: `dyno.view [uri, pattern?]` writes the
 //! DynoTable page of an open document (`crate::ide::view::page`) to the
-//! temp folder and answers `{"path": …}`, for the editor to open.
+//! temp folder and answers `{"path": …}`, for the editor to open;
+//! `dyno.copyQuery` / `dyno.copyAwsCli [uri, pattern]` answer
+//! `{"text": …}`, the pattern's request JSON or AWS CLI command.
 
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
@@ -8,23 +10,31 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 use tower_lsp::lsp_types::{ExecuteCommandParams, Url};
 
-use crate::ide::view::{COMMAND, page};
+use crate::ide::code_lens::{Action, copied};
+use crate::ide::view::page;
 use crate::lsp::state::State;
 
 pub fn handle(state: &State, params: ExecuteCommandParams) -> Result<Option<Value>, String> {
-    if params.command != COMMAND {
-        return Err(format!("unknown command `{}`", params.command));
-    }
+    let command = params.command.as_str();
+    let action = Action::from_command(command).ok_or_else(|| format!("unknown command `{command}`"))?;
     let uri = params
         .arguments
         .first()
         .and_then(Value::as_str)
         .and_then(|text| Url::parse(text).ok())
-        .ok_or_else(|| format!("`{COMMAND}` takes the document's URI first"))?;
+        .ok_or_else(|| format!("`{command}` takes the document's URI first"))?;
     let pattern = params.arguments.get(1).and_then(Value::as_str);
     let snapshot = state
         .snapshot(&uri)
         .ok_or_else(|| format!("`{uri}` is not an open document"))?;
+    if action != Action::View {
+        let pattern = pattern.ok_or_else(|| format!("`{command}` takes a pattern's name second"))?;
+        // The text for the client to put on the clipboard (the VS Code
+        // extension and the Neovim plugin do; docs/lsp.md).
+        let text = copied(&snapshot.file, action, pattern)
+            .ok_or_else(|| format!("no single Query serves `{pattern}` in `{uri}`"))?;
+        return Ok(Some(json!({ "text": text })));
+    }
     let name = uri
         .path_segments()
         .and_then(|mut segments| segments.next_back())
