@@ -120,3 +120,49 @@ fn checker_diagnostics_outside_an_edit_stay_while_a_large_file_is_reanalysed() {
     );
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// A client that takes `$/progress` sees one report for an analysis that
+/// takes a while (created, begun, ended), and none for a small file.
+#[test]
+fn a_slow_analysis_is_reported_as_progress_and_a_quick_one_is_not() {
+    let (mut client, _) = LspClient::start_with(json!({ "window": { "workDoneProgress": true } }), &[]);
+    let small = "file:///dyno-e2e/billing.dyno";
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": small, "languageId": "dyno", "version": 1,
+            "text": include_str!("../examples/billing.dyno") } }),
+    );
+    client.diagnostics_for(small, 1);
+    // Longer than the 200 ms after which a report starts.
+    let quiet = client.drain(std::time::Duration::from_millis(600));
+    assert!(
+        !quiet
+            .iter()
+            .any(|m| m["method"] == "window/workDoneProgress/create" || m["method"] == "$/progress"),
+        "a quick analysis started a report: {quiet:#?}"
+    );
+
+    let generated = dyno::synth::generate(&dyno::synth::Config::for_lines(20_000, 7));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": URI, "languageId": "dyno", "version": 1, "text": generated.dyno } }),
+    );
+    let created = client.wait_for_server_request("window/workDoneProgress/create", TIMEOUT);
+    let token = created["token"].clone();
+    let begin = client.wait_for_notification("$/progress", |p| p["token"] == token, TIMEOUT);
+    assert_eq!(begin["value"]["kind"], "begin", "{begin}");
+    assert_eq!(begin["value"]["title"], "dyno: checking large.dyno");
+    let end = client.wait_for_notification("$/progress", |p| p["token"] == token, TIMEOUT);
+    assert_eq!(end["value"]["kind"], "end", "{end}");
+    client.wait_for_notification(
+        "textDocument/publishDiagnostics",
+        |p| {
+            p["uri"] == URI
+                && p["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| d.iter().any(|d| !is_syntax(d)))
+        },
+        TIMEOUT,
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

@@ -5,6 +5,7 @@
 pub mod documents;
 mod handlers;
 pub mod position;
+mod progress;
 mod server;
 mod state;
 mod transport;

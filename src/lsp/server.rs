@@ -15,6 +15,7 @@ use tower_lsp::{Client, LanguageServer};
 
 use super::handlers;
 use super::position::Encoding;
+use super::progress;
 use super::state::{Severities, State};
 
 /// What was last published per document. Its lock serialises publishing,
@@ -186,6 +187,8 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
     let (parsed, syntax) = tokio::sync::oneshot::channel();
     let analysed = state.clone();
     let target = uri.clone();
+    // Told to the client if the analysis takes a while; ends when it lands.
+    let report = progress::Report::after(&client, state.work_done_progress(), &uri);
     let mut analysis = tokio::task::spawn_blocking(move || {
         catch_unwind(AssertUnwindSafe(|| {
             let snapshot = analysed.documents.snapshot_with(&target, |rope, syntax| {
@@ -219,6 +222,7 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
             }
         }
     };
+    report.finish();
     let (shown, version, diagnostics) = match computed {
         Ok(Ok(Some(computed))) => computed,
         Ok(Ok(None)) => return, // closed meanwhile
@@ -386,6 +390,8 @@ impl LanguageServer for Server {
             .and_then(|w| w.diagnostic.as_ref())
             .and_then(|d| d.refresh_support);
         self.state.set_diagnostic_refresh(refresh == Some(true));
+        let progress = params.capabilities.window.as_ref().and_then(|w| w.work_done_progress);
+        self.state.set_work_done_progress(progress == Some(true));
         self.state
             .set_diff_against_head(diff_against_head(params.initialization_options.as_ref()) == Some(true));
         let document_changes = params

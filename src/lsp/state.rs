@@ -57,6 +57,9 @@ pub struct State {
     pub pulled: Arc<Mutex<HashSet<Url>>>,
     /// Whether the client takes `workspace/diagnostic/refresh`.
     diagnostic_refresh: AtomicBool,
+    /// Whether the client takes `$/progress` reports the server starts
+    /// (`window.workDoneProgress`).
+    work_done_progress: AtomicBool,
     /// The last full semantic tokens answered per document, with their
     /// result id, for `semanticTokens/full/delta`. Shared by every pinned
     /// view.
@@ -165,6 +168,14 @@ impl State {
         self.versioned_edits.store(supported, Ordering::Relaxed);
     }
 
+    pub fn work_done_progress(&self) -> bool {
+        self.work_done_progress.load(Ordering::Relaxed)
+    }
+
+    pub fn set_work_done_progress(&self, supported: bool) {
+        self.work_done_progress.store(supported, Ordering::Relaxed);
+    }
+
     pub fn diagnostic_refresh(&self) -> bool {
         self.diagnostic_refresh.load(Ordering::Relaxed)
     }
@@ -242,6 +253,7 @@ impl State {
             heads: self.heads.clone(),
             pulled: self.pulled.clone(),
             diagnostic_refresh: AtomicBool::new(self.diagnostic_refresh()),
+            work_done_progress: AtomicBool::new(self.work_done_progress()),
             semantic_tokens: self.semantic_tokens.clone(),
             severities: Mutex::new(self.severities()),
         }

@@ -192,6 +192,16 @@ impl LspClient {
             .clone()
     }
 
+    /// The params of the server's next request of `method` (already
+    /// answered, see `answer`).
+    #[allow(dead_code)] // not every test file waits for a server request
+    pub fn wait_for_server_request(&mut self, method: &str, timeout: Duration) -> Value {
+        self.wait_for(timeout, &format!("a {method} request"), |m| {
+            m.get("id").is_some() && m["method"] == method
+        })["params"]
+            .clone()
+    }
+
     /// The diagnostics published for `uri` at exactly `version`.
     pub fn diagnostics_for(&mut self, uri: &str, version: i64) -> Vec<Value> {
         let params = self.wait_for_notification(
