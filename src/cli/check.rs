@@ -9,7 +9,7 @@ use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
 use ropey::Rope;
 
 use crate::check::{Analysis, describe};
-use crate::db::Workspace;
+use crate::db::{Workspace, folder};
 use crate::diagnostic::{Diagnostic, Severity, github, sarif};
 use crate::syntax::FileId;
 
@@ -45,7 +45,8 @@ enum Deny {
 
 pub fn run(args: &CheckArgs) -> i32 {
     // The same workspace the server builds: each file is read into it and,
-    // as in the editor, checked as a schema of its own.
+    // as in the editor, checked as a schema of its own — or with the other
+    // files of its folder, when the folder holds a `dyno.json`.
     let mut workspace = Workspace::new();
     let mut sources: Vec<SourceText> = Vec::new();
     let mut unreadable: Vec<render::Unreadable> = Vec::new();
@@ -67,8 +68,10 @@ pub fn run(args: &CheckArgs) -> i32 {
             paths.push(path.clone());
         }
     }
-    for path in &paths {
-        match input::read(path) {
+    let mut groups: Vec<Group> = Vec::new();
+    for path in schemas(&paths, &mut unreadable) {
+        let (root, path) = path;
+        match input::read(&path) {
             // A file named twice is checked once.
             Ok(source) if workspace.file(&source.display_path()).is_some() => {}
             Ok(source) => {
@@ -78,6 +81,13 @@ pub fn run(args: &CheckArgs) -> i32 {
                 let (file, _) = workspace.set_text(&source.display_path(), Rope::from_str(&source.text));
                 debug_assert_eq!(file.index(), sources.len());
                 sources.push(source);
+                match groups.last_mut() {
+                    Some(group) if root.is_some() && group.root == root => group.files.push(file),
+                    _ => groups.push(Group {
+                        root,
+                        files: vec![file],
+                    }),
+                }
             }
             Err(message) => {
                 eprintln!("error: {message}");
@@ -88,9 +98,14 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
         }
     }
-    let analyses: Vec<(FileId, Analysis)> = workspace
-        .files()
-        .map(|file| (file, workspace.analysis(file, &[file])))
+    let analyses: Vec<(FileId, Analysis)> = groups
+        .iter()
+        .flat_map(|group| {
+            group
+                .files
+                .iter()
+                .map(|&file| (file, workspace.analysis(file, &group.files)))
+        })
         .collect();
     let checked: Vec<(FileId, Vec<Diagnostic>)> = analyses
         .iter()
@@ -105,19 +120,28 @@ pub fn run(args: &CheckArgs) -> i32 {
         CheckFormat::Text => {
             let mut out = String::new();
             let mut resolved = Vec::new();
-            for ((file, diagnostics), (_, analysis)) in checked.iter().zip(&analyses) {
-                for diagnostic in diagnostics {
-                    out.push_str(&render::text(sources.as_slice(), diagnostic));
+            let mut at = 0;
+            for group in &groups {
+                let members = &checked[at..at + group.files.len()];
+                let analysis = &analyses[at].1;
+                at += group.files.len();
+                let mut all = Vec::new();
+                for (_, diagnostics) in members {
+                    for diagnostic in diagnostics {
+                        out.push_str(&render::text(sources.as_slice(), diagnostic));
+                    }
+                    all.extend(diagnostics.iter().cloned());
                 }
+                // One summary per schema: a folder's files are one.
+                let shown = match &group.root {
+                    Some(root) => SourceText::new(root.clone(), String::new()),
+                    None => SourceText::new(sources[group.files[0].index()].path.clone(), String::new()),
+                };
                 let proved = describe::proved(&analysis.schema);
                 if proved.one_query > 0 {
-                    resolved.push(sources[file.index()].display_path());
+                    resolved.push(shown.display_path());
                 }
-                out.push_str(&render::summary(
-                    &sources[file.index()],
-                    &proved.to_string(),
-                    diagnostics,
-                ));
+                out.push_str(&render::summary(&shown, &proved.to_string(), &all));
             }
             // Where to see what was proved: one file by name, several by `FILE`.
             match resolved.as_slice() {
@@ -148,4 +172,40 @@ pub fn run(args: &CheckArgs) -> i32 {
     } else {
         EXIT_OK
     }
+}
+
+/// The files of one schema: one file, or the members of a folder with a
+/// `dyno.json` (`root`).
+struct Group {
+    root: Option<PathBuf>,
+    files: Vec<FileId>,
+}
+
+/// Each path with the schema folder it belongs to; a folder's members
+/// come together, all of them (also those not named), where the first of
+/// them was named.
+fn schemas(paths: &[PathBuf], unreadable: &mut Vec<render::Unreadable>) -> Vec<(Option<PathBuf>, PathBuf)> {
+    let mut out = Vec::new();
+    let mut roots_seen: Vec<PathBuf> = Vec::new();
+    for path in paths {
+        match folder::schema_root(path) {
+            None => out.push((None, path.clone())),
+            Some(root) if roots_seen.contains(&root) => {}
+            Some(root) => {
+                if let Err(message) = folder::read_marker(&root) {
+                    eprintln!("error: {message}");
+                    unreadable.push(render::Unreadable {
+                        path: root.join(folder::MARKER).display().to_string(),
+                        message,
+                    });
+                }
+                let members = folder::members(&root, &mut |message| {
+                    eprintln!("error: {message}");
+                });
+                out.extend(members.into_iter().map(|m| (Some(root.clone()), m)));
+                roots_seen.push(root);
+            }
+        }
+    }
+    out
 }

@@ -117,6 +117,18 @@ pub fn run(args: &DiffArgs) -> i32 {
 /// One side, read and checked; a side with syntax errors cannot be
 /// compared (its model is partial), so that is exit 2 with the errors.
 fn load(spec: &str) -> Result<(SourceText, Analysis), i32> {
+    // A file of a schema folder is not a schema on its own (docs/language.md).
+    let path = std::path::Path::new(spec);
+    if !spec.starts_with("git:")
+        && let Some(root) = crate::db::folder::schema_root(path)
+        && crate::db::folder::members(&root, &mut |_| {}).len() > 1
+    {
+        eprintln!(
+            "error: `{spec}` is part of a schema of several files (`{}` holds a `dyno.json`); `dyno diff` compares schemas of one file so far",
+            root.display()
+        );
+        return Err(EXIT_USAGE);
+    }
     let source = read(spec).map_err(|message| {
         eprintln!("error: {message}");
         EXIT_USAGE

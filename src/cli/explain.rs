@@ -39,10 +39,11 @@ enum Format {
 }
 
 pub fn run(args: &ExplainArgs) -> i32 {
-    let (source, analysis) = match super::analysed(&args.file, None) {
+    let (sources, analysis) = match super::analysed_schema(&args.file, None) {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
+    let source = &sources[analysis.file.index()];
     let selected: Vec<PatternId> = (0..analysis.schema.model.patterns.len())
         .map(PatternId::new)
         .filter(|&i| {
@@ -105,8 +106,14 @@ pub fn run(args: &ExplainArgs) -> i32 {
             }
             if unresolved > 0 {
                 // Say why, with the same diagnostics `dyno check` prints.
-                for d in analysis.diagnostics().iter().filter(|d| d.severity == Severity::Error) {
-                    print!("{}", render::text(&source, d));
+                // Every file's: a folder's patterns and keys may be apart.
+                for d in analysis
+                    .schema
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                {
+                    print!("{}", render::text(sources.as_slice(), d));
                 }
             }
         }

@@ -50,17 +50,23 @@ pub fn run(args: &ExportArgs) -> i32 {
     let file = match &args.target {
         Target::Cloudformation { file, .. } | Target::Workbench { file, .. } => file,
     };
-    let (source, analysis) = match super::analysed(file, Some("nothing exported")) {
+    let (sources, analysis) = match super::analysed_schema(file, Some("nothing exported")) {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
+    // The schema as named: a file, or a folder of files.
+    let named = if sources.len() > 1 {
+        crate::db::folder::schema_root(file).unwrap_or_else(|| file.clone())
+    } else {
+        sources[analysis.file.index()].path.clone()
+    };
     if !analysis.schema.model.tables.iter().any(|t| t.base().is_some()) {
-        eprintln!("error: `{}` declares no table with a key", source.display_path());
+        eprintln!("error: `{}` declares no table with a key", named.display());
         return EXIT_ERRORS;
     }
     match &args.target {
         Target::Cloudformation { format, .. } => {
-            let template = cloudformation::template(&analysis, &source.display_path());
+            let template = cloudformation::template(&analysis, &named.display().to_string());
             match format {
                 TemplateFormat::Json => println!("{}", serde_json::to_string_pretty(&template).unwrap()),
                 TemplateFormat::Yaml => print!("{}", cloudformation::yaml(&template)),
@@ -71,7 +77,7 @@ pub fn run(args: &ExportArgs) -> i32 {
                 per_entity: *per_entity,
                 seed: *seed,
             };
-            let document = workbench::data_model(&analysis, &source.path, &options, SystemTime::now());
+            let document = workbench::data_model(&analysis, &named, &options, SystemTime::now());
             println!("{}", serde_json::to_string_pretty(&document).unwrap());
             for index in workbench::left_out(&analysis) {
                 eprintln!(

@@ -34,20 +34,22 @@ enum Language {
 }
 
 pub fn run(args: &GenerateArgs) -> i32 {
-    let (source, analysis) = match super::analysed(&args.file, Some("nothing generated")) {
+    let (sources, analysis) = match super::analysed_schema(&args.file, Some("nothing generated")) {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
+    let source = &sources[analysis.file.index()];
     // Code for a schema with errors would leave patterns out or send a
     // Query the checker rejected: generate only what it proved.
     let errors: Vec<_> = analysis
-        .diagnostics()
+        .schema
+        .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .collect();
     if !errors.is_empty() {
         for d in &errors {
-            eprint!("{}", render::text(&source, d));
+            eprint!("{}", render::text(sources.as_slice(), d));
         }
         eprintln!(
             "error: `{}` has {} error(s): nothing generated",

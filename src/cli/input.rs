@@ -1,6 +1,6 @@
 //! Reading input files (schemas, models, templates), with one clear line for every way that can fail.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use crate::diagnostic::render::SourceText;
 
@@ -24,22 +24,4 @@ pub fn read(path: &Path) -> Result<SourceText, String> {
     Ok(SourceText::new(path.to_path_buf(), text))
 }
 
-/// The `*.dyno` files under a directory, at any depth, sorted; what
-/// `.gitignore` (also outside a git repository), `.ignore` and hidden
-/// names leave out is skipped. An entry that cannot be read is reported.
-pub fn schemas_under(dir: &Path, report: &mut dyn FnMut(String)) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    for entry in ignore::WalkBuilder::new(dir).require_git(false).build() {
-        match entry {
-            Ok(entry) => {
-                let path = entry.path();
-                if entry.file_type().is_some_and(|t| !t.is_dir()) && path.extension().is_some_and(|e| e == "dyno") {
-                    found.push(path.to_path_buf());
-                }
-            }
-            Err(error) => report(format!("`{}` cannot be searched: {error}", dir.display())),
-        }
-    }
-    found.sort();
-    found
-}
+pub use crate::db::folder::schemas_under;

@@ -73,25 +73,91 @@ pub const EXIT_USAGE: i32 = 2;
 /// `Err` is the exit status, the reason already printed: `EXIT_USAGE` when
 /// the file cannot be read; with `refusal` (what the command then does not
 /// do, e.g. "nothing exported"), `EXIT_ERRORS` after the syntax errors.
+/// These commands read the text of one file (to edit it, or to show it): a
+/// file of a schema folder is refused, with the commands that read folders.
 fn analysed(path: &std::path::Path, refusal: Option<&str>) -> Result<(input::SourceText, crate::check::Analysis), i32> {
-    let source = input::read(path).map_err(|message| {
+    let (mut sources, analysis) = analysed_schema(path, refusal)?;
+    if sources.len() > 1 {
+        eprintln!(
+            "error: `{}` is part of a schema of {} files (a folder with a `dyno.json`); this command reads a schema of one file so far — `dyno check`, `explain`, `export` and `generate` read the folder",
+            path.display(),
+            sources.len()
+        );
+        return Err(EXIT_USAGE);
+    }
+    Ok((sources.remove(analysis.file.index()), analysis))
+}
+
+/// [`analysed`] for the commands that read a whole schema folder: `path` is
+/// a file, or a folder with a `dyno.json`, and a file of such a folder
+/// brings its other files (`db::folder`). Returns every file read, by
+/// `FileId`, and the analysis of the named one (the first member for a
+/// folder) over the whole schema: `sources[analysis.file.index()]`.
+fn analysed_schema(
+    path: &std::path::Path,
+    refusal: Option<&str>,
+) -> Result<(Vec<input::SourceText>, crate::check::Analysis), i32> {
+    let usage = |message: String| {
         eprintln!("error: {message}");
         EXIT_USAGE
-    })?;
-    // The workspace the server and `dyno check` build, of this one file.
-    let mut workspace = crate::db::Workspace::new();
-    let (file, _) = workspace.set_text(&source.display_path(), ropey::Rope::from_str(&source.text));
-    let analysis = workspace.analysis(file, &[file]);
-    if let Some(refusal) = refusal
-        && !analysis.parse.diagnostics.is_empty()
-    {
-        for d in &analysis.parse.diagnostics {
-            eprint!("{}", render::text(&source, d));
+    };
+    let root = crate::db::folder::schema_root(path);
+    let mut paths = vec![path.to_path_buf()];
+    let mut named_at = 0;
+    if let Some(root) = &root {
+        crate::db::folder::read_marker(root).map_err(usage)?;
+        let members = crate::db::folder::members(root, &mut |message| eprintln!("error: {message}"));
+        let same = |a: &std::path::Path, b: &std::path::Path| {
+            std::fs::canonicalize(a)
+                .ok()
+                .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
+        };
+        let named = (!path.is_dir()).then(|| members.iter().position(|m| same(m, path)));
+        paths = members;
+        match named {
+            None => named_at = 0,
+            Some(Some(at)) => named_at = at,
+            // Left out of the walk (ignored): read with the others.
+            Some(None) => {
+                named_at = paths.len();
+                paths.push(path.to_path_buf());
+            }
         }
-        eprintln!("error: `{}` has syntax errors: {refusal}", source.display_path());
-        return Err(EXIT_ERRORS);
+        if paths.is_empty() {
+            return Err(usage(format!("no .dyno files under `{}`", root.display())));
+        }
     }
-    Ok((source, analysis))
+    let mut sources = Vec::new();
+    for path in &paths {
+        sources.push(input::read(path).map_err(usage)?);
+    }
+    // The workspace the server and `dyno check` build, of these files, in
+    // the folder's order, so that every command gives the same answers.
+    let mut workspace = crate::db::Workspace::new();
+    let files: Vec<_> = sources
+        .iter()
+        .map(|source| {
+            workspace
+                .set_text(&source.display_path(), ropey::Rope::from_str(&source.text))
+                .0
+        })
+        .collect();
+    let analysis = workspace.analysis(files[named_at], &files);
+    if let Some(refusal) = refusal {
+        let syntax: Vec<_> = files
+            .iter()
+            .flat_map(|&f| workspace.parse(f).diagnostics.clone())
+            .collect();
+        if !syntax.is_empty() {
+            for d in &syntax {
+                eprint!("{}", render::text(sources.as_slice(), d));
+            }
+            let shown = root.as_deref().unwrap_or(path);
+            eprintln!("error: `{}` has syntax errors: {refusal}", shown.display());
+            return Err(EXIT_ERRORS);
+        }
+    }
+    Ok((sources, analysis))
 }
 
 pub fn main() -> i32 {

@@ -15,6 +15,7 @@
 //! and it costs no dependency. docs/architecture.md says why in full.
 
 mod disk;
+pub mod folder;
 mod items;
 
 use std::collections::HashMap;

@@ -1,0 +1,167 @@
+//! A folder with a `dyno.json` is one schema (docs/language.md, "A schema
+//! in several files"): `dyno check`, `explain`, `export` and `generate`
+//! read its files together, whichever of them is named; the commands that
+//! read one file's text refuse a member with a clear error.
+
+mod common;
+
+use common::cli::{dyno, path_str, stderr, stdout};
+use common::scratch::Scratch;
+use serde_json::Value;
+
+const BILLING: &str = "tests/fixtures/schema_folder/billing";
+const BROKEN: &str = "tests/fixtures/schema_folder/broken";
+
+#[test]
+fn a_folder_with_dyno_json_checks_as_one_schema_like_the_single_file() {
+    let folder = dyno(&["check", BILLING]);
+    assert_eq!(folder.status.code(), Some(0), "{}{}", stdout(&folder), stderr(&folder));
+    let single = dyno(&["check", "examples/billing.dyno"]);
+    // The same proof: the folder is billing.dyno cut in four.
+    let proved = |out: &str| out.lines().next().unwrap().split_once(": ").unwrap().1.to_string();
+    assert_eq!(proved(&stdout(&folder)), proved(&stdout(&single)));
+    assert!(stdout(&folder).starts_with(&format!("{BILLING}: 11 patterns, each one Query")));
+    // A file of the folder brings the others: the same answer.
+    let member = dyno(&["check", &format!("{BILLING}/patterns.dyno")]);
+    assert_eq!(stdout(&member), stdout(&folder));
+    assert_eq!(member.status.code(), Some(0));
+    // Alone (no dyno.json), the patterns' file has no entities.
+    let scratch = Scratch::new("schema-folder");
+    let alone = scratch.file(
+        "patterns.dyno",
+        std::fs::read_to_string(format!("{BILLING}/patterns.dyno")).unwrap(),
+    );
+    let alone = dyno(&["check", path_str(&alone)]);
+    assert_eq!(alone.status.code(), Some(1), "{}", stdout(&alone));
+}
+
+#[test]
+fn each_diagnostic_is_reported_in_its_own_file_with_related_lines_in_the_others() {
+    let output = dyno(&["check", "--format", "json", BROKEN]);
+    assert_eq!(output.status.code(), Some(1));
+    let json: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let name = |v: &Value| v.as_str().unwrap().rsplit('/').next().unwrap().to_string();
+    let mut found = Vec::new();
+    for d in json["diagnostics"].as_array().expect("diagnostics") {
+        let related: Vec<String> = d["related"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| name(&r["file"]))
+            .collect();
+        found.push(format!(
+            "{} {} {}",
+            name(&d["file"]),
+            d["code"].as_str().unwrap(),
+            related.join(",")
+        ));
+    }
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "patterns.dyno E201 tables.dyno,tables.dyno",
+            "patterns.dyno E201 tables.dyno,tables.dyno",
+            "patterns.dyno E201 tables.dyno,tables.dyno",
+            "patterns.dyno E203 ",
+            "tenants.dyno E301 invoices.dyno",
+        ],
+        "{json:#}"
+    );
+    // Text: the related line of E301 is shown from the other file.
+    let text = stdout(&dyno(&["check", BROKEN]));
+    assert!(text.contains(&format!("::: {BROKEN}/invoices.dyno:10:3")), "{text}");
+    assert!(
+        text.contains(&format!("{BROKEN}: 11 patterns: 7 one Query each")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_directory_of_schema_folders_checks_each_as_one_schema() {
+    let output = dyno(&["check", "tests/fixtures/schema_folder"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    let summaries: Vec<&str> = text.lines().filter(|l| l.contains(" patterns")).collect();
+    assert_eq!(summaries.len(), 2, "{text}");
+    assert!(summaries[0].starts_with(&format!("{BILLING}: ")), "{text}");
+    assert!(summaries[1].starts_with(&format!("{BROKEN}: ")), "{text}");
+}
+
+#[test]
+fn explain_export_and_generate_read_the_folder() {
+    let folder = dyno(&["explain", BILLING]);
+    let single = dyno(&["explain", "examples/billing.dyno"]);
+    assert_eq!(folder.status.code(), Some(0), "{}", stderr(&folder));
+    assert_eq!(stdout(&folder), stdout(&single));
+    let member = dyno(&["explain", &format!("{BILLING}/tables.dyno")]);
+    assert_eq!(stdout(&member), stdout(&single));
+
+    let template = dyno(&["export", "cloudformation", &format!("{BILLING}/tenants.dyno")]);
+    assert_eq!(template.status.code(), Some(0), "{}", stderr(&template));
+    let template = stdout(&template);
+    assert!(
+        template.contains(&format!("DynamoDB tables of {BILLING} (generated")),
+        "{template}"
+    );
+    assert!(template.contains("gsi1"), "{template}");
+
+    let scratch = Scratch::new("schema-folder-generate");
+    let out = scratch.path().join("ts");
+    let generated = dyno(&["generate", "typescript", BILLING, "--out", path_str(&out)]);
+    assert_eq!(generated.status.code(), Some(0), "{}", stderr(&generated));
+    let code: String = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap_or_default())
+        .collect();
+    assert!(code.contains("listUsers"), "the folder's patterns are generated");
+
+    // A folder with errors: explain says why, from the file that has them.
+    let broken = dyno(&["explain", BROKEN]);
+    assert_eq!(broken.status.code(), Some(1));
+    assert!(stdout(&broken).contains("error[E201]"), "{}", stdout(&broken));
+    let generated = dyno(&["generate", "typescript", BROKEN, "--out", path_str(&out)]);
+    assert_eq!(generated.status.code(), Some(1));
+    assert!(stderr(&generated).contains("error[E203]"), "{}", stderr(&generated));
+}
+
+#[test]
+fn a_command_that_reads_one_file_refuses_a_member_and_says_which_read_folders() {
+    let scratch = Scratch::new("schema-folder-view");
+    let out = scratch.path().join("page.html");
+    let output = dyno(&["view", &format!("{BILLING}/tenants.dyno"), "--out", path_str(&out)]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("is part of a schema of 4 files"), "{message}");
+    assert!(
+        message.contains("`dyno check`, `explain`, `export` and `generate` read the folder"),
+        "{message}"
+    );
+    assert!(!out.exists());
+    let member = format!("{BILLING}/tenants.dyno");
+    let diff = dyno(&["diff", &member, &member]);
+    assert_eq!(diff.status.code(), Some(2));
+    assert!(
+        stderr(&diff).contains("is part of a schema of several files"),
+        "{}",
+        stderr(&diff)
+    );
+}
+
+#[test]
+fn a_dyno_json_that_is_not_a_json_object_is_a_usage_error() {
+    let scratch = Scratch::new("schema-folder-marker");
+    scratch.file("dyno.json", "[1, 2]");
+    let table = scratch.file("tables.dyno", "table App {\n  key pk, sk\n}\n");
+    for command in [vec!["check", path_str(&table)], vec!["explain", path_str(&table)]] {
+        let output = dyno(&command);
+        assert_eq!(output.status.code(), Some(2), "{command:?}: {}", stdout(&output));
+        assert!(
+            stderr(&output).contains("must hold a JSON object"),
+            "{}",
+            stderr(&output)
+        );
+    }
+    std::fs::write(scratch.path().join("dyno.json"), "{}").unwrap();
+    assert_eq!(dyno(&["check", path_str(&table)]).status.code(), Some(0));
+}
