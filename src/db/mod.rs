@@ -158,6 +158,14 @@ impl Workspace {
         stale.iter().filter_map(|key| schemas.remove(key)).collect()
     }
 
+    /// A new revision that belongs to no file's text: for a caller whose
+    /// inputs are more than texts (which files form a schema) to mark a
+    /// change of those, on the same clock.
+    pub fn bump(&mut self) -> u64 {
+        self.revisions += 1;
+        self.revisions
+    }
+
     /// The revision of the file's current text.
     pub fn revision(&self, file: FileId) -> u64 {
         self.files[file.index()].input.revision

@@ -31,6 +31,25 @@ pub fn definition(file: &File, offset: usize) -> Vec<FileSpan> {
         .collect()
 }
 
+/// [`definition`] in a schema of several files (`files` share one
+/// analysis; the cursor is in `files[current]`): a name declared in
+/// another file leads there.
+pub fn definition_in(files: &[&File], current: usize, offset: usize) -> Vec<FileSpan> {
+    let file = files[current];
+    let found = definition(file, offset);
+    if !found.is_empty() {
+        return found;
+    }
+    let Some(occurrence) = locate::at(file.occurrences(), offset) else {
+        return Vec::new();
+    };
+    files
+        .iter()
+        .find_map(|other| declaration(other.occurrences(), &occurrence.symbol).map(|span| other.analysis.file.at(span)))
+        .into_iter()
+        .collect()
+}
+
 /// The first declaring occurrence of a symbol.
 pub fn declaration(occurrences: &[Occurrence], symbol: &Symbol) -> Option<Span> {
     occurrences

@@ -14,8 +14,20 @@ pub fn prepare(file: &File, offset: usize) -> Option<Span> {
 
 /// Every edit of the rename, each in its file, or why it cannot be done.
 pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(FileSpan, String)>, String> {
-    let occurrences = file.occurrences();
-    let target = locate::at(occurrences, offset).ok_or("there is nothing to rename here")?;
+    rename_in(&[file], 0, offset, new_name)
+}
+
+/// [`rename`] in a schema of several files: `files` share one analysis
+/// (each its own view of it), and the cursor is in `files[current]`. Every
+/// file's uses are renamed, and a clash in any of them refuses the rename.
+pub fn rename_in(
+    files: &[&File],
+    current: usize,
+    offset: usize,
+    new_name: &str,
+) -> Result<Vec<(FileSpan, String)>, String> {
+    let file = files[current];
+    let target = locate::at(file.occurrences(), offset).ok_or("there is nothing to rename here")?;
     // The editor offers a quoted name with its quotes, and the user may keep
     // them: a new name written quoted is the name it spells.
     let quoted = !matches!(target.symbol, Symbol::Tag { .. })
@@ -39,21 +51,53 @@ pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(FileSpa
         _ if new_name.is_empty() => return Err("a name cannot be empty".to_string()),
         _ => {}
     }
-    let symbols = linked(occurrences, &target.symbol);
-    for symbol in &symbols {
-        if let Some(clash) = occurrences.iter().find(|o| {
-            file.text.get(o.span.range()).map(names::read).as_deref() == Some(new_name)
-                && clashes(file, symbol, &o.symbol)
-        }) {
-            return Err(format!("`{new_name}` is already {}", noun(symbol, &clash.symbol)));
+    // Symbols are the schema's, the same in every file's view; a name that
+    // links two of them does so within one file.
+    let mut symbols = vec![target.symbol.clone()];
+    loop {
+        let before = symbols.len();
+        for f in files {
+            for symbol in linked(f.occurrences(), &symbols) {
+                if !symbols.contains(&symbol) {
+                    symbols.push(symbol);
+                }
+            }
+        }
+        if symbols.len() == before {
+            break;
         }
     }
+    for f in files {
+        for symbol in &symbols {
+            if let Some(clash) = f.occurrences().iter().find(|o| {
+                f.text.get(o.span.range()).map(names::read).as_deref() == Some(new_name)
+                    && clashes(f, symbol, &o.symbol)
+            }) {
+                return Err(format!("`{new_name}` is already {}", noun(symbol, &clash.symbol)));
+            }
+        }
+    }
+    let mut edits = Vec::new();
+    for f in files {
+        edits.extend(edits_in(f, &target.symbol, &symbols, new_name)?);
+    }
+    Ok(edits)
+}
+
+/// The edits of one file.
+fn edits_in(
+    file: &File,
+    target: &Symbol,
+    symbols: &[Symbol],
+    new_name: &str,
+) -> Result<Vec<(FileSpan, String)>, String> {
+    let occurrences = file.occurrences();
     let renamed = occurrences.iter().filter(|o| symbols.contains(&o.symbol));
     let spans = renamed.clone().map(|o| o.span);
     // A tag is literal text inside a string; every other name is written
     // bare when it is an identifier and quoted otherwise, which only some
     // places allow.
-    let replacement = match target.symbol {
+    let replacement = match target {
         Symbol::Tag { .. } => new_name.to_string(),
         _ if names::is_bare(new_name) => new_name.to_string(),
         _ => {
@@ -95,12 +139,12 @@ pub fn rename(file: &File, offset: usize, new_name: &str) -> Result<Vec<(FileSpa
     Ok(edits)
 }
 
-/// The symbol and every symbol renamed with it: a name that stands for
-/// several symbols at once (a pattern's known `userId` binds `userId` in
-/// each entity it returns) can only be renamed if all of them are, or the
-/// pattern would bind some and not the others.
-fn linked(occurrences: &[Occurrence], symbol: &Symbol) -> Vec<Symbol> {
-    let mut symbols = vec![symbol.clone()];
+/// The symbols and every symbol renamed with them in one file: a name
+/// that stands for several symbols at once (a pattern's known `userId`
+/// binds `userId` in each entity it returns) can only be renamed if all of
+/// them are, or the pattern would bind some and not the others.
+fn linked(occurrences: &[Occurrence], start: &[Symbol]) -> Vec<Symbol> {
+    let mut symbols = start.to_vec();
     let mut next = 0;
     while next < symbols.len() {
         let spans: Vec<Span> = occurrences

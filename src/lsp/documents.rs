@@ -12,16 +12,17 @@
 //! version with another text.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use ropey::Rope;
 use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
 
 use super::position::{self, Encoding};
-use crate::db::{Superseded, Workspace};
+use crate::db::{Superseded, Workspace, folder};
 use crate::diagnostic::Diagnostic;
 use crate::ide;
-use crate::syntax::FileId;
+use crate::syntax::{FileId, FileSpan};
 
 /// The editor view of one revision, computed by whoever needs it first.
 type Analysed = Arc<OnceLock<Arc<ide::File>>>;
@@ -31,6 +32,10 @@ struct Document {
     file: FileId,
     version: i32,
     view: Analysed,
+    /// The schema folder the document belongs to (`db::folder`), if any.
+    root: Option<PathBuf>,
+    /// When `root` last changed: a revision of the workspace's clock.
+    moved: u64,
 }
 
 /// The open documents: their texts live in the workspace database, which
@@ -40,6 +45,94 @@ struct Document {
 struct Store {
     workspace: Workspace,
     docs: HashMap<Url, Document>,
+    /// The files of each schema folder an open document belongs to, in the
+    /// folder's order (as the CLI reads them): open ones as the editor has
+    /// them, the others from disk.
+    folders: HashMap<PathBuf, Arc<Vec<FileId>>>,
+    /// When each folder's list of files last changed, on the same clock.
+    listed: HashMap<PathBuf, u64>,
+}
+
+impl Store {
+    /// The files of the document's schema: its folder's, or itself.
+    fn schema_of(&self, doc: &Document) -> Arc<Vec<FileId>> {
+        doc.root
+            .as_ref()
+            .and_then(|root| self.folders.get(root).cloned())
+            .unwrap_or_else(|| Arc::new(vec![doc.file]))
+    }
+
+    /// A revision of the whole schema: it changes when any of its files does
+    /// (revisions come from one counter, so the largest is the latest).
+    fn revision_of(&self, doc: &Document) -> u64 {
+        let listed = doc.root.as_ref().and_then(|r| self.listed.get(r)).copied();
+        self.schema_of(doc)
+            .iter()
+            .map(|&f| self.workspace.revision(f))
+            .chain([self.workspace.revision(doc.file), doc.moved])
+            .chain(listed)
+            .max()
+            .unwrap_or_default()
+    }
+
+    /// Reads the folder's files again (the disk's where no editor has them)
+    /// and drops the views of its open documents: each is analysed again
+    /// with the others. Returns those documents.
+    fn refresh_folder(&mut self, root: &Path, released: &mut Vec<(Superseded, Option<Analysed>)>) -> Vec<Url> {
+        let members = folder::members(root, &mut |_| {});
+        // An open document is found by its path: the client's URI may spell
+        // the path otherwise than `Url::from_file_path` (escapes, drive letters).
+        let open: HashMap<PathBuf, FileId> = self
+            .docs
+            .iter()
+            .filter_map(|(uri, doc)| Some((std::fs::canonicalize(uri.to_file_path().ok()?).ok()?, doc.file)))
+            .collect();
+        let mut files = Vec::new();
+        for path in members {
+            if let Some(&file) = std::fs::canonicalize(&path).ok().and_then(|p| open.get(&p)) {
+                files.push(file);
+                continue;
+            }
+            let Ok(uri) = Url::from_file_path(&path) else { continue };
+            if let Some((file, superseded)) = self.workspace.sync_from_disk(&path, uri.as_str()) {
+                files.push(file);
+                released.push((superseded, None));
+            }
+        }
+        if self.folders.get(root).is_none_or(|old| **old != files) {
+            let revision = self.workspace.bump();
+            self.listed.insert(root.to_path_buf(), revision);
+        }
+        self.folders.insert(root.to_path_buf(), Arc::new(files));
+        let mut touched = Vec::new();
+        for (uri, doc) in &mut self.docs {
+            if doc.root.as_deref() == Some(root) {
+                released.push((Superseded::default(), Some(std::mem::take(&mut doc.view))));
+                touched.push(uri.clone());
+            }
+        }
+        touched
+    }
+
+    /// The open documents that share a schema folder with `uri`, but it.
+    fn siblings(&self, uri: &Url) -> Vec<Url> {
+        let Some(root) = self.docs.get(uri).and_then(|d| d.root.clone()) else {
+            return Vec::new();
+        };
+        self.docs
+            .iter()
+            .filter(|(other, doc)| *other != uri && doc.root.as_ref() == Some(&root))
+            .map(|(other, _)| other.clone())
+            .collect()
+    }
+}
+
+/// The schema folder of a document on disk.
+fn root_of(uri: &Url) -> Option<PathBuf> {
+    let path = uri.to_file_path().ok()?;
+    let root = folder::schema_root(&path)?;
+    // Absolute, as the watcher's and the members' paths are.
+    Some(std::fs::canonicalize(&root).unwrap_or(root))
 }
 
 /// An immutable view of one document revision and its analysis.
@@ -47,9 +140,52 @@ struct Store {
 pub struct Snapshot {
     pub uri: Url,
     pub version: i32,
+    /// The schema's revision (the document's, or the latest of its folder's
+    /// files).
     pub revision: u64,
     pub rope: Rope,
     pub file: Arc<ide::File>,
+    /// The workspace as it was, to read the schema's other files.
+    workspace: Workspace,
+    schema: Arc<Vec<FileId>>,
+}
+
+impl Snapshot {
+    /// The views of every file of the schema (this one included, at
+    /// `current`), sharing its analysis: what a feature that crosses files
+    /// (definition, references, rename) reads. A file alone is just itself.
+    pub fn schema_files(&self) -> (Vec<Arc<ide::File>>, usize) {
+        let this = self.file.analysis.file;
+        let views: Vec<Arc<ide::File>> = self
+            .schema
+            .iter()
+            .map(|&f| {
+                if f == this {
+                    self.file.clone()
+                } else {
+                    let analysis = self.workspace.analysis(f, &self.schema);
+                    Arc::new(ide::File::from_analysis(self.workspace.text(f), analysis))
+                }
+            })
+            .collect();
+        let current = self.schema.iter().position(|&f| f == this).unwrap_or(0);
+        (views, current)
+    }
+
+    /// Where a location of the schema is, as the protocol has it: its
+    /// document and range. `None` for a file the workspace cannot name.
+    pub fn location(&self, at: FileSpan, encoding: Encoding) -> Option<tower_lsp::lsp_types::Location> {
+        let (uri, rope) = if at.file == self.file.analysis.file {
+            (self.uri.clone(), self.rope.clone())
+        } else {
+            let uri = Url::parse(self.workspace.path(at.file)).ok()?;
+            (uri, self.workspace.rope(at.file))
+        };
+        Some(tower_lsp::lsp_types::Location::new(
+            uri,
+            position::range(&rope, at.span, encoding),
+        ))
+    }
 }
 
 #[derive(Default)]
@@ -63,22 +199,71 @@ impl Documents {
         self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Opens (or replaces) a document; returns its revision.
-    pub fn open(&self, uri: Url, text: &str, version: i32) -> u64 {
+    /// Opens (or replaces) a document; returns its revision and the other
+    /// open documents of its schema folder, whose analyses changed with it.
+    pub fn open(&self, uri: Url, text: &str, version: i32) -> (u64, Vec<Url>) {
+        let root = root_of(&uri);
         let mut store = self.lock();
         let (file, superseded) = store.workspace.set_text(uri.as_str(), Rope::from_str(text));
         let replaced = store.docs.insert(
-            uri,
+            uri.clone(),
             Document {
                 file,
                 version,
                 view: Analysed::default(),
+                root: root.clone(),
+                moved: 0,
             },
         );
-        let revision = store.workspace.revision(file);
+        let mut released = vec![(superseded, replaced.map(|d| d.view))];
+        let mut touched = Vec::new();
+        if let Some(root) = &root {
+            touched = store.refresh_folder(root, &mut released);
+            touched.retain(|u| *u != uri);
+        }
+        let revision = store.docs.get(&uri).map(|d| store.revision_of(d)).unwrap_or_default();
         drop(store);
-        release(superseded, replaced.map(|d| d.view));
-        revision
+        for (superseded, view) in released {
+            release(superseded, view);
+        }
+        (revision, touched)
+    }
+
+    /// Files of the workspace changed on disk (`didChangeWatchedFiles`):
+    /// every open document's folder is found and read again. Returns the
+    /// documents whose schema may have changed.
+    pub fn disk_changed(&self) -> Vec<Url> {
+        let uris = self.uris();
+        let roots: Vec<(Url, Option<PathBuf>)> = uris.iter().map(|u| (u.clone(), root_of(u))).collect();
+        let mut store = self.lock();
+        let mut released = Vec::new();
+        let mut touched = Vec::new();
+        for (uri, root) in roots {
+            let Store { docs, workspace, .. } = &mut *store;
+            let Some(doc) = docs.get_mut(&uri) else { continue };
+            if doc.root != root {
+                // Moved into or out of a folder (a `dyno.json` came or went).
+                doc.root = root;
+                doc.moved = workspace.bump();
+                released.push((Superseded::default(), Some(std::mem::take(&mut doc.view))));
+                touched.push(uri);
+            }
+        }
+        let mut roots: Vec<PathBuf> = store.docs.values().filter_map(|d| d.root.clone()).collect();
+        roots.sort();
+        roots.dedup();
+        store.folders.retain(|root, _| roots.contains(root));
+        store.listed.retain(|root, _| roots.contains(root));
+        for root in roots {
+            touched.extend(store.refresh_folder(&root, &mut released));
+        }
+        drop(store);
+        for (superseded, view) in released {
+            release(superseded, view);
+        }
+        touched.sort();
+        touched.dedup();
+        touched
     }
 
     /// The documents as they are now, in a store of their own; their
@@ -89,16 +274,21 @@ impl Documents {
         }
     }
 
-    /// Forgets a document; `false` when it was not open.
-    pub fn close(&self, uri: &Url) -> bool {
+    /// Forgets a document; `None` when it was not open, else the open
+    /// documents of its schema folder (its file is the disk's again).
+    pub fn close(&self, uri: &Url) -> Option<Vec<Url>> {
         let mut store = self.lock();
-        let Some(doc) = store.docs.remove(uri) else {
-            return false;
-        };
-        let superseded = store.workspace.close(doc.file);
+        let siblings = store.siblings(uri);
+        let doc = store.docs.remove(uri)?;
+        let mut released = vec![(store.workspace.close(doc.file), Some(doc.view))];
+        if let Some(root) = &doc.root {
+            store.refresh_folder(root, &mut released);
+        }
         drop(store);
-        release(superseded, Some(doc.view));
-        true
+        for (superseded, view) in released {
+            release(superseded, view);
+        }
+        Some(siblings)
     }
 
     /// Applies a `didChange` in order. Returns the new revision, or `None`
@@ -109,7 +299,7 @@ impl Documents {
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
         encoding: Encoding,
-    ) -> Option<u64> {
+    ) -> Option<(u64, Vec<Url>)> {
         let mut store = self.lock();
         let file = store.docs.get(uri)?.file;
         let superseded = store.workspace.edit(file, |rope| {
@@ -126,30 +316,36 @@ impl Documents {
                 }
             }
         });
-        let revision = store.workspace.revision(file);
         let doc = store.docs.get_mut(uri)?;
         doc.version = version;
         let stale = std::mem::take(&mut doc.view);
+        // The folder's other documents are analysed with this text now.
+        let siblings = store.siblings(uri);
+        let mut released = vec![(superseded, Some(stale))];
+        for sibling in &siblings {
+            if let Some(doc) = store.docs.get_mut(sibling) {
+                released.push((Superseded::default(), Some(std::mem::take(&mut doc.view))));
+            }
+        }
+        let revision = store.docs.get(uri).map(|d| store.revision_of(d))?;
         drop(store);
-        release(superseded, Some(stale));
-        Some(revision)
+        for (superseded, view) in released {
+            release(superseded, view);
+        }
+        Some((revision, siblings))
     }
 
     /// The current revision of an open document.
     pub fn revision(&self, uri: &Url) -> Option<u64> {
         let store = self.lock();
-        store.docs.get(uri).map(|d| store.workspace.revision(d.file))
+        store.docs.get(uri).map(|d| store.revision_of(d))
     }
 
     /// The current text, version and revision, without analysing it.
     pub fn text(&self, uri: &Url) -> Option<(Rope, i32, u64)> {
         let store = self.lock();
         let doc = store.docs.get(uri)?;
-        Some((
-            store.workspace.rope(doc.file),
-            doc.version,
-            store.workspace.revision(doc.file),
-        ))
+        Some((store.workspace.rope(doc.file), doc.version, store.revision_of(doc)))
     }
 
     pub fn uris(&self) -> Vec<Url> {
@@ -166,30 +362,35 @@ impl Documents {
     /// revision, `parsed` gets its text and syntax errors as soon as they
     /// are known, before the semantic passes.
     pub fn snapshot_with(&self, uri: &Url, parsed: impl FnOnce(&Rope, &[Diagnostic])) -> Option<Snapshot> {
-        let (workspace, doc) = {
+        let (workspace, doc, schema, revision) = {
             let store = self.lock();
             let doc = store.docs.get(uri)?.clone();
+            let schema = store.schema_of(&doc);
+            let revision = store.revision_of(&doc);
             // A snapshot of the database: cheap, and no later edit changes it.
-            (store.workspace.clone(), doc)
+            (store.workspace.clone(), doc, schema, revision)
         };
         let rope = workspace.rope(doc.file);
-        // The cell belongs to this revision: an edit meanwhile gives the
-        // document a new one, so the result is never cached for other text.
+        // The cell belongs to this revision: an edit meanwhile (of this file
+        // or of its folder) gives it a new one, so the result is never cached
+        // for other text.
         let file = doc
             .view
             .get_or_init(|| {
                 parsed(&rope, &workspace.parse(doc.file).diagnostics);
-                // Each open document is a schema of its own (one file).
-                let analysis = workspace.analysis(doc.file, &[doc.file]);
+                // A document is a schema of its own, or one of its folder's.
+                let analysis = workspace.analysis(doc.file, &schema);
                 Arc::new(ide::File::from_analysis(workspace.text(doc.file), analysis))
             })
             .clone();
         Some(Snapshot {
             uri: uri.clone(),
             version: doc.version,
-            revision: workspace.revision(doc.file),
+            revision,
             rope,
             file,
+            workspace,
+            schema,
         })
     }
 }
@@ -216,13 +417,13 @@ mod tests {
     fn every_open_and_change_is_a_new_revision() {
         let docs = Documents::default();
         let uri = Url::parse("file:///a.dyno").unwrap();
-        let first = docs.open(uri.clone(), "table A {\n  key pk\n}\n", 1);
+        let (first, _) = docs.open(uri.clone(), "table A {\n  key pk\n}\n", 1);
         assert_eq!(docs.snapshot(&uri).unwrap().revision, first);
-        assert!(docs.close(&uri));
-        assert!(!docs.close(&uri), "already closed");
+        assert!(docs.close(&uri).is_some());
+        assert!(docs.close(&uri).is_none(), "already closed");
         // Reopened at the same version with another text: another revision,
         // and the cached analysis of the first text is gone with it.
-        let second = docs.open(uri.clone(), "table B {\n  key pk\n}\n", 1);
+        let (second, _) = docs.open(uri.clone(), "table B {\n  key pk\n}\n", 1);
         assert_ne!(first, second);
         let snapshot = docs.snapshot(&uri).unwrap();
         assert_eq!((snapshot.revision, snapshot.version), (second, 1));
@@ -232,7 +433,7 @@ mod tests {
             range_length: None,
             text: "table C {\n  key pk\n}\n".into(),
         };
-        let third = docs.change(&uri, 2, &[change], Encoding::Utf16).unwrap();
+        let (third, _) = docs.change(&uri, 2, &[change], Encoding::Utf16).unwrap();
         assert!(third > second);
         assert_eq!(docs.revision(&uri), Some(third));
         assert!(docs.snapshot(&uri).unwrap().file.text.contains("table C"));

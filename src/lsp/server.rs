@@ -122,6 +122,23 @@ impl Server {
         let (client, state, published) = (self.client.clone(), self.state.clone(), self.published.clone());
         tokio::spawn(publish(client, state, published, uri, revision));
     }
+
+    /// Documents whose schema changed with another file (a folder's): each
+    /// is published again at its current revision; a client that pulls is
+    /// asked to pull again.
+    fn refresh_others(&self, uris: Vec<Url>) {
+        let mut pulled = false;
+        for uri in uris {
+            pulled |= self.state.is_pulled(&uri);
+            if let Some(revision) = self.state.documents.revision(&uri) {
+                self.refresh(uri, revision);
+            }
+        }
+        if pulled && self.state.diagnostic_refresh() {
+            let client = self.client.clone();
+            tokio::spawn(async move { client.workspace_diagnostic_refresh().await });
+        }
+    }
 }
 
 /// What is reported changed for every document (a setting): pushed
@@ -390,6 +407,13 @@ impl LanguageServer for Server {
             .and_then(|w| w.diagnostic.as_ref())
             .and_then(|d| d.refresh_support);
         self.state.set_diagnostic_refresh(refresh == Some(true));
+        let watch = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration);
+        self.state.set_watch_files(watch == Some(true));
         let progress = params.capabilities.window.as_ref().and_then(|w| w.work_done_progress);
         self.state.set_work_done_progress(progress == Some(true));
         self.state
@@ -436,6 +460,23 @@ impl LanguageServer for Server {
         if self.configuration.load(Ordering::Relaxed) {
             self.fetch_settings();
         }
+        if self.state.watch_files() {
+            // A schema folder's files that are not open, and `dyno.json`
+            // (which makes a folder one schema), as they change on disk.
+            let watchers = ["**/*.dyno", "**/dyno.json"]
+                .map(|glob| FileSystemWatcher {
+                    glob_pattern: GlobPattern::String(glob.into()),
+                    kind: None,
+                })
+                .to_vec();
+            let registration = Registration {
+                id: "dyno/watch".into(),
+                method: "workspace/didChangeWatchedFiles".into(),
+                register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions { watchers }).ok(),
+            };
+            let client = self.client.clone();
+            tokio::spawn(async move { client.register_capability(vec![registration]).await });
+        }
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -446,8 +487,9 @@ impl LanguageServer for Server {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let doc = params.text_document;
-        let revision = self.state.documents.open(doc.uri.clone(), &doc.text, doc.version);
+        let (revision, others) = self.state.documents.open(doc.uri.clone(), &doc.text, doc.version);
         self.refresh(doc.uri, revision);
+        self.refresh_others(others);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
@@ -458,16 +500,18 @@ impl LanguageServer for Server {
             &params.content_changes,
             self.state.encoding(),
         );
-        if let Some(revision) = applied {
+        if let Some((revision, others)) = applied {
             self.refresh(uri, revision);
+            self.refresh_others(others);
         }
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        if !self.state.documents.close(&uri) {
+        let Some(others) = self.state.documents.close(&uri) else {
             return; // never opened: nothing to clear
-        }
+        };
+        self.refresh_others(others);
         self.state.forget_semantic_tokens(&uri);
         let mut published = self.published.lock().await;
         published.remove(&uri);
@@ -492,6 +536,16 @@ impl LanguageServer for Server {
         if apply_settings(&self.client, &self.state, section, false).await {
             self.diagnostics_changed().await;
         }
+    }
+
+    /// A file of a schema folder (or a `dyno.json`) changed on disk: the
+    /// folders of the open documents are read again, off the async threads.
+    async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
+        let state = self.state.clone();
+        let Ok(others) = tokio::task::spawn_blocking(move || state.documents.disk_changed()).await else {
+            return;
+        };
+        self.refresh_others(others);
     }
 
     async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {

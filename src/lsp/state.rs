@@ -60,6 +60,9 @@ pub struct State {
     /// Whether the client takes `$/progress` reports the server starts
     /// (`window.workDoneProgress`).
     work_done_progress: AtomicBool,
+    /// Whether the client registers file watchers the server asks for
+    /// (`workspace.didChangeWatchedFiles.dynamicRegistration`).
+    watch_files: AtomicBool,
     /// The last full semantic tokens answered per document, with their
     /// result id, for `semanticTokens/full/delta`. Shared by every pinned
     /// view.
@@ -168,6 +171,14 @@ impl State {
         self.versioned_edits.store(supported, Ordering::Relaxed);
     }
 
+    pub fn watch_files(&self) -> bool {
+        self.watch_files.load(Ordering::Relaxed)
+    }
+
+    pub fn set_watch_files(&self, supported: bool) {
+        self.watch_files.store(supported, Ordering::Relaxed);
+    }
+
     pub fn work_done_progress(&self) -> bool {
         self.work_done_progress.load(Ordering::Relaxed)
     }
@@ -254,6 +265,7 @@ impl State {
             pulled: self.pulled.clone(),
             diagnostic_refresh: AtomicBool::new(self.diagnostic_refresh()),
             work_done_progress: AtomicBool::new(self.work_done_progress()),
+            watch_files: AtomicBool::new(self.watch_files()),
             semantic_tokens: self.semantic_tokens.clone(),
             severities: Mutex::new(self.severities()),
         }

@@ -23,16 +23,22 @@ pub fn handle(state: &State, params: RenameParams) -> Result<Option<WorkspaceEdi
     let Some((snapshot, offset)) = super::locate(state, &params.text_document_position) else {
         return Ok(None);
     };
-    let edits = ide::rename::rename(&snapshot.file, offset, &params.new_name)?;
-    // A document is a schema of its own: every edit is in it.
-    let this = snapshot.file.analysis.file;
-    let edits: Vec<TextEdit> = edits
-        .into_iter()
-        .filter(|(at, _)| at.file == this)
-        .map(|(at, text)| TextEdit::new(position::range(&snapshot.rope, at.span, state.encoding()), text))
-        .collect();
+    // Every file of the schema: a folder's other files are renamed too.
+    let (files, current) = snapshot.schema_files();
+    let files: Vec<&ide::File> = files.iter().map(|f| &**f).collect();
+    let edits = ide::rename::rename_in(&files, current, offset, &params.new_name)?;
+    let mut changes: HashMap<_, Vec<TextEdit>> = HashMap::new();
+    for (at, text) in edits {
+        if let Some(location) = snapshot.location(at, state.encoding()) {
+            changes
+                .entry(location.uri)
+                .or_default()
+                .push(TextEdit::new(location.range, text));
+        }
+    }
+    changes.entry(snapshot.uri.clone()).or_default();
     Ok(Some(WorkspaceEdit {
-        changes: Some(HashMap::from([(snapshot.uri.clone(), edits)])),
+        changes: Some(changes),
         ..WorkspaceEdit::default()
     }))
 }

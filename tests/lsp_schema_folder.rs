@@ -1,0 +1,215 @@
+//! A schema folder (a `dyno.json` beside its `.dyno` files) in the real
+//! `dyno lsp`: a document is analysed with its folder's other files (open
+//! ones as the editor has them, the rest from disk), gives the CLI's
+//! diagnostics, goes to definitions and finds references in the other
+//! files, renames across them, and follows the disk through the watcher.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::lsp_client::{LspClient, TIMEOUT, file_uri};
+use common::scratch::Scratch;
+use serde_json::{Value, json};
+
+const FOLDER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/schema_folder");
+
+/// A copy of a fixture folder, so the test may change its files on disk.
+fn copy(scratch: &Scratch, name: &str) -> PathBuf {
+    let to = scratch.path().join(name);
+    std::fs::create_dir_all(&to).unwrap();
+    for entry in std::fs::read_dir(Path::new(FOLDER).join(name)).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+    }
+    to
+}
+
+fn start(folder: &Path) -> LspClient {
+    let capabilities = json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
+    let (client, _) = LspClient::start_with(capabilities, &[folder.to_path_buf()]);
+    client
+}
+
+fn open(client: &mut LspClient, path: &Path) -> (String, String) {
+    let uri = file_uri(path);
+    let text = std::fs::read_to_string(path).unwrap();
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "dyno", "version": 1, "text": text } }),
+    );
+    (uri, text)
+}
+
+/// The next publish for `uri`, as `code@line` sorted.
+fn next_codes(client: &mut LspClient, uri: &str) -> Vec<String> {
+    let params = client.wait_for_notification("textDocument/publishDiagnostics", |p| p["uri"] == uri, TIMEOUT);
+    let mut codes: Vec<String> = params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{}@{}", d["code"].as_str().unwrap(), d["range"]["start"]["line"]))
+        .collect();
+    codes.sort();
+    codes
+}
+
+/// What `dyno check --format json` reports for one file of the folder.
+fn cli_codes(folder: &Path, file: &str) -> Vec<String> {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_dyno"))
+        .args(["check", "--format", "json", folder.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut codes: Vec<String> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"].as_str().unwrap().ends_with(file))
+        .map(|d| {
+            format!(
+                "{}@{}",
+                d["code"].as_str().unwrap(),
+                d["range"]["start"]["line"].as_u64().unwrap() - 1
+            )
+        })
+        .collect();
+    codes.sort();
+    codes
+}
+
+fn position_of(text: &str, needle: &str) -> Value {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} not in the text"));
+    let line = text[..at].matches('\n').count();
+    let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1);
+    json!({ "line": line, "character": column })
+}
+
+#[test]
+fn a_document_of_a_folder_gets_the_clis_diagnostics_and_crosses_files() {
+    let scratch = Scratch::new("lsp-folder");
+    let folder = copy(&scratch, "broken");
+    let mut client = start(&folder);
+    // The server watches the schema files (and dyno.json) on disk.
+    let registration = client.wait_for_server_request("client/registerCapability", TIMEOUT);
+    let watchers = &registration["registrations"][0];
+    assert_eq!(watchers["method"], "workspace/didChangeWatchedFiles", "{registration}");
+
+    let (patterns, text) = open(&mut client, &folder.join("patterns.dyno"));
+    let published = next_codes(&mut client, &patterns);
+    // The same as the CLI on the folder: E201 ×3 and E203, nothing about
+    // entities or tables missing (they are in the other files).
+    assert_eq!(published, cli_codes(&folder, "patterns.dyno"));
+    assert_eq!(
+        published.iter().filter(|c| c.starts_with("E201")).count(),
+        3,
+        "{published:?}"
+    );
+
+    // `User` in a pattern leads to tenants.dyno, which is not open.
+    let at = position_of(&text, "-> User[]\n");
+    let at = json!({ "line": at["line"], "character": at["character"].as_u64().unwrap() + 3 });
+    let params = json!({ "textDocument": { "uri": patterns }, "position": at });
+    let definition = client.result("textDocument/definition", params.clone());
+    let targets: Vec<&str> = definition
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["uri"].as_str().unwrap())
+        .collect();
+    let tenants = file_uri(&folder.join("tenants.dyno"));
+    assert!(targets.contains(&tenants.as_str()), "{definition:#}");
+
+    let references = client.result(
+        "textDocument/references",
+        json!({ "textDocument": { "uri": patterns }, "position": at, "context": { "includeDeclaration": true } }),
+    );
+    let mut files: Vec<&str> = references
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["uri"].as_str().unwrap())
+        .collect();
+    files.sort();
+    files.dedup();
+    assert_eq!(files, [patterns.as_str(), tenants.as_str()], "{references:#}");
+
+    // Renaming `User` edits both files.
+    let rename = client.result(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": patterns }, "position": at, "newName": "Member" }),
+    );
+    let changes = rename["changes"].as_object().unwrap();
+    assert!(!changes[&patterns].as_array().unwrap().is_empty(), "{rename:#}");
+    let declaration = changes[&tenants].as_array().unwrap();
+    assert!(
+        declaration.iter().any(|e| e["newText"] == "Member"),
+        "the declaration in tenants.dyno is renamed: {rename:#}"
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn an_edit_in_one_file_and_a_change_on_disk_republish_the_others() {
+    let scratch = Scratch::new("lsp-folder-edit");
+    let folder = copy(&scratch, "billing");
+    let mut client = start(&folder);
+    let (patterns, _) = open(&mut client, &folder.join("patterns.dyno"));
+    assert_eq!(
+        next_codes(&mut client, &patterns),
+        Vec::<String>::new(),
+        "the folder checks clean"
+    );
+
+    // Opened and edited in the editor: User's sort key loses its tag, and
+    // the pinned Query in patterns.dyno no longer matches it.
+    let (tenants, text) = open(&mut client, &folder.join("tenants.dyno"));
+    next_codes(&mut client, &tenants);
+    // patterns.dyno is published again with tenants.dyno's open text.
+    next_codes(&mut client, &patterns);
+    let start = position_of(&text, "\"USER#{userId}\"");
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": tenants, "version": 2 }, "contentChanges": [{
+            "range": { "start": start, "end": { "line": start["line"], "character": start["character"].as_u64().unwrap() + 6 } },
+            "text": "\"MEMBER#" }] }),
+    );
+    let after = next_codes(&mut client, &patterns);
+    assert!(
+        after.iter().any(|c| c.starts_with('E')),
+        "patterns.dyno sees the edit: {after:?}"
+    );
+
+    // Closed unsaved: the disk's text counts again.
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": tenants } }));
+    let closed = loop {
+        let codes = next_codes(&mut client, &patterns);
+        if codes.is_empty() {
+            break codes;
+        }
+    };
+    assert!(closed.is_empty());
+
+    // On disk: invoices.dyno goes away; the watcher's notice brings the
+    // patterns that return Invoice errors.
+    std::fs::remove_file(folder.join("invoices.dyno")).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": file_uri(&folder.join("invoices.dyno")), "type": 3 }] }),
+    );
+    let removed = next_codes(&mut client, &patterns);
+    assert!(!removed.is_empty(), "patterns returning Invoice are errors now");
+    assert_eq!(removed, cli_codes(&folder, "patterns.dyno"));
+
+    // Without dyno.json, patterns.dyno is a schema of its own.
+    std::fs::remove_file(folder.join("dyno.json")).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": file_uri(&folder.join("dyno.json")), "type": 3 }] }),
+    );
+    let alone = next_codes(&mut client, &patterns);
+    assert!(alone.len() > removed.len(), "alone, no entity is known: {alone:?}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
