@@ -383,6 +383,13 @@ impl LanguageServer for Server {
             .and_then(|w| w.diagnostic.as_ref())
             .and_then(|d| d.refresh_support);
         self.state.set_diagnostic_refresh(refresh == Some(true));
+        let cancel = params
+            .capabilities
+            .text_document
+            .as_ref()
+            .and_then(|t| t.semantic_tokens.as_ref())
+            .and_then(|s| s.server_cancel_support);
+        self.state.set_semantic_tokens_cancel(cancel == Some(true));
         self.state
             .set_diff_against_head(diff_against_head(params.initialization_options.as_ref()) == Some(true));
         let document_changes = params
@@ -566,7 +573,7 @@ impl LanguageServer for Server {
         self.request("semanticTokens/full", |state| {
             handlers::semantic_tokens::handle(state, params)
         })
-        .await
+        .await?
     }
 
     async fn semantic_tokens_full_delta(
@@ -576,7 +583,7 @@ impl LanguageServer for Server {
         self.request("semanticTokens/full/delta", |state| {
             handlers::semantic_tokens_delta::handle(state, params)
         })
-        .await
+        .await?
     }
 
     async fn semantic_tokens_range(
