@@ -244,6 +244,22 @@ fn whole_document_answers_on_a_file_over_the_limit_are_bounded() {
     let expected = dyno::ide::semantic_tokens::tokens_in(&file, dyno::syntax::Span::new(start, end));
     assert_eq!(lines.len(), expected.len(), "the tokens of the range");
 
+    // A range over the whole document is answered for its first MiB.
+    let last = text.lines().count();
+    let range = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": last, "character": 0 } });
+    let id = client.send_request(
+        "textDocument/semanticTokens/range",
+        json!({ "textDocument": document, "range": range }),
+    );
+    let answer = client.response_within(&json!(id), TIMEOUT * 6);
+    let lines = token_lines(&answer["result"]["data"]);
+    let within = text[..MAX_FULL_BYTES].matches('\n').count() as u64;
+    assert!(lines.len() > 10_000, "{} tokens", lines.len());
+    assert!(
+        lines.iter().all(|&l| l <= within),
+        "a token past the first MiB of the range"
+    );
+
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
 
