@@ -49,9 +49,9 @@ pub fn legend() -> SemanticTokensLegend {
 }
 
 /// Above this size a document gets no full semantic tokens: a 10 MB
-/// schema's are 24 MB of JSON, and keeping them for deltas costs as much
-/// again. Ranges are answered at any size (each at most this many bytes
-/// of text).
+/// schema's were 16 MB of JSON (docs/performance.md), and keeping them
+/// for deltas cost memory again. Ranges are answered at any size (each
+/// at most this many bytes of text).
 pub const MAX_FULL_BYTES: usize = 1 << 20;
 
 /// The error `ServerCancelled` (LSP 3.17), which a client that declares
@@ -98,10 +98,10 @@ pub fn over_limit(state: &State, uri: &Url, snapshot: &Snapshot) -> Result<Optio
             data: None,
         });
     }
-    // The lines that end within the limit.
+    // The lines that end within the limit (at `\n`, `\r\n` or a lone `\r`).
     let end = text.as_bytes()[..MAX_FULL_BYTES]
         .iter()
-        .rposition(|&b| b == b'\n')
+        .rposition(|&b| b == b'\n' || b == b'\r')
         .unwrap_or(0);
     let found = tokens_in(&snapshot.file, Span::new(0, end));
     Ok(Some(SemanticTokens {
