@@ -200,3 +200,38 @@ fn shards_and_rate_hints_keep_their_written_types_and_spans() {
         "#]],
     );
 }
+
+/// The outline of an open document is cut to `max` symbols at a top-level
+/// item, leaving room for the note of what was left out; within `max` it
+/// is the whole outline.
+#[test]
+fn a_bounded_outline_keeps_whole_items_and_says_what_it_left_out() {
+    use dyno::ide::symbols::bounded_outline;
+    let file = File::new(cursor::plain(SCHEMA));
+    let whole = document_symbols(&file);
+    let count = |symbols: &[DocumentSymbol]| symbols.iter().map(|s| 1 + s.children.len()).sum::<usize>();
+    assert_eq!(count(&whole), 13);
+    for max in [13, 14, 10_000] {
+        let outline = bounded_outline(&file, max);
+        assert_eq!(outline.symbols, whole, "max {max}");
+        assert_eq!(outline.omitted, None, "max {max}");
+    }
+    // (max, top-level items kept, symbols left out, first name left out)
+    for (max, kept, left_out, first) in [
+        (12, 4, 2, "groupsOfUser"),
+        (11, 3, 3, "getUser"),
+        (7, 1, 10, "User"),
+        (1, 0, 13, "App"),
+        (0, 0, 13, "App"),
+    ] {
+        let outline = bounded_outline(&file, max);
+        assert_eq!(outline.symbols, whole[..kept], "max {max}");
+        assert!(count(&outline.symbols) < max.max(1), "max {max}: room for the note");
+        let omitted = outline.omitted.unwrap_or_else(|| panic!("max {max}: nothing left out"));
+        assert_eq!(omitted.items, whole.len() - kept, "max {max}");
+        assert_eq!(omitted.symbols, left_out, "max {max}");
+        assert_eq!(&file.text[omitted.selection.range()], first, "max {max}");
+        assert_eq!(omitted.span.start, whole[kept].span.start, "max {max}");
+        assert_eq!(omitted.span.end, whole.last().unwrap().span.end, "max {max}");
+    }
+}

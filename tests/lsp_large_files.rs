@@ -1,7 +1,9 @@
 //! `dyno lsp` on a file large enough that its analysis takes a while: the
 //! syntax errors of an edit are published first, and the checker's
 //! diagnostics of the last complete analysis stay on screen meanwhile —
-//! they must not vanish and come back on every keystroke.
+//! they must not vanish and come back on every keystroke. And on a file
+//! over the size limit of whole-document answers, the outline and the
+//! semantic tokens are bounded while ranges still answer.
 
 mod common;
 
@@ -117,6 +119,173 @@ fn checker_diagnostics_outside_an_edit_stay_while_a_large_file_is_reanalysed() {
     assert!(
         partial_publishes > 0,
         "no edit of a 20,000-line file got a syntax-first publish; the analysis is expected to take longer than 50 ms"
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+/// `dyno::ide::symbols::MAX_OUTLINE_SYMBOLS` and
+/// `semantic_tokens::MAX_FULL_BYTES`, as documented in docs/lsp.md.
+const MAX_OUTLINE_SYMBOLS: usize = 10_000;
+const MAX_FULL_BYTES: usize = 1 << 20;
+
+/// A generated schema just over [`MAX_FULL_BYTES`], opened; returns its text.
+fn open_just_over_the_limit(client: &mut LspClient) -> String {
+    // About 23.5 bytes a line: 1.2 MB.
+    let text = dyno::synth::generate(&dyno::synth::Config::for_lines(51_000, 3)).dyno;
+    assert!(
+        text.len() > MAX_FULL_BYTES && text.len() < MAX_FULL_BYTES * 3 / 2,
+        "{}",
+        text.len()
+    );
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": URI, "languageId": "dyno", "version": 1, "text": text } }),
+    );
+    // The analysis takes a while in a debug build on a busy machine; the
+    // requests below then answer from it.
+    client.wait_for_notification(
+        "textDocument/publishDiagnostics",
+        |p| p["uri"] == URI && p["version"] == 1,
+        TIMEOUT * 6,
+    );
+    text
+}
+
+fn count_symbols(symbols: &Value) -> usize {
+    symbols
+        .as_array()
+        .map_or(0, |s| s.iter().map(|s| 1 + count_symbols(&s["children"])).sum())
+}
+
+/// The absolute line of each token of a `data` array.
+fn token_lines(data: &Value) -> Vec<u64> {
+    let data = data.as_array().expect("token data");
+    let mut line = 0;
+    data.chunks(5)
+        .map(|t| {
+            line += t[0].as_u64().unwrap();
+            line
+        })
+        .collect()
+}
+
+#[test]
+fn whole_document_answers_on_a_file_over_the_limit_are_bounded() {
+    let capabilities = json!({ "textDocument": { "semanticTokens": {
+        "requests": { "range": true, "full": { "delta": true } },
+        "tokenTypes": [], "tokenModifiers": [], "formats": ["relative"],
+        "serverCancelSupport": true } } });
+    let (mut client, _) = LspClient::start_with(capabilities, &[]);
+    let text = open_just_over_the_limit(&mut client);
+    let document = json!({ "uri": URI });
+
+    // The outline: whole items from the start, then one note.
+    let symbols = client.result("textDocument/documentSymbol", json!({ "textDocument": document }));
+    let symbols = symbols.as_array().expect("symbols");
+    let total = count_symbols(&Value::Array(symbols.clone()));
+    assert!(total <= MAX_OUTLINE_SYMBOLS, "{total} symbols");
+    assert!(
+        total > MAX_OUTLINE_SYMBOLS - 100,
+        "{total} symbols: cut far below the cap"
+    );
+    let (note, listed) = symbols.split_last().unwrap();
+    let parse = dyno::syntax::parse(&text);
+    let outline = dyno::ide::symbols::outline(&text, &parse.file);
+    let left_out = outline.len() - listed.len();
+    assert_eq!(
+        note["name"],
+        format!("… {left_out} more items not listed"),
+        "the last symbol says how many items were left out"
+    );
+    assert_eq!(note["kind"], 21, "kind Null");
+    assert!(note["detail"].as_str().unwrap().contains("10000 symbols"), "{note}");
+    let names = |s: &[Value]| {
+        s.iter()
+            .map(|s| s["name"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let expected: Vec<String> = outline[..listed.len()].iter().map(|s| s.name.clone()).collect();
+    assert_eq!(names(listed), expected, "the first items, in order");
+    // The note spans the items left out and selects the first one's name.
+    let first_left_out = &outline[listed.len()];
+    let line_of = |offset: usize| text[..offset].matches('\n').count();
+    assert_eq!(
+        note["selectionRange"]["start"]["line"],
+        line_of(first_left_out.selection.start)
+    );
+    assert_eq!(note["range"]["start"]["line"], line_of(first_left_out.span.start));
+    assert_eq!(note["range"]["end"]["line"], line_of(outline.last().unwrap().span.end));
+
+    // No full tokens, as a delta neither: `ServerCancelled`.
+    for (method, params) in [
+        ("textDocument/semanticTokens/full", json!({ "textDocument": document })),
+        (
+            "textDocument/semanticTokens/full/delta",
+            json!({ "textDocument": document, "previousResultId": "1" }),
+        ),
+    ] {
+        let response = client.request(method, params);
+        assert_eq!(response["error"]["code"], -32802, "{method}: {response}");
+    }
+
+    // The visible range is coloured, exactly as for a small file.
+    let middle = text.lines().count() / 2;
+    let range = json!({ "start": { "line": middle, "character": 0 }, "end": { "line": middle + 60, "character": 0 } });
+    let answer = client.result(
+        "textDocument/semanticTokens/range",
+        json!({ "textDocument": document, "range": range }),
+    );
+    let lines = token_lines(&answer["data"]);
+    assert!(lines.len() > 60, "{} tokens in 60 lines", lines.len());
+    assert!(lines.iter().all(|&l| l >= middle as u64 && l <= middle as u64 + 60));
+    let file = dyno::ide::File::new(text.clone());
+    let start: usize = text.split_inclusive('\n').take(middle).map(str::len).sum();
+    let end: usize = text.split_inclusive('\n').take(middle + 60).map(str::len).sum();
+    let expected = dyno::ide::semantic_tokens::tokens_in(&file, dyno::syntax::Span::new(start, end));
+    assert_eq!(lines.len(), expected.len(), "the tokens of the range");
+
+    // A range over the whole document is answered for its first MiB.
+    let last = text.lines().count();
+    let range = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": last, "character": 0 } });
+    let id = client.send_request(
+        "textDocument/semanticTokens/range",
+        json!({ "textDocument": document, "range": range }),
+    );
+    let answer = client.response_within(&json!(id), TIMEOUT * 6);
+    let lines = token_lines(&answer["result"]["data"]);
+    let within = text[..MAX_FULL_BYTES].matches('\n').count() as u64;
+    assert!(lines.len() > 10_000, "{} tokens", lines.len());
+    assert!(
+        lines.iter().all(|&l| l <= within),
+        "a token past the first MiB of the range"
+    );
+
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn a_client_without_server_cancel_gets_the_tokens_of_the_first_megabyte() {
+    let mut client = LspClient::start();
+    let text = open_just_over_the_limit(&mut client);
+    let id = client.send_request(
+        "textDocument/semanticTokens/full",
+        json!({ "textDocument": { "uri": URI } }),
+    );
+    let response = client.response_within(&json!(id), TIMEOUT * 6);
+    let answer = &response["result"];
+    assert!(
+        answer.get("resultId").is_none_or(Value::is_null),
+        "no result id: {}",
+        answer["resultId"]
+    );
+    let lines = token_lines(&answer["data"]);
+    // The lines that end within the first MAX_FULL_BYTES.
+    let within = text[..MAX_FULL_BYTES].matches('\n').count() as u64;
+    assert!(lines.len() > 10_000, "{} tokens", lines.len());
+    assert!(lines.iter().all(|&l| l < within), "a token past the first megabyte");
+    assert!(
+        *lines.last().unwrap() > within - 10,
+        "the tokens reach the end of the first megabyte"
     );
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }

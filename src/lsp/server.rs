@@ -416,6 +416,13 @@ impl LanguageServer for Server {
         self.state.set_watch_files(watch == Some(true));
         let progress = params.capabilities.window.as_ref().and_then(|w| w.work_done_progress);
         self.state.set_work_done_progress(progress == Some(true));
+        let cancel = params
+            .capabilities
+            .text_document
+            .as_ref()
+            .and_then(|t| t.semantic_tokens.as_ref())
+            .and_then(|s| s.server_cancel_support);
+        self.state.set_semantic_tokens_cancel(cancel == Some(true));
         self.state
             .set_diff_against_head(diff_against_head(params.initialization_options.as_ref()) == Some(true));
         let document_changes = params
@@ -629,7 +636,7 @@ impl LanguageServer for Server {
         self.request("semanticTokens/full", |state| {
             handlers::semantic_tokens::handle(state, params)
         })
-        .await
+        .await?
     }
 
     async fn semantic_tokens_full_delta(
@@ -639,7 +646,7 @@ impl LanguageServer for Server {
         self.request("semanticTokens/full/delta", |state| {
             handlers::semantic_tokens_delta::handle(state, params)
         })
-        .await
+        .await?
     }
 
     async fn semantic_tokens_range(

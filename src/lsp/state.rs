@@ -63,6 +63,9 @@ pub struct State {
     /// Whether the client registers file watchers the server asks for
     /// (`workspace.didChangeWatchedFiles.dynamicRegistration`).
     watch_files: AtomicBool,
+    /// Whether the client takes `ServerCancelled` for semantic tokens
+    /// (`textDocument.semanticTokens.serverCancelSupport`).
+    semantic_tokens_cancel: AtomicBool,
     /// The last full semantic tokens answered per document, with their
     /// result id, for `semanticTokens/full/delta`. Shared by every pinned
     /// view.
@@ -195,6 +198,14 @@ impl State {
         self.diagnostic_refresh.store(supported, Ordering::Relaxed);
     }
 
+    pub fn semantic_tokens_cancel(&self) -> bool {
+        self.semantic_tokens_cancel.load(Ordering::Relaxed)
+    }
+
+    pub fn set_semantic_tokens_cancel(&self, supported: bool) {
+        self.semantic_tokens_cancel.store(supported, Ordering::Relaxed);
+    }
+
     /// Marks a document as pulled; `true` the first time.
     pub fn mark_pulled(&self, uri: &Url) -> bool {
         self.pulled.lock().map(|mut p| p.insert(uri.clone())).unwrap_or(false)
@@ -266,6 +277,7 @@ impl State {
             diagnostic_refresh: AtomicBool::new(self.diagnostic_refresh()),
             work_done_progress: AtomicBool::new(self.work_done_progress()),
             watch_files: AtomicBool::new(self.watch_files()),
+            semantic_tokens_cancel: AtomicBool::new(self.semantic_tokens_cancel()),
             semantic_tokens: self.semantic_tokens.clone(),
             severities: Mutex::new(self.severities()),
         }

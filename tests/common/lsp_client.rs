@@ -165,7 +165,13 @@ impl LspClient {
 
     /// The response with this id.
     pub fn response(&mut self, id: &Value) -> Value {
-        self.wait_for(TIMEOUT, &format!("the response to request {id}"), |m| {
+        self.response_within(id, TIMEOUT)
+    }
+
+    /// The response with this id, waiting up to `timeout` (a request on a
+    /// large file in a debug build).
+    pub fn response_within(&mut self, id: &Value, timeout: Duration) -> Value {
+        self.wait_for(timeout, &format!("the response to request {id}"), |m| {
             m.get("method").is_none() && m.get("id") == Some(id)
         })
     }

@@ -37,13 +37,38 @@ fn convert(snapshot: &Snapshot, encoding: Encoding, symbol: symbols::DocumentSym
     }
 }
 
+/// The outline, cut to [`symbols::MAX_OUTLINE_SYMBOLS`] symbols on a
+/// very large document: its last symbol then says how many items were
+/// left out, and spans them (choosing it goes to the first).
 pub fn handle(state: &State, params: DocumentSymbolParams) -> Option<DocumentSymbolResponse> {
     let snapshot = state.snapshot(&params.text_document.uri)?;
-    let symbols = symbols::document_symbols(&snapshot.file);
-    Some(DocumentSymbolResponse::Nested(
-        symbols
-            .into_iter()
-            .map(|s| convert(&snapshot, state.encoding(), s))
-            .collect(),
-    ))
+    let encoding = state.encoding();
+    let outline = symbols::bounded_outline(&snapshot.file, symbols::MAX_OUTLINE_SYMBOLS);
+    let mut out: Vec<DocumentSymbol> = outline
+        .symbols
+        .into_iter()
+        .map(|s| convert(&snapshot, encoding, s))
+        .collect();
+    if let Some(omitted) = outline.omitted {
+        out.push(omitted_note(&snapshot, encoding, omitted));
+    }
+    Some(DocumentSymbolResponse::Nested(out))
+}
+
+#[allow(deprecated)] // `deprecated` is a required field of the struct
+fn omitted_note(snapshot: &Snapshot, encoding: Encoding, omitted: symbols::Omitted) -> DocumentSymbol {
+    DocumentSymbol {
+        name: format!("… {} more items not listed", omitted.items),
+        detail: Some(format!(
+            "outline cut at {} symbols; {} symbols left out",
+            symbols::MAX_OUTLINE_SYMBOLS,
+            omitted.symbols
+        )),
+        kind: SymbolKind::NULL,
+        tags: None,
+        deprecated: None,
+        range: position::range(&snapshot.rope, omitted.span, encoding),
+        selection_range: position::range(&snapshot.rope, omitted.selection, encoding),
+        children: Some(Vec::new()),
+    }
 }

@@ -2,6 +2,7 @@
 //! client's last full result (by its id) into the current tokens, or the
 //! full tokens when that result is not the last one kept.
 
+use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::{
     SemanticToken, SemanticTokens, SemanticTokensDelta, SemanticTokensDeltaParams, SemanticTokensEdit,
     SemanticTokensFullDeltaResult,
@@ -10,13 +11,18 @@ use tower_lsp::lsp_types::{
 use crate::ide::semantic_tokens::tokens;
 use crate::lsp::state::State;
 
-pub fn handle(state: &State, params: SemanticTokensDeltaParams) -> Option<SemanticTokensFullDeltaResult> {
+pub fn handle(state: &State, params: SemanticTokensDeltaParams) -> Result<Option<SemanticTokensFullDeltaResult>> {
     let uri = params.text_document.uri;
-    let snapshot = state.snapshot(&uri)?;
+    let Some(snapshot) = state.snapshot(&uri) else {
+        return Ok(None);
+    };
+    if let Some(bounded) = super::semantic_tokens::over_limit(state, &uri, &snapshot)? {
+        return Ok(Some(SemanticTokensFullDeltaResult::Tokens(bounded)));
+    }
     let data = super::semantic_tokens::encode(&tokens(&snapshot.file), &snapshot, state.encoding());
     let previous = state.semantic_tokens_with_id(&uri, &params.previous_result_id);
     let result_id = state.remember_semantic_tokens(&uri, data.clone());
-    Some(match previous {
+    Ok(Some(match previous {
         Some(previous) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
             result_id: Some(result_id),
             edits: edits(&previous, &data),
@@ -25,7 +31,7 @@ pub fn handle(state: &State, params: SemanticTokensDeltaParams) -> Option<Semant
             result_id: Some(result_id),
             data,
         }),
-    })
+    }))
 }
 
 /// One edit replacing what lies between the common prefix and suffix of
