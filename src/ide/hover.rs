@@ -18,6 +18,16 @@ pub struct HoverResult {
     pub markdown: String,
 }
 
+/// What a hover on the entity or table named `name` says, wherever it is
+/// declared: a completion item's documentation (`completionItem/resolve`).
+pub fn of_name(file: &File, name: &str) -> Option<String> {
+    let model = &file.analysis.schema.model;
+    if let Some(e) = model.entity_named(name) {
+        return Some(entity(model, e));
+    }
+    model.table_named(name).map(|t| table(model, t))
+}
+
 pub fn hover(file: &File, offset: usize) -> Option<HoverResult> {
     if let Some(result) = ttl_keyword(file, offset)
         .or_else(|| where_keyword(file, offset))

@@ -347,6 +347,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
                     .map(|c| c.to_string())
                     .collect(),
             ),
+            resolve_provider: Some(true),
             ..CompletionOptions::default()
         }),
         document_symbol_provider: Some(OneOf::Left(true)),
@@ -616,6 +617,16 @@ impl LanguageServer for Server {
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         self.request("completion", |state| handlers::completion::handle(state, params))
             .await
+    }
+
+    async fn completion_resolve(&self, item: CompletionItem) -> Result<CompletionItem> {
+        let fallback = item.clone();
+        Ok(self
+            .request("completionItem/resolve", |state| {
+                handlers::completion::resolve(state, item)
+            })
+            .await
+            .unwrap_or(fallback))
     }
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {

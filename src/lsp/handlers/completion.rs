@@ -1,8 +1,11 @@
-//! `textDocument/completion`
+//! `textDocument/completion` and `completionItem/resolve`: an entity or
+//! table offered gets its hover (keys, an example item, size) as
+//! documentation only when the editor shows that item.
 
+use serde_json::json;
 use tower_lsp::lsp_types::{
     CompletionItem, CompletionItemKind, CompletionList, CompletionParams, CompletionResponse, CompletionTextEdit,
-    InsertTextFormat, TextEdit,
+    Documentation, InsertTextFormat, MarkupContent, MarkupKind, TextEdit, Url,
 };
 
 use crate::ide;
@@ -33,8 +36,12 @@ pub fn handle(state: &State, params: CompletionParams) -> Option<CompletionRespo
                     new_text.clone(),
                 ))
             });
+            // Resolved later: which document, and the name to document.
+            let data = matches!(c.kind, CompletionKind::Entity | CompletionKind::Table)
+                .then(|| json!({ "uri": snapshot.uri, "name": c.label }));
             CompletionItem {
                 kind: Some(kind(c.kind)),
+                data,
                 detail: c.detail,
                 // The server's order is the context's order of relevance.
                 sort_text: Some(format!("{i:04}")),
@@ -51,6 +58,24 @@ pub fn handle(state: &State, params: CompletionParams) -> Option<CompletionRespo
         })
         .collect();
     Some(CompletionResponse::List(CompletionList { is_incomplete, items }))
+}
+
+/// Adds the documentation of an entity or table item; any other item, or
+/// one whose document is gone, comes back as it was.
+pub fn resolve(state: &State, mut item: CompletionItem) -> CompletionItem {
+    let data = item.data.as_ref();
+    let uri = data.and_then(|d| d["uri"].as_str()).and_then(|u| Url::parse(u).ok());
+    let name = data.and_then(|d| d["name"].as_str());
+    let (Some(uri), Some(name)) = (uri, name) else {
+        return item;
+    };
+    if let Some(markdown) = state.snapshot(&uri).and_then(|s| ide::hover::of_name(&s.file, name)) {
+        item.documentation = Some(Documentation::MarkupContent(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: markdown,
+        }));
+    }
+    item
 }
 
 /// Longer lists are cut to what matches the typed word (`ide::completion::limit`).
