@@ -1,6 +1,6 @@
 //! A folder with a `dyno.json` is one schema (docs/language.md, "A schema
-//! in several files"): `dyno check`, `explain`, `export` and `generate`
-//! read its files together, whichever of them is named; the commands that
+//! in several files"): `dyno check`, `explain`, `export`, `generate`,
+//! `view` and `verify` (tests/verify.rs) read its files together, whichever of them is named; the commands that
 //! read one file's text refuse a member with a clear error.
 
 mod common;
@@ -89,7 +89,7 @@ fn a_directory_of_schema_folders_checks_each_as_one_schema() {
 }
 
 #[test]
-fn explain_export_and_generate_read_the_folder() {
+fn explain_export_generate_and_view_read_the_folder() {
     let folder = dyno(&["explain", BILLING]);
     let single = dyno(&["explain", "examples/billing.dyno"]);
     assert_eq!(folder.status.code(), Some(0), "{}", stderr(&folder));
@@ -116,6 +116,14 @@ fn explain_export_and_generate_read_the_folder() {
         .collect();
     assert!(code.contains("listUsers"), "the folder's patterns are generated");
 
+    // The DynoTable page of the folder: every pattern, titled by the folder.
+    let page = scratch.path().join("page.html");
+    let viewed = dyno(&["view", &format!("{BILLING}/tables.dyno"), "--out", path_str(&page)]);
+    assert_eq!(viewed.status.code(), Some(0), "{}", stderr(&viewed));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(&format!("<h1>{BILLING}</h1>")), "titled by the folder");
+    assert!(html.contains(">usersPinned</option>") && html.contains(">listUsers</option>"));
+
     // A folder with errors: explain says why, from the file that has them.
     let broken = dyno(&["explain", BROKEN]);
     assert_eq!(broken.status.code(), Some(1));
@@ -127,17 +135,17 @@ fn explain_export_and_generate_read_the_folder() {
 
 #[test]
 fn a_command_that_reads_one_file_refuses_a_member_and_says_which_read_folders() {
-    let scratch = Scratch::new("schema-folder-view");
-    let out = scratch.path().join("page.html");
-    let output = dyno(&["view", &format!("{BILLING}/tenants.dyno"), "--out", path_str(&out)]);
+    let output = dyno(&["doc", &format!("{BILLING}/tenants.dyno")]);
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
     assert!(message.contains("is part of a schema of 4 files"), "{message}");
     assert!(
-        message.contains("`dyno check`, `explain`, `export` and `generate` read the folder"),
+        message.contains(
+            "`dyno check`, `explain`, `export`, `generate`, `view`, `verify`, `sample` and `size` read the folder"
+        ),
         "{message}"
     );
-    assert!(!out.exists());
+    assert!(stdout(&output).is_empty());
     let member = format!("{BILLING}/tenants.dyno");
     let diff = dyno(&["diff", &member, &member]);
     assert_eq!(diff.status.code(), Some(2));

@@ -485,3 +485,43 @@ fn a_table_with_ttl_is_created_with_time_to_live_and_its_samples_are_read_back()
         assert!(p["returned"].as_u64().unwrap() > 0, "{p:#}");
     }
 }
+
+/// A schema folder (a `dyno.json` beside its files) is verified as one
+/// schema: the billing example cut in four passes like billing.dyno, and in
+/// the broken copy the pinned query, read as written from patterns.dyno
+/// (not the first file), fails on the items it misses.
+#[test]
+#[ignore = "needs `--features verify` and a DynamoDB endpoint in DYNO_TEST_ENDPOINT (README: Tests)"]
+fn a_schema_folder_is_verified_as_one_schema() {
+    let endpoint = endpoint();
+    let (code, json, text) = verify_json("tests/fixtures/schema_folder/billing", &endpoint, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    let (_, single, _) = verify_json("examples/billing.dyno", &endpoint, &[]);
+    let statuses = |json: &serde_json::Value| -> Vec<(String, String, u64)> {
+        json["patterns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let name = p["pattern"].as_str().unwrap().to_string();
+                (
+                    name,
+                    p["status"].as_str().unwrap().to_string(),
+                    p["returned"].as_u64().unwrap_or(0),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(statuses(&json), statuses(&single));
+    assert_eq!(json["summary"]["passed"], 11, "{text}");
+
+    let (code, json, text) = verify_json("tests/fixtures/schema_folder/broken", &endpoint, &[]);
+    assert_eq!(code, Some(1), "{text}");
+    let pinned = json["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["pattern"] == "usersPinned")
+        .unwrap();
+    assert_eq!(pinned["status"], "fail", "{pinned:#}");
+}

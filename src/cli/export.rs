@@ -55,11 +55,7 @@ pub fn run(args: &ExportArgs) -> i32 {
         Err(status) => return status,
     };
     // The schema as named: a file, or a folder of files.
-    let named = if sources.len() > 1 {
-        crate::db::folder::schema_root(file).unwrap_or_else(|| file.clone())
-    } else {
-        sources[analysis.file.index()].path.clone()
-    };
+    let named = super::schema_name(file, &sources);
     if !analysis.schema.model.tables.iter().any(|t| t.base().is_some()) {
         eprintln!("error: `{}` declares no table with a key", named.display());
         return EXIT_ERRORS;

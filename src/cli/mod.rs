@@ -79,13 +79,22 @@ fn analysed(path: &std::path::Path, refusal: Option<&str>) -> Result<(input::Sou
     let (mut sources, analysis) = analysed_schema(path, refusal)?;
     if sources.len() > 1 {
         eprintln!(
-            "error: `{}` is part of a schema of {} files (a folder with a `dyno.json`); this command reads a schema of one file so far — `dyno check`, `explain`, `export` and `generate` read the folder",
+            "error: `{}` is part of a schema of {} files (a folder with a `dyno.json`); this command reads a schema of one file so far — `dyno check`, `explain`, `export`, `generate`, `view`, `verify`, `sample` and `size` read the folder",
             path.display(),
             sources.len()
         );
         return Err(EXIT_USAGE);
     }
     Ok((sources.remove(analysis.file.index()), analysis))
+}
+
+/// How the schema read by [`analysed_schema`] from `path` is named in
+/// output: its file, or its folder when it has several files.
+fn schema_name(path: &std::path::Path, sources: &[input::SourceText]) -> std::path::PathBuf {
+    match sources {
+        [one] => one.path.clone(),
+        _ => crate::db::folder::schema_root(path).unwrap_or_else(|| path.to_path_buf()),
+    }
 }
 
 /// [`analysed`] for the commands that read a whole schema folder: `path` is

@@ -35,7 +35,7 @@ pub enum SampleFormat {
 }
 
 pub fn run(args: &SampleArgs) -> i32 {
-    let (_, analysis) = match super::analysed(&args.file, Some("no samples")) {
+    let (_, analysis) = match super::analysed_schema(&args.file, Some("no samples")) {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };

@@ -50,7 +50,7 @@ pub fn run(args: &SizeArgs) -> i32 {
         Err(status) => return status,
     };
     let analysis = match &args.schema {
-        Some(path) => match super::analysed(path, Some("no entities identified")) {
+        Some(path) => match super::analysed_schema(path, Some("no entities identified")) {
             Ok((_, analysis)) => Some(analysis),
             Err(status) => return status,
         },

@@ -65,10 +65,12 @@ pub fn run(args: &VerifyArgs) -> i32 {
     use crate::check::sample::Options as SampleOptions;
     use crate::verify::{self, Options};
 
-    let (source, analysis) = match super::analysed(&args.file, Some("nothing to verify")) {
+    let (sources, analysis) = match super::analysed_schema(&args.file, Some("nothing to verify")) {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
+    let texts: Vec<&str> = sources.iter().map(|s| s.text.as_str()).collect();
+    let named = super::schema_name(&args.file, &sources);
     let options = Options {
         endpoint: args.endpoint.clone(),
         keep: args.keep,
@@ -86,9 +88,9 @@ pub fn run(args: &VerifyArgs) -> i32 {
         }
     };
     if args.format == Format::Text {
-        println!("verify {} against {}", source.display_path(), args.endpoint);
+        println!("verify {} against {}", named.display(), args.endpoint);
     }
-    let report = match runtime.block_on(verify::verify(&source.text, &analysis, &options)) {
+    let report = match runtime.block_on(verify::verify(&texts, &analysis, &options)) {
         Ok(report) => report,
         Err(error) => {
             eprintln!("error: {error}");

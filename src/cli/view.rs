@@ -33,14 +33,16 @@ pub struct ViewArgs {
 }
 
 pub fn run(args: &ViewArgs) -> i32 {
-    let (source, analysis) = match super::analysed(&args.file, Some("no page written")) {
+    let (sources, analysis) = match super::analysed_schema(&args.file, Some("no page written")) {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
+    let texts: Vec<&str> = sources.iter().map(|s| s.text.as_str()).collect();
+    let named = super::schema_name(&args.file, &sources);
     if let Some(name) = &args.pattern
         && analysis.schema.model.pattern_named(name).is_none()
     {
-        eprintln!("error: `{}` has no pattern `{name}`", source.display_path());
+        eprintln!("error: `{}` has no pattern `{name}`", named.display());
         return EXIT_USAGE;
     }
     let items = match &args.items {
@@ -53,8 +55,8 @@ pub fn run(args: &ViewArgs) -> i32 {
             seed: args.seed,
         }),
     };
-    let title = source.display_path().to_string();
-    let html = view::page(&title, &source.text, &analysis, items, args.pattern.as_deref());
+    let title = named.display().to_string();
+    let html = view::page(&title, &texts, &analysis, items, args.pattern.as_deref());
     if let Err(error) = std::fs::write(&args.out, html) {
         eprintln!("error: `{}` cannot be written: {error}", args.out.display());
         return EXIT_USAGE;

@@ -34,14 +34,29 @@ pub use run::{Options, PatternReport, Report, Status, TableReport, unique_prefix
 
 /// The Query verify runs for a pattern: the checker's resolution (`true`),
 /// or a pinned query as written when the checker rejects it (`false`);
-/// `Err` says why there is none.
-pub fn resolution(source: &str, analysis: &Analysis, pattern: PatternId) -> Result<(Resolution, bool), String> {
+/// `Err` says why there is none. `texts` are the schema's files' texts,
+/// by `FileId` (one for a schema of one file).
+pub fn resolution(texts: &[&str], analysis: &Analysis, pattern: PatternId) -> Result<(Resolution, bool), String> {
     let model = &analysis.schema.model;
     if let Some(r) = analysis.schema.resolution(pattern) {
         return Ok((r.clone(), true));
     }
     let written = model.pattern(pattern);
-    match pinned_as_written(&[analysis.source(source)], model, &analysis.schema.registry, written) {
+    // The pinned query is read again from its own file's text.
+    let file = written.file;
+    let text = texts.get(file.index()).copied().unwrap_or_default();
+    let parsed;
+    let source = if file == analysis.file {
+        analysis.source(text)
+    } else {
+        parsed = crate::syntax::parse_in(file, text);
+        crate::check::Source {
+            file,
+            text,
+            parse: &parsed,
+        }
+    };
+    match pinned_as_written(&[source], model, &analysis.schema.registry, written) {
         Some(r) => Ok((r, false)),
         None if written.query.is_some() => Err("the pinned query is not a valid Query (see `dyno check`)".into()),
         None => Err("no single Query serves it (see `dyno check`)".into()),
@@ -49,12 +64,12 @@ pub fn resolution(source: &str, analysis: &Analysis, pattern: PatternId) -> Resu
 }
 
 /// What verify runs for each pattern: the plan of its [`resolution`].
-pub fn plans(source: &str, analysis: &Analysis, samples: &Samples) -> Vec<Result<Plan, String>> {
+pub fn plans(texts: &[&str], analysis: &Analysis, samples: &Samples) -> Vec<Result<Plan, String>> {
     let model = &analysis.schema.model;
     model
         .pattern_ids()
         .map(|(i, _)| {
-            let (resolution, checker_ok) = resolution(source, analysis, i)?;
+            let (resolution, checker_ok) = resolution(texts, analysis, i)?;
             Ok(plan::plan(model, samples, i, &resolution, checker_ok))
         })
         .collect()

@@ -195,10 +195,10 @@ async fn run(
 
 /// Runs the whole verification. `Err` when the endpoint cannot be used at
 /// all (tables already created are deleted first).
-pub async fn verify(source: &str, analysis: &Analysis, options: &Options) -> Result<Report, String> {
+pub async fn verify(texts: &[&str], analysis: &Analysis, options: &Options) -> Result<Report, String> {
     let model = &analysis.schema.model;
     let samples = sample::generate(model, &options.sample);
-    let plans = plans(source, analysis, &samples);
+    let plans = plans(texts, analysis, &samples);
     let prefix = options.prefix.clone().unwrap_or_else(unique_prefix);
     let client = dynamo::client(&options.endpoint).await;
     let name_of = |t: TableId| format!("{prefix}{}", model.table(t).name.text);

@@ -18,15 +18,16 @@ pub use render::esc;
 
 use crate::check::Analysis;
 
-/// The page model of a schema (`source` is its text) over the items.
-pub fn page_model(source: &str, analysis: &Analysis, items: Source) -> Page {
+/// The page model of a schema (`texts`: its files' texts, by `FileId`)
+/// over the items.
+pub fn page_model(texts: &[&str], analysis: &Analysis, items: Source) -> Page {
     let items = items::collect(&analysis.schema.model, items);
-    model::build(source, analysis, items)
+    model::build(texts, analysis, items)
 }
 
 /// The HTML page; `title` names the schema; `initial` is the pattern
 /// picked when the page opens (unknown names pick none).
-pub fn page(title: &str, source: &str, analysis: &Analysis, items: Source, initial: Option<&str>) -> String {
-    let page = page_model(source, analysis, items);
+pub fn page(title: &str, texts: &[&str], analysis: &Analysis, items: Source, initial: Option<&str>) -> String {
+    let page = page_model(texts, analysis, items);
     render::html(&analysis.schema.model, &page, title, initial)
 }

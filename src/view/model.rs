@@ -114,7 +114,7 @@ pub struct PatternView {
     pub note: Option<String>,
 }
 
-pub fn build(source: &str, analysis: &Analysis, items: Items) -> Page {
+pub fn build(texts: &[&str], analysis: &Analysis, items: Items) -> Page {
     let model = &analysis.schema.model;
     let legend = model
         .entity_ids()
@@ -152,7 +152,7 @@ pub fn build(source: &str, analysis: &Analysis, items: Items) -> Page {
         .collect();
     let patterns = model
         .pattern_ids()
-        .map(|(id, _)| pattern(source, analysis, &items, &grids, id))
+        .map(|(id, _)| pattern(texts, analysis, &items, &grids, id))
         .collect();
     Page {
         legend,
@@ -274,7 +274,7 @@ fn shown_value(value: &Json) -> String {
     }
 }
 
-fn pattern(source: &str, analysis: &Analysis, items: &Items, grids: &[Grid], id: PatternId) -> PatternView {
+fn pattern(texts: &[&str], analysis: &Analysis, items: &Items, grids: &[Grid], id: PatternId) -> PatternView {
     let model = &analysis.schema.model;
     let declared = model.pattern(id);
     let served = describe::served(&analysis.schema, id);
@@ -292,7 +292,7 @@ fn pattern(source: &str, analysis: &Analysis, items: &Items, grids: &[Grid], id:
         means: Vec::new(),
         note: None,
     };
-    let (resolution, checker_ok) = match crate::verify::resolution(source, analysis, id) {
+    let (resolution, checker_ok) = match crate::verify::resolution(texts, analysis, id) {
         Ok(found) => found,
         Err(reason) => {
             view.note = Some(reason);

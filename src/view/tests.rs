@@ -31,9 +31,9 @@ fn highlighted_rows_are_the_plans_expected_items() {
     for source in EXAMPLES {
         let analysis = analyze(source);
         let options = Options::default();
-        let page = page_model(source, &analysis, Source::Samples(options));
+        let page = page_model(&[source], &analysis, Source::Samples(options));
         let samples = sample::generate(&analysis.schema.model, &options);
-        for (view, plan) in page.patterns.iter().zip(plans(source, &analysis, &samples)) {
+        for (view, plan) in page.patterns.iter().zip(plans(&[source], &analysis, &samples)) {
             let plan = plan.unwrap();
             let grid = view.grid.as_deref().unwrap();
             let expected: BTreeSet<usize> = plan.expected.iter().copied().collect();
@@ -62,7 +62,7 @@ entity Order {
 pattern bigOrders(customerId) -> Order[] where total > minTotal
 "#;
     let analysis = analyze(source);
-    let page = page_model(source, &analysis, Source::Samples(Options::default()));
+    let page = page_model(&[source], &analysis, Source::Samples(Options::default()));
     let view = &page.patterns[0];
     assert!(view.note.is_none(), "{:?}", view.note);
     assert!(
@@ -84,7 +84,7 @@ fn keys_decode_to_their_entity_and_hole_values() {
             {"pk": "SOMETHING#else", "sk": "x"}]"#,
     )
     .unwrap();
-    let page = page_model(source, &analysis, Source::Given(items));
+    let page = page_model(&[source], &analysis, Source::Given(items));
     let base = &page.grids[0];
     let user = model.entity_named("User").unwrap();
     let rows: Vec<&Row> = base.partitions.iter().flat_map(|p| &p.rows).collect();
@@ -129,7 +129,7 @@ fn given_items_are_highlighted_by_the_same_plan() {
             {"pk": {"S": "TENANT#other"}, "sk": {"S": "USER#u3"}, "tenantId": {"S": "other"}, "userId": {"S": "u3"}}]"#,
     )
     .unwrap();
-    let page = page_model(source, &analysis, Source::Given(items));
+    let page = page_model(&[source], &analysis, Source::Given(items));
     let view = page.patterns.iter().find(|p| p.name == "listUsers").unwrap();
     assert_eq!(view.params, vec![("tenantId".to_string(), "acme".to_string())]);
     let keys: Vec<&str> = page.grids[0]
@@ -152,8 +152,11 @@ fn user_text_is_escaped_and_the_page_is_deterministic() {
                 .unwrap(),
         )
     };
-    let html = page("a<b>.dyno", source, &analysis, given(), Some("listUsers"));
-    assert_eq!(html, page("a<b>.dyno", source, &analysis, given(), Some("listUsers")));
+    let html = page("a<b>.dyno", &[source], &analysis, given(), Some("listUsers"));
+    assert_eq!(
+        html,
+        page("a<b>.dyno", &[source], &analysis, given(), Some("listUsers"))
+    );
     assert!(
         !html.contains("<script>x") && !html.contains("</script><b>"),
         "unescaped user text"
@@ -189,7 +192,7 @@ pattern leaderboard(gameId, day) -> Score[] by points desc limit 10
         per_entity: 40,
         ..Options::default()
     };
-    let page = page_model(source, &analysis, Source::Samples(options));
+    let page = page_model(&[source], &analysis, Source::Samples(options));
     let view = &page.patterns[0];
     assert_eq!(view.sent.len(), 10, "{:?}", view.how);
     assert!(view.how.starts_with("10 Queries"), "{}", view.how);
@@ -201,7 +204,7 @@ pattern leaderboard(gameId, day) -> Score[] by points desc limit 10
         .collect();
     assert!(partitions.len() > 1, "{partitions:?}");
     let samples = sample::generate(&analysis.schema.model, &options);
-    let plan = plans(source, &analysis, &samples).remove(0).unwrap();
+    let plan = plans(&[source], &analysis, &samples).remove(0).unwrap();
     let expected: BTreeSet<usize> = plan.expected.iter().copied().collect();
     assert_eq!(items_of(&page, "g0", &view.returns), expected);
 }
@@ -233,7 +236,7 @@ pattern userByEmail(email) -> User[]
     )
     .unwrap();
     assert!(analysis.diagnostics().is_empty(), "{:?}", analysis.diagnostics());
-    let html = page("t.dyno", source, &analysis, Source::Given(items), None);
+    let html = page("t.dyno", &[source], &analysis, Source::Given(items), None);
     let main = &html[html.find("<main>").unwrap()..html.find("</main>").unwrap()];
     expect_test::expect![[r#"
         <main>

@@ -41,7 +41,9 @@ pub fn handle(state: &State, params: ExecuteCommandParams) -> Result<Option<Valu
         .filter(|last| !last.is_empty())
         .unwrap_or("schema.dyno")
         .to_string();
-    let html = page(&snapshot.file, &name, pattern);
+    let (files, current) = snapshot.schema_files();
+    let files: Vec<&crate::ide::File> = files.iter().map(|f| &**f).collect();
+    let html = page(&files, current, &name, pattern);
     let path = page_path(&uri, &name, pattern);
     let written = path
         .parent()
