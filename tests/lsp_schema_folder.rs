@@ -213,3 +213,37 @@ fn an_edit_in_one_file_and_a_change_on_disk_republish_the_others() {
     assert!(alone.len() > removed.len(), "alone, no entity is known: {alone:?}");
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// A client that pulls diagnostics gets a new report for a document when
+/// another file of its folder changed, not `unchanged` for its own text.
+#[test]
+fn a_pulled_report_changes_when_another_file_of_the_folder_does() {
+    let scratch = Scratch::new("lsp-folder-pull");
+    let folder = copy(&scratch, "billing");
+    let mut client = start(&folder);
+    let (patterns, _) = open(&mut client, &folder.join("patterns.dyno"));
+    let pull = |client: &mut LspClient, previous: Option<&str>| {
+        client.result(
+            "textDocument/diagnostic",
+            json!({ "textDocument": { "uri": patterns }, "previousResultId": previous }),
+        )
+    };
+    let first = pull(&mut client, None);
+    assert_eq!(first["kind"], "full");
+    assert_eq!(first["items"], json!([]), "{first:#}");
+    let id = first["resultId"].as_str().unwrap().to_string();
+    assert_eq!(pull(&mut client, Some(&id))["kind"], "unchanged");
+
+    let (tenants, text) = open(&mut client, &folder.join("tenants.dyno"));
+    let start = position_of(&text, "\"USER#{userId}\"");
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": tenants, "version": 2 }, "contentChanges": [{
+            "range": { "start": start, "end": { "line": start["line"], "character": start["character"].as_u64().unwrap() + 6 } },
+            "text": "\"MEMBER#" }] }),
+    );
+    let after = pull(&mut client, Some(&id));
+    assert_eq!(after["kind"], "full", "{after:#}");
+    assert!(!after["items"].as_array().unwrap().is_empty(), "{after:#}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

@@ -64,15 +64,19 @@ pub fn overridden(diagnostics: Vec<Diagnostic>, severities: &Severities) -> Vec<
         .collect()
 }
 
-/// The result id of a pull: the document version and a hash of its text
-/// and of the settings that change what is reported. A client sending it
+/// The result id of a pull: the document version and a hash of its text,
+/// of its schema's revision and of the settings that change what is
+/// reported. A client sending it
 /// back gets `unchanged` without an analysis.
-pub fn result_id(state: &State, rope: &Rope, version: i32) -> String {
+pub fn result_id(state: &State, rope: &Rope, version: i32, revision: u64) -> String {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     for chunk in rope.chunks() {
         hasher.write(chunk.as_bytes());
     }
     hasher.write_u8(0xff); // the text ends here
+    // The schema's revision: in a folder, another file's edit changes this
+    // document's diagnostics without changing its text.
+    revision.hash(&mut hasher);
     state.diff_against_head().hash(&mut hasher);
     state.severities().hash(&mut hasher);
     format!("{version}-{:016x}", hasher.finish())

@@ -20,8 +20,8 @@ pub enum Pulled {
 /// The report of an open document at its current version (returned with
 /// it), or `None` when it is not open.
 pub fn pull(state: &State, uri: &Url, previous: Option<&str>) -> Option<(i32, Pulled)> {
-    let (rope, version, _) = state.documents.text(uri)?;
-    let result_id = super::diagnostics::result_id(state, &rope, version);
+    let (rope, version, revision) = state.documents.text(uri)?;
+    let result_id = super::diagnostics::result_id(state, &rope, version, revision);
     if previous == Some(result_id.as_str()) {
         return Some((version, Pulled::Unchanged { result_id }));
     }
