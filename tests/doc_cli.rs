@@ -163,7 +163,8 @@ fn every_example_documents_with_balanced_fences_and_escaped_labels() {
         let text = std::fs::read_to_string(&file).unwrap();
         let analysis = dyno::check::analyze(&text);
         let shown = file.strip_prefix(root).unwrap().display().to_string();
-        let doc = dyno::doc::document(&shown, &text, &analysis);
+        let source = dyno::diagnostic::render::SourceText::new(file.clone(), text.clone());
+        let doc = dyno::doc::document(&shown, &[source], &analysis);
         let fences = doc.lines().filter(|l| l.starts_with("```")).count();
         assert_eq!(fences % 2, 0, "{shown}: unbalanced fences");
         let mut in_mermaid = false;

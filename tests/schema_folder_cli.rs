@@ -124,6 +124,14 @@ fn explain_export_generate_and_view_read_the_folder() {
     assert!(html.contains(&format!("<h1>{BILLING}</h1>")), "titled by the folder");
     assert!(html.contains(">usersPinned</option>") && html.contains(">listUsers</option>"));
 
+    // The model document of the folder: its problems say in which file.
+    let doc = dyno(&["doc", BROKEN]);
+    assert_eq!(doc.status.code(), Some(0), "{}", stderr(&doc));
+    let doc = stdout(&doc);
+    assert!(doc.starts_with("# Model: `broken`"), "{doc}");
+    assert!(doc.contains("| error | E301 | tenants.dyno:19 |"), "{doc}");
+    assert!(doc.contains("| error | E203 | patterns.dyno:15 |"), "{doc}");
+
     // A folder with errors: explain says why, from the file that has them.
     let broken = dyno(&["explain", BROKEN]);
     assert_eq!(broken.status.code(), Some(1));
@@ -135,13 +143,13 @@ fn explain_export_generate_and_view_read_the_folder() {
 
 #[test]
 fn a_command_that_reads_one_file_refuses_a_member_and_says_which_read_folders() {
-    let output = dyno(&["doc", &format!("{BILLING}/tenants.dyno")]);
+    let output = dyno(&["design", &format!("{BILLING}/tenants.dyno")]);
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
     assert!(message.contains("is part of a schema of 4 files"), "{message}");
     assert!(
         message.contains(
-            "`dyno check`, `explain`, `export`, `generate`, `view`, `verify`, `sample` and `size` read the folder"
+            "`dyno check`, `explain`, `doc`, `export`, `generate`, `view`, `verify`, `sample` and `size` read the folder"
         ),
         "{message}"
     );

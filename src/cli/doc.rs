@@ -22,18 +22,19 @@ pub struct DocArgs {
 }
 
 pub fn run(args: &DocArgs) -> i32 {
-    let (source, analysis) = match super::analysed(&args.file, None) {
+    let (sources, analysis) = match super::analysed_schema(&args.file, None) {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
-    // The schema by its file name alone: the document sits beside it, and
-    // `--check` in CI must not fail because it was run from another
-    // directory than the one the document was generated in.
-    let name = args
-        .file
+    let named = super::schema_name(&args.file, &sources);
+    // The schema by its file (or folder) name alone: the document sits
+    // beside it, and `--check` in CI must not fail because it was run from
+    // another directory than the one the document was generated in.
+    let absolute = std::fs::canonicalize(&named).unwrap_or_else(|_| named.clone());
+    let name = absolute
         .file_name()
-        .map_or_else(|| source.display_path(), |n| n.to_string_lossy().into_owned());
-    let generated = crate::doc::document(&name, &source.text, &analysis);
+        .map_or_else(|| named.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let generated = crate::doc::document(&name, &sources, &analysis);
     if !args.check {
         print!("{generated}");
         return EXIT_OK;
@@ -57,8 +58,8 @@ pub fn run(args: &DocArgs) -> i32 {
         eprintln!(
             "error: `{}` is out of date with `{}`; regenerate it: dyno doc {} > {}",
             path.display(),
-            source.display_path(),
-            source.display_path(),
+            named.display(),
+            named.display(),
             path.display()
         );
         EXIT_ERRORS

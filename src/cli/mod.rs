@@ -79,7 +79,7 @@ fn analysed(path: &std::path::Path, refusal: Option<&str>) -> Result<(input::Sou
     let (mut sources, analysis) = analysed_schema(path, refusal)?;
     if sources.len() > 1 {
         eprintln!(
-            "error: `{}` is part of a schema of {} files (a folder with a `dyno.json`); this command reads a schema of one file so far — `dyno check`, `explain`, `export`, `generate`, `view`, `verify`, `sample` and `size` read the folder",
+            "error: `{}` is part of a schema of {} files (a folder with a `dyno.json`); this command reads a schema of one file so far — `dyno check`, `explain`, `doc`, `export`, `generate`, `view`, `verify`, `sample` and `size` read the folder",
             path.display(),
             sources.len()
         );
