@@ -181,3 +181,27 @@ fn a_dyno_json_that_is_not_a_json_object_is_a_usage_error() {
     std::fs::write(scratch.path().join("dyno.json"), "{}").unwrap();
     assert_eq!(dyno(&["check", path_str(&table)]).status.code(), Some(0));
 }
+
+/// A file the folder's walk leaves out (`.gitignore`d) is still read with
+/// the folder when it is named itself.
+#[test]
+fn a_named_file_the_walk_ignores_is_checked_with_its_folder() {
+    let scratch = Scratch::new("schema-folder-ignored");
+    scratch.file("dyno.json", "{}");
+    scratch.file(".gitignore", "draft.dyno\n");
+    scratch.file("tables.dyno", "table App {\n  key pk, sk\n}\n");
+    let draft = scratch.file(
+        "draft.dyno",
+        "entity User {\n  userId: id\n  pk = \"USER#{userId}\"\n  sk = \"USER\"\n}\n\npattern getUser(userId) -> User\n",
+    );
+    let output = dyno(&["check", path_str(&draft)]);
+    assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
+    assert!(
+        stdout(&output).contains(": 1 pattern, one Query; 0 errors"),
+        "{}",
+        stdout(&output)
+    );
+    let explained = dyno(&["explain", path_str(&draft)]);
+    assert_eq!(explained.status.code(), Some(0), "{}", stderr(&explained));
+    assert!(stdout(&explained).contains("pattern getUser"));
+}

@@ -185,12 +185,26 @@ struct Group {
 /// come together, all of them (also those not named), where the first of
 /// them was named.
 fn schemas(paths: &[PathBuf], unreadable: &mut Vec<render::Unreadable>) -> Vec<(Option<PathBuf>, PathBuf)> {
-    let mut out = Vec::new();
+    let mut out: Vec<(Option<PathBuf>, PathBuf)> = Vec::new();
     let mut roots_seen: Vec<PathBuf> = Vec::new();
+    let canonical = |p: &PathBuf| std::fs::canonicalize(p).ok();
     for path in paths {
         match folder::schema_root(path) {
             None => out.push((None, path.clone())),
-            Some(root) if roots_seen.contains(&root) => {}
+            // Named, but left out of the folder's walk (ignored or hidden):
+            // read with the folder all the same, after its files.
+            Some(root) if roots_seen.contains(&root) => {
+                let listed = out
+                    .iter()
+                    .any(|(r, p)| r.as_ref() == Some(&root) && canonical(p) == canonical(path));
+                if !listed && !path.is_dir() {
+                    let after = out
+                        .iter()
+                        .rposition(|(r, _)| r.as_ref() == Some(&root))
+                        .map_or(out.len(), |i| i + 1);
+                    out.insert(after, (Some(root), path.clone()));
+                }
+            }
             Some(root) => {
                 if let Err(message) = folder::read_marker(&root) {
                     eprintln!("error: {message}");
@@ -202,7 +216,11 @@ fn schemas(paths: &[PathBuf], unreadable: &mut Vec<render::Unreadable>) -> Vec<(
                 let members = folder::members(&root, &mut |message| {
                     eprintln!("error: {message}");
                 });
+                let named = path.is_dir() || members.iter().any(|m| canonical(m) == canonical(path));
                 out.extend(members.into_iter().map(|m| (Some(root.clone()), m)));
+                if !named {
+                    out.push((Some(root.clone()), path.clone()));
+                }
                 roots_seen.push(root);
             }
         }

@@ -54,12 +54,15 @@ struct Store {
 }
 
 impl Store {
-    /// The files of the document's schema: its folder's, or itself.
+    /// The files of the document's schema: its folder's, or itself. A
+    /// document the folder's walk leaves out (an ignored or hidden path)
+    /// is read with the folder all the same, last.
     fn schema_of(&self, doc: &Document) -> Arc<Vec<FileId>> {
-        doc.root
-            .as_ref()
-            .and_then(|root| self.folders.get(root).cloned())
-            .unwrap_or_else(|| Arc::new(vec![doc.file]))
+        match doc.root.as_ref().and_then(|root| self.folders.get(root)) {
+            Some(files) if files.contains(&doc.file) => files.clone(),
+            Some(files) => Arc::new(files.iter().copied().chain([doc.file]).collect()),
+            None => Arc::new(vec![doc.file]),
+        }
     }
 
     /// A revision of the whole schema: it changes when any of its files does
