@@ -136,6 +136,53 @@ fn a_document_of_a_folder_gets_the_clis_diagnostics_and_crosses_files() {
     files.dedup();
     assert_eq!(files, [patterns.as_str(), tenants.as_str()], "{references:#}");
 
+    // The fix of listUsers's E201 adds an index in tables.dyno and its keys
+    // in tenants.dyno: one change per file, none dropped.
+    let at_list = position_of(&text, "listUsers");
+    let actions = client.result(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": patterns }, "range": { "start": at_list, "end": at_list },
+                "context": { "diagnostics": [] } }),
+    );
+    let fix = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "quickfix" && a["title"].as_str().unwrap().contains("gsi2"))
+        .unwrap_or_else(|| panic!("a fix adding gsi2: {actions:#}"));
+    let mut edited: Vec<&str> = fix["edit"]["changes"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    edited.sort();
+    let tables = file_uri(&folder.join("tables.dyno"));
+    let mut expected = vec![tables.as_str(), tenants.as_str()];
+    expected.sort();
+    assert_eq!(edited, expected, "{fix:#}");
+
+    // Lenses and hints only for what a file declares: tables.dyno has its
+    // table's lens, no pattern's.
+    let (tables_doc, _) = open(&mut client, &folder.join("tables.dyno"));
+    let lenses = client.result(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": tables_doc } }),
+    );
+    let titles: Vec<&str> = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["View table"], "{lenses:#}");
+    let hints = client.result(
+        "textDocument/inlayHint",
+        json!({ "textDocument": { "uri": tables_doc },
+                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 100, "character": 0 } } }),
+    );
+    assert!(hints.as_array().is_none_or(|h| h.is_empty()), "{hints:#}");
+
     // Renaming `User` edits both files.
     let rename = client.result(
         "textDocument/rename",

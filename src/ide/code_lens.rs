@@ -47,9 +47,12 @@ pub struct Lens {
 
 pub fn lenses(file: &File) -> Vec<Lens> {
     let model = &file.analysis.schema.model;
+    // Only what this file declares: a folder's other files have their own.
+    let this = file.analysis.file;
     let mut out: Vec<Lens> = model
         .tables
         .iter()
+        .filter(|table| table.file == this)
         .map(|table| Lens {
             span: table.name.span,
             title: "View table".into(),
@@ -64,7 +67,7 @@ pub fn lenses(file: &File) -> Vec<Lens> {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| d.span)
         .collect();
-    for (id, pattern) in model.pattern_ids() {
+    for (id, pattern) in model.pattern_ids().filter(|(_, p)| p.file == this) {
         let lens = |title: String, action| Lens {
             span: pattern.name.span,
             title,

@@ -55,7 +55,9 @@ pub fn design_keys(file: &File, range: Span) -> Option<DesignKeys> {
 pub(super) fn design_file(file: &File) -> Option<DesignKeys> {
     // As `dyno design` refuses: a file with syntax errors (one being
     // typed) is not designed.
-    if file.text.len() > MAX_BYTES || !file.analysis.parse.diagnostics.is_empty() {
+    // A file of a schema folder is not a schema on its own: `dyno design`
+    // refuses it too.
+    if file.text.len() > MAX_BYTES || !file.analysis.parse.diagnostics.is_empty() || !file.alone() {
         return None;
     }
     // Offered only when it helps by the checker's count: what lacks keys

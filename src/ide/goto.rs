@@ -61,7 +61,10 @@ pub fn declaration(occurrences: &[Occurrence], symbol: &Symbol) -> Option<Span> 
 /// The resolved pattern whose text contains `offset`.
 fn enclosing_resolution(file: &File, offset: usize) -> Option<&Resolution> {
     let model = &file.analysis.schema.model;
-    let (index, _) = model.pattern_ids().find(|(_, p)| p.span.contains(offset))?;
+    let this = file.analysis.file;
+    let (index, _) = model
+        .pattern_ids()
+        .find(|(_, p)| p.file == this && p.span.contains(offset))?;
     file.analysis.schema.resolution(index)
 }
 

@@ -396,7 +396,7 @@ fn tag(file: &File, table: TableId, text: &str) -> String {
         {
             continue;
         }
-        if let Some((entity, key)) = key_line_at(model, occurrence.span.start) {
+        if let Some((entity, key)) = key_line_at(model, file.analysis.file, occurrence.span.start) {
             let line = format!(
                 "`{}`: `{} = \"{}\"`",
                 model.entity(entity).name.text,
@@ -417,9 +417,10 @@ fn tag(file: &File, table: TableId, text: &str) -> String {
     out
 }
 
-/// The entity and `(key, template)` whose template contains `offset`.
-fn key_line_at(model: &Model, offset: usize) -> Option<(EntityId, (String, String))> {
-    model.entity_ids().find_map(|(id, e)| {
+/// The entity of `file` and `(key, template)` whose template contains
+/// `offset`.
+fn key_line_at(model: &Model, file: crate::syntax::FileId, offset: usize) -> Option<(EntityId, (String, String))> {
+    model.entity_ids().filter(|(_, e)| e.file == file).find_map(|(id, e)| {
         e.items
             .iter()
             .flat_map(|i| &i.keys)

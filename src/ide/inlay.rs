@@ -16,7 +16,13 @@ pub struct Hint {
 pub fn hints(file: &File) -> Vec<Hint> {
     let analysis = &file.analysis;
     let mut out = Vec::new();
-    for (id, pattern) in analysis.schema.model.pattern_ids() {
+    // Only this file's patterns: a folder's others are in their own files.
+    let here = analysis
+        .schema
+        .model
+        .pattern_ids()
+        .filter(|(_, p)| p.file == analysis.file);
+    for (id, pattern) in here {
         let Some(served) = file.served(id) else { continue };
         out.push(Hint {
             offset: first_line_end(&file.text, pattern.span),

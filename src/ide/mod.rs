@@ -78,6 +78,16 @@ impl File {
             .as_ref()
     }
 
+    /// Whether the schema is this file alone (not a folder's files): the
+    /// features that rewrite the whole schema's text need that.
+    pub fn alone(&self) -> bool {
+        let this = self.analysis.file;
+        let model = &self.analysis.schema.model;
+        model.tables.iter().all(|t| t.file == this)
+            && model.entities.iter().all(|e| e.file == this)
+            && model.patterns.iter().all(|p| p.file == this)
+    }
+
     /// The "Design keys" action of the whole file, when one is worth
     /// offering, computed once.
     pub fn designed(&self) -> Option<&design::DesignKeys> {

@@ -68,7 +68,7 @@ fn quick_fixes(state: &State, snapshot: &Snapshot, params: &CodeActionParams, ra
     let analysis = &snapshot.file.analysis;
     ide::code_actions::actions(&snapshot.file, range)
         .into_iter()
-        .map(|action| {
+        .filter_map(|action| {
             let ours = diagnostics::convert(
                 &snapshot.uri,
                 &snapshot.rope,
@@ -84,21 +84,38 @@ fn quick_fixes(state: &State, snapshot: &Snapshot, params: &CodeActionParams, ra
                 .find(|d| same(d, &ours))
                 .cloned()
                 .unwrap_or(ours);
-            // A document is a schema of its own: every edit is in it.
-            let edits: Vec<TextEdit> = action
-                .edits
-                .iter()
-                .filter(|(at, _)| at.file == analysis.file)
-                .map(|(at, text)| TextEdit::new(position::range(&snapshot.rope, at.span, encoding), text.clone()))
-                .collect();
-            CodeActionOrCommand::CodeAction(CodeAction {
+            // In a schema folder a fix may edit other files too (an index
+            // in the tables' file, keys in an entity's): then one change
+            // per file, by URI.
+            let edit = if action.edits.iter().all(|(at, _)| at.file == analysis.file) {
+                let edits = action
+                    .edits
+                    .iter()
+                    .map(|(at, text)| TextEdit::new(position::range(&snapshot.rope, at.span, encoding), text.clone()))
+                    .collect();
+                workspace_edit(state, snapshot, edits)
+            } else {
+                let mut changes: HashMap<tower_lsp::lsp_types::Url, Vec<TextEdit>> = HashMap::new();
+                for (at, text) in &action.edits {
+                    let location = snapshot.location(*at, encoding)?;
+                    changes
+                        .entry(location.uri)
+                        .or_default()
+                        .push(TextEdit::new(location.range, text.clone()));
+                }
+                WorkspaceEdit {
+                    changes: Some(changes),
+                    ..WorkspaceEdit::default()
+                }
+            };
+            Some(CodeActionOrCommand::CodeAction(CodeAction {
                 title: action.title,
                 kind: Some(CodeActionKind::QUICKFIX),
                 diagnostics: Some(vec![diagnostic]),
-                edit: Some(workspace_edit(state, snapshot, edits)),
+                edit: Some(edit),
                 is_preferred: action.preferred.then_some(true),
                 ..CodeAction::default()
-            })
+            }))
         })
         .collect()
 }
