@@ -294,3 +294,95 @@ fn a_pulled_report_changes_when_another_file_of_the_folder_does() {
     assert!(!after["items"].as_array().unwrap().is_empty(), "{after:#}");
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// Random requests on every file of a folder, while one of them is edited
+/// into shapes its neighbours' spans do not fit: nothing fails inside the
+/// server (a span of one file read in another's text would).
+#[test]
+fn random_requests_across_a_folders_files_never_fail_internally() {
+    let scratch = Scratch::new("lsp-folder-random");
+    let folder = copy(&scratch, "broken");
+    let mut client = start(&folder);
+    let mut docs = Vec::new();
+    for name in ["patterns.dyno", "tables.dyno", "tenants.dyno", "invoices.dyno"] {
+        docs.push(open(&mut client, &folder.join(name)));
+    }
+    let methods = [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/completion",
+        "textDocument/references",
+        "textDocument/rename",
+        "textDocument/inlayHint",
+        "textDocument/codeAction",
+        "textDocument/codeLens",
+        "textDocument/documentHighlight",
+        "textDocument/signatureHelp",
+        "textDocument/semanticTokens/full",
+    ];
+    // A small deterministic generator (xorshift).
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut below = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut version = 1;
+    for round in 0..5 {
+        let mut ids = Vec::new();
+        for _ in 0..60 {
+            let (uri, text) = &docs[below(docs.len())];
+            let method = methods[below(methods.len())];
+            let lines = text.lines().count() + 2;
+            let position = json!({ "line": below(lines), "character": below(80) });
+            let document = json!({ "uri": uri });
+            let params = match method {
+                "textDocument/references" => json!({ "textDocument": document, "position": position,
+                    "context": { "includeDeclaration": true } }),
+                "textDocument/rename" => {
+                    json!({ "textDocument": document, "position": position, "newName": "Renamed" })
+                }
+                "textDocument/inlayHint" | "textDocument/codeAction" => json!({ "textDocument": document,
+                    "range": { "start": position, "end": { "line": below(lines), "character": 0 } },
+                    "context": { "diagnostics": [] } }),
+                "textDocument/codeLens" | "textDocument/semanticTokens/full" => json!({ "textDocument": document }),
+                _ => json!({ "textDocument": document, "position": position }),
+            };
+            ids.push((client.send_request(method, params.clone()), method, params));
+        }
+        // tables.dyno shrinks and grows under the others' analyses.
+        version += 1;
+        let (uri, text) = &mut docs[1];
+        let cut = if round % 2 == 0 {
+            ""
+        } else {
+            "table Billing {\n  key pk, sk\n  index gsi1 (gsi1pk, gsi1sk)\n}\n"
+        };
+        *text = format!(
+            "{cut}\n// round {round}\n{}",
+            if round % 2 == 0 { "" } else { text.as_str() }
+        );
+        client.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": [{ "text": text }] }),
+        );
+        for (id, method, params) in ids {
+            let response = client.response(&json!(id));
+            if let Some(error) = response.get("error") {
+                assert!(
+                    method == "textDocument/rename" && error["code"] == -32602,
+                    "round {round}: {method} {params} failed: {response}"
+                );
+            }
+        }
+    }
+    assert!(client.is_running());
+    let internal: Vec<&Value> = client
+        .notifications()
+        .iter()
+        .filter(|n| n["method"] == "window/logMessage" && n["params"]["type"] == 1)
+        .collect();
+    assert!(internal.is_empty(), "{internal:#?}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
