@@ -187,17 +187,17 @@ struct Group {
 fn schemas(paths: &[PathBuf], unreadable: &mut Vec<render::Unreadable>) -> Vec<(Option<PathBuf>, PathBuf)> {
     let mut out: Vec<(Option<PathBuf>, PathBuf)> = Vec::new();
     let mut roots_seen: Vec<PathBuf> = Vec::new();
-    let canonical = |p: &PathBuf| std::fs::canonicalize(p).ok();
+    // The folders' files already listed, as one path each (a directory's
+    // files are named again by the walk of `dyno check DIR`).
+    let mut listed: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+    let canonical = |p: &PathBuf| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
     for path in paths {
         match folder::schema_root(path) {
             None => out.push((None, path.clone())),
             // Named, but left out of the folder's walk (ignored or hidden):
             // read with the folder all the same, after its files.
             Some(root) if roots_seen.contains(&root) => {
-                let listed = out
-                    .iter()
-                    .any(|(r, p)| r.as_ref() == Some(&root) && canonical(p) == canonical(path));
-                if !listed && !path.is_dir() {
+                if !path.is_dir() && listed.insert(canonical(path)) {
                     let after = out
                         .iter()
                         .rposition(|(r, _)| r.as_ref() == Some(&root))
@@ -216,9 +216,9 @@ fn schemas(paths: &[PathBuf], unreadable: &mut Vec<render::Unreadable>) -> Vec<(
                 let members = folder::members(&root, &mut |message| {
                     eprintln!("error: {message}");
                 });
-                let named = path.is_dir() || members.iter().any(|m| canonical(m) == canonical(path));
+                listed.extend(members.iter().map(&canonical));
                 out.extend(members.into_iter().map(|m| (Some(root.clone()), m)));
-                if !named {
+                if !path.is_dir() && listed.insert(canonical(path)) {
                     out.push((Some(root.clone()), path.clone()));
                 }
                 roots_seen.push(root);
