@@ -51,6 +51,10 @@ struct Store {
     folders: HashMap<PathBuf, Arc<Vec<FileId>>>,
     /// When each folder's list of files last changed, on the same clock.
     listed: HashMap<PathBuf, u64>,
+    /// The editor views of folder files no editor has open, shared by the
+    /// requests that cross files (an open one's is its document's view).
+    /// Emptied whenever a folder's files or texts change.
+    member_views: HashMap<FileId, Analysed>,
 }
 
 impl Store {
@@ -107,6 +111,7 @@ impl Store {
             self.listed.insert(root.to_path_buf(), revision);
         }
         self.folders.insert(root.to_path_buf(), Arc::new(files));
+        self.forget_member_views(released);
         let mut touched = Vec::new();
         for (uri, doc) in &mut self.docs {
             if doc.root.as_deref() == Some(root) {
@@ -115,6 +120,32 @@ impl Store {
             }
         }
         touched
+    }
+
+    /// The view cell of each file of the document's schema, in its order:
+    /// an open document's own, else a shared one for the file on disk.
+    fn views_of(&mut self, doc: &Document, schema: &[FileId]) -> Vec<Analysed> {
+        if schema.len() == 1 {
+            return vec![doc.view.clone()];
+        }
+        let open: HashMap<FileId, Analysed> = self.docs.values().map(|d| (d.file, d.view.clone())).collect();
+        schema
+            .iter()
+            .map(|f| match open.get(f) {
+                Some(view) => view.clone(),
+                None => self.member_views.entry(*f).or_default().clone(),
+            })
+            .collect()
+    }
+
+    /// Drops the shared views of unopened folder files (off the caller's
+    /// thread, with `released`): a folder's file changed.
+    fn forget_member_views(&mut self, released: &mut Vec<(Superseded, Option<Analysed>)>) {
+        released.extend(
+            self.member_views
+                .drain()
+                .map(|(_, view)| (Superseded::default(), Some(view))),
+        );
     }
 
     /// The open documents that share a schema folder with `uri`, but it.
@@ -151,6 +182,9 @@ pub struct Snapshot {
     /// The workspace as it was, to read the schema's other files.
     workspace: Workspace,
     schema: Arc<Vec<FileId>>,
+    /// The view cell of each file of `schema`: analysed once per revision
+    /// by whichever request needs it first.
+    views: Vec<Analysed>,
 }
 
 impl Snapshot {
@@ -162,13 +196,16 @@ impl Snapshot {
         let views: Vec<Arc<ide::File>> = self
             .schema
             .iter()
-            .map(|&f| {
+            .zip(&self.views)
+            .map(|(&f, cell)| {
                 if f == this {
-                    self.file.clone()
-                } else {
+                    return self.file.clone();
+                }
+                cell.get_or_init(|| {
                     let analysis = self.workspace.analysis(f, &self.schema);
                     Arc::new(ide::File::from_analysis(self.workspace.text(f), analysis))
-                }
+                })
+                .clone()
             })
             .collect();
         let current = self.schema.iter().position(|&f| f == this).unwrap_or(0);
@@ -322,9 +359,13 @@ impl Documents {
         let doc = store.docs.get_mut(uri)?;
         doc.version = version;
         let stale = std::mem::take(&mut doc.view);
-        // The folder's other documents are analysed with this text now.
+        // The folder's other documents (and files) are analysed with this
+        // text now.
         let siblings = store.siblings(uri);
         let mut released = vec![(superseded, Some(stale))];
+        if store.docs.get(uri).is_some_and(|d| d.root.is_some()) {
+            store.forget_member_views(&mut released);
+        }
         for sibling in &siblings {
             if let Some(doc) = store.docs.get_mut(sibling) {
                 released.push((Superseded::default(), Some(std::mem::take(&mut doc.view))));
@@ -365,13 +406,14 @@ impl Documents {
     /// revision, `parsed` gets its text and syntax errors as soon as they
     /// are known, before the semantic passes.
     pub fn snapshot_with(&self, uri: &Url, parsed: impl FnOnce(&Rope, &[Diagnostic])) -> Option<Snapshot> {
-        let (workspace, doc, schema, revision) = {
-            let store = self.lock();
+        let (workspace, doc, schema, revision, views) = {
+            let mut store = self.lock();
             let doc = store.docs.get(uri)?.clone();
             let schema = store.schema_of(&doc);
             let revision = store.revision_of(&doc);
+            let views = store.views_of(&doc, &schema);
             // A snapshot of the database: cheap, and no later edit changes it.
-            (store.workspace.clone(), doc, schema, revision)
+            (store.workspace.clone(), doc, schema, revision, views)
         };
         let rope = workspace.rope(doc.file);
         // The cell belongs to this revision: an edit meanwhile (of this file
@@ -394,6 +436,7 @@ impl Documents {
             file,
             workspace,
             schema,
+            views,
         })
     }
 }
@@ -440,6 +483,35 @@ mod tests {
         assert!(third > second);
         assert_eq!(docs.revision(&uri), Some(third));
         assert!(docs.snapshot(&uri).unwrap().file.text.contains("table C"));
+    }
+
+    #[test]
+    fn a_folders_unopened_file_is_analysed_once_per_revision() {
+        let dir = std::env::temp_dir().join(format!("dyno-documents-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("dyno.json"), "{}").unwrap();
+        std::fs::write(dir.join("a.dyno"), "table A {\n  key pk\n}\n").unwrap();
+        std::fs::write(dir.join("b.dyno"), "entity B {\n  id: id\n  pk = \"B#{id}\"\n}\n").unwrap();
+        let docs = Documents::default();
+        let uri = Url::from_file_path(dir.join("a.dyno")).unwrap();
+        docs.open(uri.clone(), "table A {\n  key pk\n}\n", 1);
+        let b_of = |docs: &Documents| {
+            let snapshot = docs.snapshot(&uri).unwrap();
+            let (files, current) = snapshot.schema_files();
+            assert_eq!(files.len(), 2);
+            files[1 - current].clone()
+        };
+        // Two requests share the other file's view; an edit makes a new one.
+        let first = b_of(&docs);
+        assert!(Arc::ptr_eq(&first, &b_of(&docs)));
+        let change = TextDocumentContentChangeEvent {
+            range: None,
+            range_length: None,
+            text: "table A {\n  key pk, sk\n}\n".into(),
+        };
+        docs.change(&uri, 2, &[change], Encoding::Utf16).unwrap();
+        assert!(!Arc::ptr_eq(&first, &b_of(&docs)));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
