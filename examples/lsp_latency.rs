@@ -20,115 +20,18 @@
 //! `--server PATH` picks the binary (default: `dyno` next to this example's
 //! directory, i.e. `target/release/dyno`).
 
-use std::io::{BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
-#[path = "../tests/common/framing.rs"]
-mod framing;
+#[path = "support/lsp_server.rs"]
+mod lsp_server;
+
+use lsp_server::Server;
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 const URI: &str = "file:///bench/schema.dyno";
-
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    incoming: Receiver<(Instant, Value)>,
-    next_id: i64,
-}
-
-impl Server {
-    fn spawn(path: &PathBuf) -> Server {
-        let mut child = Command::new(path)
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", path.display()));
-        let stdout = child.stdout.take().unwrap();
-        let (sender, incoming) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            while let Ok(Some(body)) = framing::read_frame(&mut reader) {
-                // Stamped on arrival, before any parsing on this side.
-                let at = Instant::now();
-                let Ok(value) = serde_json::from_slice::<Value>(&body) else {
-                    continue;
-                };
-                if sender.send((at, value)).is_err() {
-                    break;
-                }
-            }
-        });
-        Server {
-            stdin: child.stdin.take().unwrap(),
-            child,
-            incoming,
-            next_id: 1,
-        }
-    }
-
-    fn send(&mut self, message: Value) -> Instant {
-        let frame = framing::frame(message.to_string().as_bytes());
-        let at = Instant::now();
-        self.stdin.write_all(&frame).expect("server stdin");
-        self.stdin.flush().expect("server stdin");
-        at
-    }
-
-    fn notify(&mut self, method: &str, params: Value) -> Instant {
-        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }))
-    }
-
-    /// Sends a request; returns its id and when it was sent.
-    fn request(&mut self, method: &str, params: Value) -> (i64, Instant) {
-        let id = self.next_id;
-        self.next_id += 1;
-        let at = self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        (id, at)
-    }
-
-    /// The next message that satisfies `wanted`, with its arrival time;
-    /// requests from the server are answered with `null` on the way.
-    fn wait(&mut self, mut wanted: impl FnMut(&Value) -> bool) -> (Instant, Value) {
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.incoming.recv_timeout(left) {
-                Ok((at, message)) => {
-                    if message.get("method").is_some()
-                        && let Some(id) = message.get("id")
-                    {
-                        let id = id.clone();
-                        self.send(json!({ "jsonrpc": "2.0", "id": id, "result": null }));
-                        continue;
-                    }
-                    if wanted(&message) {
-                        return (at, message);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("no answer from the server within {TIMEOUT:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("the server exited"),
-            }
-        }
-    }
-
-    fn response(&mut self, id: i64) -> (Instant, Value) {
-        self.wait(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
-    }
-
-    fn peak_rss_kib(&self) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-        line.split_whitespace().nth(1)?.parse().ok()
-    }
-}
 
 /// xorshift64*, deterministic by seed.
 struct Rng(u64);
@@ -222,7 +125,7 @@ fn main() {
         server_path.display()
     );
 
-    let mut server = Server::spawn(&server_path);
+    let mut server = Server::spawn(&server_path, TIMEOUT);
     let (id, _) = server.request(
         "initialize",
         json!({ "processId": null, "rootUri": null, "capabilities": {
@@ -239,11 +142,11 @@ fn main() {
         "textDocument/didOpen",
         json!({ "textDocument": { "uri": URI, "languageId": "dyno", "version": 0, "text": text } }),
     );
-    let (mut at, mut message) = server.wait(is_publish_of(0));
-    while codes(&message) != expected {
-        (at, message) = server.wait(is_publish_of(0));
+    let mut published = server.wait(is_publish_of(0));
+    while codes(&published.message) != expected {
+        published = server.wait(is_publish_of(0));
     }
-    let open = at - sent;
+    let open = published.at - sent;
 
     // Edits: a letter typed at a random place of a random line, then
     // deleted. The text is the generated one again after every deletion.
@@ -288,14 +191,14 @@ fn main() {
         // it is only timed when asked for.
         let timed = version <= edits as i64;
         if timed {
-            first.samples.push(last.0 - sent);
+            first.samples.push(last.at - sent);
         }
-        while codes(&last.1) != expected {
+        while codes(&last.message) != expected {
             partial_publishes += usize::from(timed);
             last = server.wait(is_publish_of(version));
         }
         if timed {
-            full.samples.push(last.0 - sent);
+            full.samples.push(last.at - sent);
         }
     }
 
@@ -312,12 +215,12 @@ fn main() {
                 method,
                 json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": character } }),
             );
-            let (at, _) = server.response(id);
+            let at = server.response(id).at;
             stats.samples.push(at - sent);
         }
     }
 
-    let rss = server.peak_rss_kib();
+    let rss = server.status_kib("VmHWM:");
     let (id, _) = server.request("shutdown", Value::Null);
     server.response(id);
     server.notify("exit", Value::Null);

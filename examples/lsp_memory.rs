@@ -14,109 +14,32 @@
 //! four requests N times over: memory that a request keeps shows as
 //! `VmRSS` growing from round to round.
 
-use std::io::{BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-#[path = "../tests/common/framing.rs"]
-mod framing;
+#[path = "support/lsp_server.rs"]
+mod lsp_server;
+
+use lsp_server::Server;
 
 const TIMEOUT: Duration = Duration::from_secs(600);
 const URI: &str = "file:///bench/large.dyno";
 
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    /// Each message with the length of its body in bytes.
-    incoming: Receiver<(usize, Value)>,
-    next_id: i64,
+/// Sends a request and waits for its response: (body bytes, response, time).
+fn request(server: &mut Server, method: &str, params: Value) -> (usize, Value, Duration) {
+    let (id, sent) = server.request(method, params);
+    let response = server.response(id);
+    (response.len, response.message, response.at - sent)
 }
 
-impl Server {
-    fn spawn(path: &PathBuf) -> Server {
-        let mut child = Command::new(path)
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", path.display()));
-        let stdout = child.stdout.take().unwrap();
-        let (sender, incoming) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            while let Ok(Some(body)) = framing::read_frame(&mut reader) {
-                let Ok(value) = serde_json::from_slice::<Value>(&body) else {
-                    continue;
-                };
-                if sender.send((body.len(), value)).is_err() {
-                    break;
-                }
-            }
-        });
-        Server {
-            stdin: child.stdin.take().unwrap(),
-            child,
-            incoming,
-            next_id: 1,
-        }
-    }
-
-    fn send(&mut self, message: Value) {
-        let frame = framing::frame(message.to_string().as_bytes());
-        self.stdin.write_all(&frame).expect("server stdin");
-        self.stdin.flush().expect("server stdin");
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
-    }
-
-    /// The next message that satisfies `wanted`, with its body's length;
-    /// requests from the server are answered with `null` on the way.
-    fn wait(&mut self, mut wanted: impl FnMut(&Value) -> bool) -> (usize, Value) {
-        loop {
-            let (len, message) = self.incoming.recv_timeout(TIMEOUT).expect("an answer from the server");
-            if message.get("method").is_some()
-                && let Some(id) = message.get("id")
-            {
-                let id = id.clone();
-                self.send(json!({ "jsonrpc": "2.0", "id": id, "result": null }));
-                continue;
-            }
-            if wanted(&message) {
-                return (len, message);
-            }
-        }
-    }
-
-    /// Sends a request and waits for its response: (body bytes, response, time).
-    fn request(&mut self, method: &str, params: Value) -> (usize, Value, Duration) {
-        let id = self.next_id;
-        self.next_id += 1;
-        let sent = Instant::now();
-        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        let (len, message) = self.wait(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none());
-        (len, message, sent.elapsed())
-    }
-
-    fn status_kib(&self, field: &str) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
-        let line = status.lines().find(|l| l.starts_with(field)).unwrap_or_default();
-        line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).unwrap_or(0)
-    }
-
-    /// `VmRSS` in MiB, once the server has had a moment to free what it
-    /// dropped.
-    fn rss_mib(&self) -> f64 {
-        thread::sleep(Duration::from_millis(500));
-        self.status_kib("VmRSS:") as f64 / 1024.0
-    }
+/// `VmRSS` in MiB, once the server has had a moment to free what it
+/// dropped.
+fn rss_mib(server: &Server) -> f64 {
+    thread::sleep(Duration::from_millis(500));
+    server.status_kib("VmRSS:").unwrap_or(0) as f64 / 1024.0
 }
 
 fn count_symbols(symbols: &Value) -> usize {
@@ -152,8 +75,9 @@ fn main() {
         server_path.display()
     );
 
-    let mut server = Server::spawn(&server_path);
-    server.request(
+    let mut server = Server::spawn(&server_path, TIMEOUT);
+    request(
+        &mut server,
         "initialize",
         json!({ "processId": null, "rootUri": null, "capabilities": { "textDocument": {
             "publishDiagnostics": { "versionSupport": true },
@@ -188,7 +112,7 @@ fn main() {
     println!(
         "didOpen → complete publishDiagnostics: {:.1} s; VmRSS {:.1} MiB",
         started.elapsed().as_secs_f64(),
-        server.rss_mib()
+        rss_mib(&server)
     );
 
     println!("\n| request | answer bytes | what | ms | VmRSS after, MiB |");
@@ -198,12 +122,16 @@ fn main() {
         println!(
             "| {method} | {len} | {what} | {:.0} | {:.1} |",
             took.as_secs_f64() * 1e3,
-            server.rss_mib()
+            rss_mib(server)
         );
     };
 
     for _ in 0..rounds {
-        let (len, answer, took) = server.request("textDocument/documentSymbol", json!({ "textDocument": document }));
+        let (len, answer, took) = request(
+            &mut server,
+            "textDocument/documentSymbol",
+            json!({ "textDocument": document }),
+        );
         let result = &answer["result"];
         let last = result.as_array().and_then(|s| s.last()).map(|s| s["name"].clone());
         let what = format!(
@@ -226,14 +154,18 @@ fn main() {
                     .map_or(String::new(), |e| format!(", {} edits", e.len()))
             ),
         };
-        let (len, answer, took) =
-            server.request("textDocument/semanticTokens/full", json!({ "textDocument": document }));
+        let (len, answer, took) = request(
+            &mut server,
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": document }),
+        );
         let result_id = answer["result"]["resultId"].clone();
         let what = describe(&answer);
         drop(answer);
         row(&server, "semanticTokens/full", len, what, took);
 
-        let (len, answer, took) = server.request(
+        let (len, answer, took) = request(
+            &mut server,
             "textDocument/semanticTokens/full/delta",
             json!({ "textDocument": document, "previousResultId": result_id.as_str().unwrap_or("0") }),
         );
@@ -241,7 +173,8 @@ fn main() {
         drop(answer);
         row(&server, "semanticTokens/full/delta", len, what, took);
 
-        let (len, answer, took) = server.request(
+        let (len, answer, took) = request(
+            &mut server,
             "textDocument/semanticTokens/range",
             json!({ "textDocument": document, "range": {
                 "start": { "line": line_count / 2, "character": 0 },
@@ -254,10 +187,10 @@ fn main() {
 
     println!(
         "\nVmRSS at the end: {:.1} MiB; peak (VmHWM): {:.1} MiB",
-        server.rss_mib(),
-        server.status_kib("VmHWM:") as f64 / 1024.0
+        rss_mib(&server),
+        server.status_kib("VmHWM:").unwrap_or(0) as f64 / 1024.0
     );
-    server.request("shutdown", Value::Null);
+    request(&mut server, "shutdown", Value::Null);
     server.notify("exit", Value::Null);
     let _ = server.child.wait();
 }
