@@ -378,11 +378,7 @@ fn random_requests_across_a_folders_files_never_fail_internally() {
         }
     }
     assert!(client.is_running());
-    let internal: Vec<&Value> = client
-        .notifications()
-        .iter()
-        .filter(|n| n["method"] == "window/logMessage" && n["params"]["type"] == 1)
-        .collect();
-    assert!(internal.is_empty(), "{internal:#?}");
+    let internal = client.logged_errors();
+    assert!(internal.is_empty(), "errors logged: {internal:#?}");
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }

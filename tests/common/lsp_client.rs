@@ -198,6 +198,16 @@ impl LspClient {
             .clone()
     }
 
+    /// The errors the server logged (`window/logMessage` of type Error):
+    /// what it says when a request failed inside it.
+    #[allow(dead_code)] // not every test file looks at the log
+    pub fn logged_errors(&self) -> Vec<&Value> {
+        self.notifications
+            .iter()
+            .filter(|n| n["method"] == "window/logMessage" && n["params"]["type"] == 1)
+            .collect()
+    }
+
     /// The params of the server's next request of `method` (already
     /// answered, see `answer`).
     #[allow(dead_code)] // not every test file waits for a server request
