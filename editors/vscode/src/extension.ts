@@ -68,6 +68,9 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
       { scheme: 'untitled', language: 'dyno' },
     ],
     outputChannel: output,
+    // `dyno.severity`, `dyno.defaults` and `dyno.diffAgainstHead` reach the
+    // server as they change (it also asks with `workspace/configuration`).
+    synchronize: { configurationSection: 'dyno' },
     middleware: {
       // The client registers the server's `dyno.view` (its code lenses run
       // it); the server writes the page and answers its path, shown here.

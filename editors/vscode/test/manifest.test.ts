@@ -51,6 +51,21 @@ test('settings: dyno.server.path and dyno.trace.server', () => {
   assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['dyno.server.path']);
 });
 
+test('settings the server reads: dyno.severity, dyno.defaults, dyno.diffAgainstHead', () => {
+  const props = pkg.contributes.configuration.properties;
+  assert.deepEqual(props['dyno.severity'].additionalProperties.enum, ['off', 'error', 'warning', 'information', 'hint']);
+  assert.deepEqual(props['dyno.severity'].default, {});
+  // The size types the server takes (src/check/defaults.rs); any other key
+  // is refused by the settings editor rather than ignored by the server.
+  const sizes = props['dyno.defaults'].properties.sizes;
+  assert.deepEqual(Object.keys(sizes.properties), ['string', 'id', 'int', 'decimal', 'binary', 'list', 'map']);
+  assert.equal(sizes.additionalProperties, false);
+  assert.equal(props['dyno.defaults'].properties.items.type, 'number');
+  assert.equal(props['dyno.diffAgainstHead'].type, 'boolean');
+  const source = fs.readFileSync(path.join(EXT, 'src', 'extension.ts'), 'utf8');
+  assert.match(source, /configurationSection:\s*'dyno'/);
+});
+
 test('the client id matches the trace setting, and the server runs as `dyno lsp` over stdio', () => {
   const source = fs.readFileSync(path.join(EXT, 'src', 'extension.ts'), 'utf8');
   assert.match(source, /new LanguageClient\(\s*'dyno'/);
