@@ -205,3 +205,63 @@ fn a_named_file_the_walk_ignores_is_checked_with_its_folder() {
     assert_eq!(explained.status.code(), Some(0), "{}", stderr(&explained));
     assert!(stdout(&explained).contains("pattern getUser"));
 }
+
+/// A copy of the billing folder whose `dyno.json` says `marker`.
+fn billing_with_marker(label: &str, marker: &str) -> Scratch {
+    let scratch = Scratch::new(label);
+    for entry in std::fs::read_dir(BILLING).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        scratch.file(name, std::fs::read(&path).unwrap());
+    }
+    scratch.file("dyno.json", marker);
+    scratch
+}
+
+fn list_users_cost(folder: &std::path::Path) -> String {
+    let output = dyno(&["explain", path_str(folder), "listUsers"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = stdout(&output);
+    out.lines()
+        .find(|l| l.trim_start().starts_with("cost:"))
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+/// `dyno.json` may set the cost model's defaults for its schema: `listUsers`
+/// (`-> User[]`, no hints) then counts 200 items of 1 KB strings instead of
+/// 10 items of 64-byte ones; `dyno check` and `explain` agree.
+#[test]
+fn a_folder_sets_its_cost_defaults_in_dyno_json() {
+    let plain = list_users_cost(std::path::Path::new(BILLING));
+    assert!(plain.contains("~10 items × 217 B"), "{plain}");
+    assert!(plain.contains("0.5 RCU"), "{plain}");
+    let scratch = billing_with_marker(
+        "schema-folder-defaults",
+        r#"{"defaults": {"items": 200, "sizes": {"string": "1KB"}}}"#,
+    );
+    let set = list_users_cost(scratch.path());
+    assert!(set.contains("~200 items × "), "{set}");
+    assert!(set.contains("200 items per `E[]` without `~N`"), "{set}");
+    assert!(set.contains("29 RCU"), "{set}");
+    assert_eq!(dyno(&["check", path_str(scratch.path())]).status.code(), Some(0));
+}
+
+/// An entry that cannot be read would change every cost silently: it is a
+/// usage error naming the key, for `check` and for the other commands.
+#[test]
+fn defaults_in_dyno_json_that_cannot_be_read_are_a_usage_error() {
+    let scratch = billing_with_marker(
+        "schema-folder-bad-defaults",
+        r#"{"defaults": {"items": "many", "sizes": {"bool": 2}}, "include": []}"#,
+    );
+    for command in ["check", "explain"] {
+        let output = dyno(&[command, path_str(scratch.path())]);
+        assert_eq!(output.status.code(), Some(2), "{command}: {}", stdout(&output));
+        let err = stderr(&output);
+        for key in ["defaults.items", "defaults.sizes.bool", "include: unknown"] {
+            assert!(err.contains(key), "{command}: no {key} in {err}");
+        }
+    }
+}

@@ -17,6 +17,7 @@
 //!
 //! Pure functions over the model: nothing here knows about the CLI or LSP.
 
+use super::defaults::Defaults;
 use super::model::Zone;
 use super::model::{AttrType, Attribute, Entity, EntityId, ItemShape, KeySchema, Model, Part, Pattern, Projection};
 use super::resolve::registry::Registry;
@@ -31,8 +32,6 @@ pub const READ_UNIT: f64 = 4.0 * KB;
 pub const WRITE_UNIT: f64 = KB;
 /// A Query reads at most 1 MB per call (rule 1.10).
 pub const PAGE: f64 = 1024.0 * KB;
-/// Items counted for a `E[]` return without a `~N` hint.
-pub const DEFAULT_MANY: f64 = 10.0;
 
 /// A size in bytes and whether a type default went into it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -93,9 +92,9 @@ pub struct ReadCost {
     pub consistent: bool,
     /// Some item size came from type defaults rather than hints.
     pub estimated: bool,
-    /// Some `E[]` return had no `~N` hint and counted the default 10 items
-    /// (and no `limit` capped the total).
-    pub default_count: bool,
+    /// Some `E[]` return had no `~N` hint and counted the default number of
+    /// items, given here (and no `limit` capped the total).
+    pub default_count: Option<f64>,
     /// Query calls needed at 1 MB per page (BatchGetItem: 16 MB).
     pub pages: u64,
     /// BatchGetItem: each item was rounded up to 4 KB on its own.
@@ -139,15 +138,14 @@ fn digits_size(digits: u32) -> f64 {
 /// own: `docs/language.md`, "Defaults without hints". Fixed-format types
 /// (`bool`, `date`, `datetime`, `uuid`, `ulid`, `enum`, `int(pad N)`) are
 /// sized exactly by their format; the others are estimates.
-pub fn default_value_size(ty: &AttrType) -> Size {
+pub fn default_value_size(defaults: &Defaults, ty: &AttrType) -> Size {
     match ty {
-        AttrType::String => Size::assumed(64.0),
-        AttrType::Id => Size::assumed(16.0),
-        // About six digits: 3 + 1 bytes.
-        AttrType::Int { pad: None } => Size::assumed(4.0),
+        AttrType::String => Size::assumed(defaults.string),
+        AttrType::Id => Size::assumed(defaults.id),
+        AttrType::Int { pad: None } => Size::assumed(defaults.int),
         // Stored as a number: leading zeros are trimmed, so N digits at most.
         AttrType::Int { pad: Some(n) } => Size::exact(digits_size(*n)),
-        AttrType::Decimal => Size::assumed(8.0),
+        AttrType::Decimal => Size::assumed(defaults.decimal),
         AttrType::Bool => Size::exact(1.0),
         AttrType::Date => Size::exact(10.0),
         AttrType::DateTime(Zone::Utc) => Size::exact(24.0),
@@ -158,9 +156,9 @@ pub fn default_value_size(ty: &AttrType) -> Size {
         AttrType::Ulid => Size::exact(26.0),
         AttrType::Enum(values) => Size::exact(longest(values.iter().map(String::as_str))),
         AttrType::Shard { count, .. } => Size::exact(digits_size((count.saturating_sub(1)).max(1).ilog10() + 1)),
-        AttrType::Binary => Size::assumed(256.0),
-        AttrType::List => Size::assumed(128.0),
-        AttrType::Map => Size::assumed(256.0),
+        AttrType::Binary => Size::assumed(defaults.binary),
+        AttrType::List => Size::assumed(defaults.list),
+        AttrType::Map => Size::assumed(defaults.map),
     }
 }
 
@@ -169,35 +167,37 @@ fn longest<'a>(values: impl Iterator<Item = &'a str>) -> f64 {
 }
 
 /// An attribute's value size: its hint, else its type's default.
-pub fn value_size(attribute: &Attribute) -> Size {
+pub fn value_size(defaults: &Defaults, attribute: &Attribute) -> Size {
     match attribute.size_hint {
         Some(bytes) => Size::exact(bytes),
-        None => default_value_size(&attribute.ty),
+        None => default_value_size(defaults, &attribute.ty),
     }
 }
 
 /// The size of an attribute's value as text inside a string key value
 /// (`INVOICE#{number}`): like [`value_size`], except that `int(pad N)` is
 /// its N digits and `bool` its word (`false`, the longer).
-fn hole_size(attribute: &Attribute) -> Size {
+fn hole_size(defaults: &Defaults, attribute: &Attribute) -> Size {
     if let Some(bytes) = attribute.size_hint {
         return Size::exact(bytes);
     }
     match &attribute.ty {
         AttrType::Int { pad: Some(n) } => Size::exact(f64::from(*n)),
         AttrType::Bool => Size::exact(5.0),
-        ty => default_value_size(ty),
+        ty => default_value_size(defaults, ty),
     }
 }
 
 /// The size of a key value built from a template: literal bytes plus each
 /// hole's size. On a number key a lone hole is a number and a literal is
 /// sized as one.
-fn key_value_size(entity: &Entity, key: &super::model::KeyValue, key_type: KeyType) -> Size {
+fn key_value_size(defaults: &Defaults, entity: &Entity, key: &super::model::KeyValue, key_type: KeyType) -> Size {
     let attribute = |attr: Option<usize>| attr.and_then(|i| entity.attributes.get(i));
     if key_type == KeyType::Number {
         match key.template.parts.as_slice() {
-            [Part::Hole { attr, .. }] => return attribute(*attr).map_or(Size::assumed(4.0), value_size),
+            [Part::Hole { attr, .. }] => {
+                return attribute(*attr).map_or(Size::assumed(defaults.int), |a| value_size(defaults, a));
+            }
             [Part::Literal { text, .. }] => return Size::exact(number_size(text)),
             _ => {}
         }
@@ -205,7 +205,9 @@ fn key_value_size(entity: &Entity, key: &super::model::KeyValue, key_type: KeyTy
     key.template.parts.iter().fold(Size::ZERO, |size, part| {
         size.add(match part {
             Part::Literal { text, .. } => Size::exact(text.len() as f64),
-            Part::Hole { attr, .. } => attribute(*attr).map_or(default_value_size(&AttrType::String), hole_size),
+            Part::Hole { attr, .. } => {
+                attribute(*attr).map_or(Size::assumed(defaults.string), |a| hole_size(defaults, a))
+            }
         })
     })
 }
@@ -224,7 +226,8 @@ fn item_attributes(model: &Model, entity: &Entity, item: &ItemShape) -> Vec<(Str
     };
     let mut out: Vec<(String, Size)> = Vec::new();
     for key in item.keys.iter().filter(|k| !k.implicit) {
-        let size = Size::exact(key.attr.len() as f64).add(key_value_size(entity, key, key_type(&key.attr)));
+        let size =
+            Size::exact(key.attr.len() as f64).add(key_value_size(&model.defaults, entity, key, key_type(&key.attr)));
         out.push((key.attr.clone(), size));
     }
     for attribute in &entity.attributes {
@@ -234,7 +237,7 @@ fn item_attributes(model: &Model, entity: &Entity, item: &ItemShape) -> Vec<(Str
         }
         out.push((
             attribute.name.text.clone(),
-            Size::exact(attribute.name.text.len() as f64).add(value_size(attribute)),
+            Size::exact(attribute.name.text.len() as f64).add(value_size(&model.defaults, attribute)),
         ));
     }
     out
@@ -255,7 +258,8 @@ pub fn item_size(model: &Model, entity: EntityId, item: usize) -> ItemSize {
             .into_iter()
             .fold(Size::ZERO, |s, (_, a)| s.add(a)),
         None => entity.attributes.iter().fold(Size::ZERO, |s, a| {
-            s.add(Size::exact(a.name.text.len() as f64)).add(value_size(a))
+            s.add(Size::exact(a.name.text.len() as f64))
+                .add(value_size(&model.defaults, a))
         }),
     };
     ItemSize { size, hinted: false }
@@ -386,8 +390,8 @@ impl ReadCost {
         if self.estimated {
             notes.push("sizes estimated from type defaults".into());
         }
-        if self.default_count {
-            notes.push(format!("{DEFAULT_MANY} items per `E[]` without `~N`"));
+        if let Some(items) = self.default_count {
+            notes.push(format!("{} items per `E[]` without `~N`", whole(items)));
         }
         out.push_str(&format!(" ({})", notes.join("; ")));
         out
@@ -410,7 +414,7 @@ impl ReadCost {
         {
             bytes *= limit / items;
             items = limit;
-            default_count = false;
+            default_count = None;
         }
         query_cost(items, bytes, self.consistent, self.estimated, default_count)
     }
@@ -455,15 +459,15 @@ pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resoluti
     let mut items = 0.0;
     let mut bytes = 0.0;
     let mut estimated = false;
-    let mut default_count = false;
+    let mut default_count = None;
     for ret in &pattern.returns {
         let Some(entity) = ret.entity else { continue };
         let count = match (ret.count, ret.many) {
             (Some(n), _) => n,
             (None, false) => 1.0,
             (None, true) => {
-                default_count = true;
-                DEFAULT_MANY
+                default_count = Some(model.defaults.items);
+                model.defaults.items
             }
         };
         let mut shapes: Vec<usize> = matched.iter().filter(|i| i.entity == entity).map(|i| i.item).collect();
@@ -512,7 +516,7 @@ pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resoluti
         // taken at the average size.
         bytes *= limit / items;
         items = limit;
-        default_count = false;
+        default_count = None;
     }
     let mut cost = query_cost(items, bytes, resolution.consistent, estimated, default_count);
     cost.filtered = share.map(|share| Filtered {
@@ -559,7 +563,7 @@ pub fn write_units(bytes: f64) -> f64 {
 
 /// Rules 3.1, 3.5, 3.6: `bytes` read by one Query, summed and rounded up
 /// once to 4 KB, with a one-unit minimum; half for eventually consistent.
-pub fn query_cost(items: f64, bytes: f64, consistent: bool, estimated: bool, default_count: bool) -> ReadCost {
+pub fn query_cost(items: f64, bytes: f64, consistent: bool, estimated: bool, default_count: Option<f64>) -> ReadCost {
     let units = read_units(bytes);
     let rcu = if consistent { units } else { units / 2.0 };
     let pages = (bytes / PAGE).ceil().max(1.0) as u64;
@@ -682,10 +686,10 @@ pattern oneUser(tenantId, userId) -> User
         assert_eq!((one.items, one.bytes, one.rcu), (1.0, 2.0 * KB, 0.5));
         let many = cost_of(USERS, "someUsers");
         assert_eq!((many.items, many.bytes, many.rcu), (10.0, 20.0 * KB, 2.5));
-        assert!(many.default_count);
+        assert_eq!(many.default_count, Some(10.0));
         let limited = cost_of(USERS, "firstUsers");
         assert_eq!((limited.items, limited.bytes, limited.rcu), (25.0, 50.0 * KB, 6.5));
-        assert!(!limited.default_count);
+        assert_eq!(limited.default_count, None);
     }
 
     #[test]
@@ -716,21 +720,21 @@ pattern byStatus(status) -> Order[] ~8 by placedAt
     #[test]
     fn worked_examples_8_2_to_8_4() {
         // 8.2: 10 items totalling 40.8 KB are read as 44 KB.
-        let c = query_cost(10.0, 40.8 * KB, true, false, false);
+        let c = query_cost(10.0, 40.8 * KB, true, false, None);
         assert_eq!(c.billed_bytes, 44.0 * KB);
         assert_eq!(
-            (c.rcu, query_cost(10.0, 40.8 * KB, false, false, false).rcu),
+            (c.rcu, query_cost(10.0, 40.8 * KB, false, false, None).rcu),
             (11.0, 5.5)
         );
         // 8.3: 1,500 items of 64 B are read as 96 KB.
-        let c = query_cost(1500.0, 1500.0 * 64.0, true, false, false);
+        let c = query_cost(1500.0, 1500.0 * 64.0, true, false, None);
         assert_eq!(c.billed_bytes, 96.0 * KB);
         assert_eq!(
-            (c.rcu, query_cost(1500.0, 1500.0 * 64.0, false, false, false).rcu),
+            (c.rcu, query_cost(1500.0, 1500.0 * 64.0, false, false, None).rcu),
             (24.0, 12.0)
         );
         // 8.4: an eventually consistent read of 80 KB costs 10 RCU.
-        assert_eq!(query_cost(20.0, 80.0 * KB, false, false, false).rcu, 10.0);
+        assert_eq!(query_cost(20.0, 80.0 * KB, false, false, None).rcu, 10.0);
     }
 
     #[test]
@@ -753,11 +757,11 @@ pattern pages(docId) -> Doc[] ~10 consistent
     #[test]
     fn a_query_costs_at_least_one_unit() {
         // Rule 3.6: an empty Query costs the minimum.
-        assert_eq!(query_cost(0.0, 0.0, true, false, false).rcu, 1.0);
-        assert_eq!(query_cost(0.0, 0.0, false, false, false).rcu, 0.5);
-        assert_eq!(query_cost(1.0, 100.0, false, false, false).rcu, 0.5);
+        assert_eq!(query_cost(0.0, 0.0, true, false, None).rcu, 1.0);
+        assert_eq!(query_cost(0.0, 0.0, false, false, None).rcu, 0.5);
+        assert_eq!(query_cost(1.0, 100.0, false, false, None).rcu, 0.5);
         // Rule 1.10: 1 MB per page.
-        assert_eq!(query_cost(1.0, 2.5 * PAGE, false, false, false).pages, 3);
+        assert_eq!(query_cost(1.0, 2.5 * PAGE, false, false, None).pages, 3);
     }
 
     #[test]
@@ -776,8 +780,14 @@ pattern pages(docId) -> Doc[] ~10 consistent
         assert_eq!(number_size("1500"), 2.0);
         assert_eq!(number_size("-7e-12"), 2.0);
         // int(pad 6) stored as a number: 6 digits at most = 4 bytes.
-        assert_eq!(default_value_size(&AttrType::Int { pad: Some(6) }), Size::exact(4.0));
-        assert_eq!(default_value_size(&AttrType::Int { pad: Some(5) }), Size::exact(4.0));
+        assert_eq!(
+            default_value_size(&Defaults::default(), &AttrType::Int { pad: Some(6) }),
+            Size::exact(4.0)
+        );
+        assert_eq!(
+            default_value_size(&Defaults::default(), &AttrType::Int { pad: Some(5) }),
+            Size::exact(4.0)
+        );
     }
 
     #[test]

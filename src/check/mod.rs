@@ -2,6 +2,7 @@
 //! nothing of editors or the protocol.
 
 pub mod cost;
+pub mod defaults;
 pub mod describe;
 pub mod filter;
 /// The checker's maps are keyed by short schema names: SipHash's defence
@@ -24,6 +25,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::syntax::{self, FileId, Parse};
+pub use defaults::Defaults;
 
 /// One file of a schema as the checker reads it: its text (for fixes that
 /// add lines indented like their neighbours) and its syntax tree.
@@ -117,25 +119,32 @@ pub fn analyze_with(text: &str, parsed: impl FnOnce(&Parse)) -> Analysis {
 /// Checks the schema made of `sources`, on as many threads as its size
 /// makes worth it.
 pub fn check(sources: &[Source<'_>]) -> Schema {
-    check_on(sources, |model| {
+    check_with(sources, &Defaults::default())
+}
+
+/// [`check`], with the cost model's `defaults` where the schema gives no
+/// hint (an editor setting, a folder's `dyno.json`).
+pub fn check_with(sources: &[Source<'_>], defaults: &Defaults) -> Schema {
+    check_on(sources, defaults, |model| {
         parallel::worth_it(model.patterns.len() + model.entities.len())
     })
 }
 
 /// The check on this thread alone (to try out a fix from inside one).
-pub(crate) fn check_single_threaded(sources: &[Source<'_>]) -> Schema {
-    check_on(sources, |_| 1)
+pub(crate) fn check_single_threaded(sources: &[Source<'_>], defaults: &Defaults) -> Schema {
+    check_on(sources, defaults, |_| 1)
 }
 
 /// The check, on as many threads as `threads` says for the model.
-fn check_on(sources: &[Source<'_>], threads: impl FnOnce(&model::Model) -> usize) -> Schema {
+fn check_on(sources: &[Source<'_>], defaults: &Defaults, threads: impl FnOnce(&model::Model) -> usize) -> Schema {
     resolve::new_analysis();
     let mut diagnostics: Vec<Diagnostic> = sources
         .iter()
         .flat_map(|s| s.parse.diagnostics.iter().cloned())
         .collect();
     let trees: Vec<_> = sources.iter().map(|s| (s.file, &s.parse.file)).collect();
-    let model = lower::lower(&trees, &mut diagnostics);
+    let mut model = lower::lower(&trees, &mut diagnostics);
+    model.defaults = *defaults;
     let registry = resolve::registry::Registry::new(&model);
     let threads = threads(&model);
     // The model lints run while the patterns resolve.
@@ -169,10 +178,10 @@ mod tests {
             text: &text,
             parse: &parse,
         }];
-        let one = check_on(&sources, |_| 1);
+        let one = check_on(&sources, &Defaults::default(), |_| 1);
         assert!(one.diagnostics.iter().any(|d| !d.code.is_syntax()));
         for threads in [2, 3] {
-            let many = check_on(&sources, |_| threads);
+            let many = check_on(&sources, &Defaults::default(), |_| threads);
             assert_eq!(many.diagnostics, one.diagnostics, "{threads} threads");
             assert_eq!(format!("{:?}", many.resolutions), format!("{:?}", one.resolutions));
         }

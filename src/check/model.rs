@@ -58,6 +58,8 @@ pub struct Model {
     pub tables: Vec<Table>,
     pub entities: Vec<Entity>,
     pub patterns: Vec<Pattern>,
+    /// What the cost model assumes where the schema gives no hint.
+    pub defaults: super::defaults::Defaults,
     /// Ids by name, so that looking a name up is not a scan of every
     /// declaration. Names are unique: a duplicate is reported, not lowered.
     ids: Ids,

@@ -84,6 +84,10 @@ pub fn run(args: &CheckArgs) -> i32 {
                 match groups.last_mut() {
                     Some(group) if root.is_some() && group.root == root => group.files.push(file),
                     _ => groups.push(Group {
+                        defaults: root
+                            .as_deref()
+                            .and_then(|root| super::schema_defaults(root).ok())
+                            .unwrap_or_default(),
                         root,
                         files: vec![file],
                     }),
@@ -104,7 +108,7 @@ pub fn run(args: &CheckArgs) -> i32 {
             group
                 .files
                 .iter()
-                .map(|&file| (file, workspace.analysis(file, &group.files)))
+                .map(|&file| (file, workspace.analysis_with(file, &group.files, &group.defaults)))
         })
         .collect();
     let checked: Vec<(FileId, Vec<Diagnostic>)> = analyses
@@ -179,6 +183,9 @@ pub fn run(args: &CheckArgs) -> i32 {
 struct Group {
     root: Option<PathBuf>,
     files: Vec<FileId>,
+    /// The cost defaults its `dyno.json` sets (reported by `schemas` when
+    /// they cannot be read).
+    defaults: crate::check::Defaults,
 }
 
 /// Each path with the schema folder it belongs to; a folder's members
@@ -206,7 +213,7 @@ fn schemas(paths: &[PathBuf], unreadable: &mut Vec<render::Unreadable>) -> Vec<(
                 }
             }
             Some(root) => {
-                if let Err(message) = folder::read_marker(&root) {
+                if let Err(message) = super::schema_defaults(&root) {
                     eprintln!("error: {message}");
                     unreadable.push(render::Unreadable {
                         path: root.join(folder::MARKER).display().to_string(),

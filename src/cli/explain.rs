@@ -193,7 +193,7 @@ fn cost_json(cost: &ReadCost) -> serde_json::Value {
         "rcu": cost.rcu,
         "consistent": cost.consistent,
         "estimated": cost.estimated,
-        "default_count": cost.default_count,
+        "default_count": cost.default_count.is_some(),
         "pages": cost.pages,
     });
     if let Some(filtered) = &cost.filtered {

@@ -113,8 +113,9 @@ fn analysed_schema(
     let root = crate::db::folder::schema_root(path);
     let mut paths = vec![path.to_path_buf()];
     let mut named_at = 0;
+    let mut defaults = crate::check::Defaults::default();
     if let Some(root) = &root {
-        crate::db::folder::read_marker(root).map_err(usage)?;
+        defaults = schema_defaults(root).map_err(usage)?;
         let members = crate::db::folder::members(root, &mut |message| eprintln!("error: {message}"));
         let same = |a: &std::path::Path, b: &std::path::Path| {
             std::fs::canonicalize(a)
@@ -151,7 +152,7 @@ fn analysed_schema(
                 .0
         })
         .collect();
-    let analysis = workspace.analysis(files[named_at], &files);
+    let analysis = workspace.analysis_with(files[named_at], &files, &defaults);
     if let Some(refusal) = refusal {
         let syntax: Vec<_> = files
             .iter()
@@ -167,6 +168,17 @@ fn analysed_schema(
         }
     }
     Ok((sources, analysis))
+}
+
+/// The cost defaults of the schema folder at `root`, from its `dyno.json`;
+/// an entry that cannot be read is an error (it would change every cost
+/// and the warnings that depend on them).
+fn schema_defaults(root: &std::path::Path) -> Result<crate::check::Defaults, String> {
+    let marker = crate::db::folder::read_marker(root)?;
+    match marker.defaults(crate::check::Defaults::default()) {
+        (defaults, unread) if unread.is_empty() => Ok(defaults),
+        (_, unread) => Err(format!("in `{}`: {}", root.display(), unread.join("; "))),
+    }
 }
 
 pub fn main() -> i32 {

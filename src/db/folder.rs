@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::check::Defaults;
+
 /// The file that makes its folder one schema.
 pub const MARKER: &str = "dyno.json";
 
@@ -67,13 +69,46 @@ fn collect(walk: ignore::Walk, dir: &Path, found: &mut Vec<PathBuf>, report: &mu
     found.sort();
 }
 
-/// The marker's content must be a JSON object (`{}` is enough; no key is
-/// read yet, so a later one cannot change what an old file means).
-pub fn read_marker(root: &Path) -> Result<(), String> {
+/// What a folder's `dyno.json` says: so far, the cost model's defaults for
+/// its schema (`{"defaults": {"items": 50, "sizes": {"string": 200}}}`,
+/// read like the editor setting `dyno.defaults`, over it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Marker {
+    defaults: Option<serde_json::Value>,
+    /// Keys that mean nothing (yet): reported, not read.
+    unknown: Vec<String>,
+}
+
+impl Marker {
+    /// The schema's defaults: `base` with what the marker sets over it, and
+    /// what could not be read, each as `dyno.json: key: why`.
+    pub fn defaults(&self, base: Defaults) -> (Defaults, Vec<String>) {
+        let (defaults, unread) = match &self.defaults {
+            Some(value) => base.read(value),
+            None => (base, Vec::new()),
+        };
+        let unread = self
+            .unknown
+            .iter()
+            .map(|key| format!("{key}: unknown (defaults)"))
+            .chain(unread.into_iter().map(|u| format!("defaults.{u}")))
+            .map(|u| format!("{MARKER}: {u}"))
+            .collect();
+        (defaults, unread)
+    }
+}
+
+/// The marker's content must be a JSON object (`{}` is enough); keys a
+/// later version may read are reported by [`Marker::defaults`], so an old
+/// file's meaning does not change silently.
+pub fn read_marker(root: &Path) -> Result<Marker, String> {
     let path = root.join(MARKER);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("`{}` cannot be read: {e}", path.display()))?;
     match serde_json::from_str::<serde_json::Value>(&text) {
-        Ok(value) if value.is_object() => Ok(()),
+        Ok(serde_json::Value::Object(mut object)) => Ok(Marker {
+            defaults: object.remove("defaults"),
+            unknown: object.keys().cloned().collect(),
+        }),
         Ok(_) => Err(format!(
             "`{}` must hold a JSON object (`{{}}` is enough)",
             path.display()

@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use ropey::Rope;
 
 use crate::check::model::PatternId;
-use crate::check::{self, Analysis, Schema, Source};
+use crate::check::{self, Analysis, Defaults, Schema, Source};
 use crate::syntax::{self, FileId, Parse};
 pub use disk::Stamp;
 pub use items::{Declared, DeclaredKind, Items};
@@ -53,8 +53,9 @@ struct FileSlot {
     input: Arc<FileInput>,
 }
 
-/// A schema's check for one revision of each of its files.
-type SchemaKey = (Vec<FileId>, Vec<u64>);
+/// A schema's check for one revision of each of its files, under one set
+/// of cost defaults.
+type SchemaKey = (Vec<FileId>, Vec<u64>, Defaults);
 type SchemaMemo = Arc<OnceLock<Arc<Schema>>>;
 
 /// What an edit made stale: dropped by the caller where it suits it (the
@@ -82,6 +83,9 @@ pub struct Workspace {
     by_path: HashMap<String, FileId>,
     revisions: u64,
     schemas: Arc<Mutex<HashMap<SchemaKey, SchemaMemo>>>,
+    /// What the cost model assumes where a schema gives no hint: an input
+    /// like the texts (an editor setting).
+    defaults: Defaults,
 }
 
 impl Workspace {
@@ -152,10 +156,28 @@ impl Workspace {
         let mut schemas = self.schemas.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let stale: Vec<SchemaKey> = schemas
             .keys()
-            .filter(|(files, _)| files.contains(&file))
+            .filter(|(files, _, _)| files.contains(&file))
             .cloned()
             .collect();
         stale.iter().filter_map(|key| schemas.remove(key)).collect()
+    }
+
+    /// The cost defaults every schema is checked with from now on; the
+    /// checks made with others are returned to be dropped.
+    pub fn set_defaults(&mut self, defaults: Defaults) -> Superseded {
+        if self.defaults == defaults {
+            return Superseded::default();
+        }
+        self.defaults = defaults;
+        let mut schemas = self.schemas.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        Superseded {
+            inputs: Vec::new(),
+            schemas: schemas.drain().map(|(_, memo)| memo).collect(),
+        }
+    }
+
+    pub fn defaults(&self) -> Defaults {
+        self.defaults
     }
 
     /// A new revision that belongs to no file's text: for a caller whose
@@ -202,7 +224,14 @@ impl Workspace {
     /// once per revision of those files, by whichever caller asks first;
     /// the others wait for it.
     pub fn schema(&self, files: &[FileId]) -> Arc<Schema> {
-        let key: SchemaKey = (files.to_vec(), files.iter().map(|&f| self.revision(f)).collect());
+        self.schema_with(files, &self.defaults)
+    }
+
+    /// [`Workspace::schema`] with the cost defaults of this schema (a
+    /// folder's `dyno.json` may set its own over the workspace's).
+    pub fn schema_with(&self, files: &[FileId], defaults: &Defaults) -> Arc<Schema> {
+        let revisions = files.iter().map(|&f| self.revision(f)).collect();
+        let key: SchemaKey = (files.to_vec(), revisions, *defaults);
         let memo = {
             let mut schemas = self.schemas.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             schemas.entry(key).or_default().clone()
@@ -216,17 +245,22 @@ impl Workspace {
                 .zip(&parses)
                 .map(|((&file, text), parse)| Source { file, text, parse })
                 .collect();
-            Arc::new(check::check(&sources))
+            Arc::new(check::check_with(&sources, defaults))
         })
         .clone()
     }
 
     /// `file` as part of the schema made of `files`.
     pub fn analysis(&self, file: FileId, files: &[FileId]) -> Analysis {
+        self.analysis_with(file, files, &self.defaults)
+    }
+
+    /// [`Workspace::analysis`] with the schema's own cost defaults.
+    pub fn analysis_with(&self, file: FileId, files: &[FileId], defaults: &Defaults) -> Analysis {
         Analysis {
             file,
             parse: self.parse(file),
-            schema: self.schema(files),
+            schema: self.schema_with(files, defaults),
         }
     }
 

@@ -19,6 +19,7 @@ use ropey::Rope;
 use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
 
 use super::position::{self, Encoding};
+use crate::check::Defaults;
 use crate::db::{Superseded, Workspace, folder};
 use crate::diagnostic::Diagnostic;
 use crate::ide;
@@ -55,6 +56,8 @@ struct Store {
     /// requests that cross files (an open one's is its document's view).
     /// Emptied whenever a folder's files or texts change.
     member_views: HashMap<FileId, Analysed>,
+    /// What each folder's `dyno.json` says (its cost defaults), as last read.
+    markers: HashMap<PathBuf, folder::Marker>,
 }
 
 impl Store {
@@ -66,6 +69,16 @@ impl Store {
             Some(files) if files.contains(&doc.file) => files.clone(),
             Some(files) => Arc::new(files.iter().copied().chain([doc.file]).collect()),
             None => Arc::new(vec![doc.file]),
+        }
+    }
+
+    /// The cost defaults of the document's schema: the workspace's (the
+    /// editor setting), with its folder's `dyno.json` over them.
+    fn defaults_of(&self, doc: &Document) -> Defaults {
+        let base = self.workspace.defaults();
+        match doc.root.as_ref().and_then(|root| self.markers.get(root)) {
+            Some(marker) => marker.defaults(base).0,
+            None => base,
         }
     }
 
@@ -106,7 +119,11 @@ impl Store {
                 released.push((superseded, None));
             }
         }
-        if self.folders.get(root).is_none_or(|old| **old != files) {
+        // An unreadable marker reads as `{}`: `dyno check` reports it.
+        let marker = folder::read_marker(root).unwrap_or_default();
+        let marker_changed = self.markers.get(root) != Some(&marker);
+        self.markers.insert(root.to_path_buf(), marker);
+        if marker_changed || self.folders.get(root).is_none_or(|old| **old != files) {
             let revision = self.workspace.bump();
             self.listed.insert(root.to_path_buf(), revision);
         }
@@ -182,6 +199,7 @@ pub struct Snapshot {
     /// The workspace as it was, to read the schema's other files.
     workspace: Workspace,
     schema: Arc<Vec<FileId>>,
+    defaults: Defaults,
     /// The view cell of each file of `schema`: analysed once per revision
     /// by whichever request needs it first.
     views: Vec<Analysed>,
@@ -202,7 +220,7 @@ impl Snapshot {
                     return self.file.clone();
                 }
                 cell.get_or_init(|| {
-                    let analysis = self.workspace.analysis(f, &self.schema);
+                    let analysis = self.workspace.analysis_with(f, &self.schema, &self.defaults);
                     Arc::new(ide::File::from_analysis(self.workspace.text(f), analysis))
                 })
                 .clone()
@@ -294,6 +312,7 @@ impl Documents {
         roots.dedup();
         store.folders.retain(|root, _| roots.contains(root));
         store.listed.retain(|root, _| roots.contains(root));
+        store.markers.retain(|root, _| roots.contains(root));
         for root in roots {
             touched.extend(store.refresh_folder(&root, &mut released));
         }
@@ -304,6 +323,28 @@ impl Documents {
         touched.sort();
         touched.dedup();
         touched
+    }
+
+    /// The cost model's defaults changed (the `dyno.defaults` setting):
+    /// every document is analysed again with them. Returns whether they
+    /// changed.
+    pub fn set_defaults(&self, defaults: Defaults) -> bool {
+        let mut store = self.lock();
+        if store.workspace.defaults() == defaults {
+            return false;
+        }
+        let mut released = vec![(store.workspace.set_defaults(defaults), None)];
+        let Store { docs, workspace, .. } = &mut *store;
+        for doc in docs.values_mut() {
+            doc.moved = workspace.bump();
+            released.push((Superseded::default(), Some(std::mem::take(&mut doc.view))));
+        }
+        store.forget_member_views(&mut released);
+        drop(store);
+        for (superseded, view) in released {
+            release(superseded, view);
+        }
+        true
     }
 
     /// The documents as they are now, in a store of their own; their
@@ -406,14 +447,15 @@ impl Documents {
     /// revision, `parsed` gets its text and syntax errors as soon as they
     /// are known, before the semantic passes.
     pub fn snapshot_with(&self, uri: &Url, parsed: impl FnOnce(&Rope, &[Diagnostic])) -> Option<Snapshot> {
-        let (workspace, doc, schema, revision, views) = {
+        let (workspace, doc, schema, defaults, revision, views) = {
             let mut store = self.lock();
             let doc = store.docs.get(uri)?.clone();
             let schema = store.schema_of(&doc);
+            let defaults = store.defaults_of(&doc);
             let revision = store.revision_of(&doc);
             let views = store.views_of(&doc, &schema);
             // A snapshot of the database: cheap, and no later edit changes it.
-            (store.workspace.clone(), doc, schema, revision, views)
+            (store.workspace.clone(), doc, schema, defaults, revision, views)
         };
         let rope = workspace.rope(doc.file);
         // The cell belongs to this revision: an edit meanwhile (of this file
@@ -424,7 +466,7 @@ impl Documents {
             .get_or_init(|| {
                 parsed(&rope, &workspace.parse(doc.file).diagnostics);
                 // A document is a schema of its own, or one of its folder's.
-                let analysis = workspace.analysis(doc.file, &schema);
+                let analysis = workspace.analysis_with(doc.file, &schema, &defaults);
                 Arc::new(ide::File::from_analysis(workspace.text(doc.file), analysis))
             })
             .clone();
@@ -436,6 +478,7 @@ impl Documents {
             file,
             workspace,
             schema,
+            defaults,
             views,
         })
     }

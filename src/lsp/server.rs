@@ -17,6 +17,7 @@ use super::handlers;
 use super::position::Encoding;
 use super::progress;
 use super::state::{Severities, State};
+use crate::check::Defaults;
 
 /// What was last published per document. Its lock serialises publishing,
 /// so an older analysis can never overwrite a newer one.
@@ -158,9 +159,10 @@ async fn republish(client: Client, state: Arc<State>, published: Published) {
     }
 }
 
-/// Applies the `dyno` settings section: `diffAgainstHead` and `severity`.
-/// A `complete` section (the client's answer to `workspace/configuration`)
-/// without `severity` clears the overrides; a partial one (pushed with
+/// Applies the `dyno` settings section: `diffAgainstHead`, `severity` and
+/// `defaults`. A `complete` section (the client's answer to
+/// `workspace/configuration`) without `severity` or `defaults` clears the
+/// overrides; a partial one (pushed with
 /// `didChangeConfiguration`) leaves them. Returns whether what is reported
 /// may have changed; entries that are no severity are logged.
 async fn apply_settings(client: &Client, state: &State, section: &serde_json::Value, complete: bool) -> bool {
@@ -181,6 +183,24 @@ async fn apply_settings(client: &Client, state: &State, section: &serde_json::Va
                 "dyno: ignored in dyno.severity (use off, error, warning, information or hint): {}",
                 unread.join(", ")
             );
+            client.log_message(MessageType::WARNING, message).await;
+        }
+    }
+    if section.get("positionEncoding").is_some() {
+        // The protocol fixes the encoding in `initialize`.
+        let message =
+            "dyno: positionEncoding is read from the initialization options only; restart the server to change it";
+        client.log_message(MessageType::INFO, message).await;
+    }
+    let defaults = match section.get("defaults") {
+        Some(defaults) => Some(Defaults::default().read(defaults)),
+        None if complete => Some((Defaults::default(), Vec::new())),
+        None => None,
+    };
+    if let Some((defaults, unread)) = defaults {
+        changed |= state.documents.set_defaults(defaults);
+        if !unread.is_empty() {
+            let message = format!("dyno: ignored in dyno.defaults: {}", unread.join("; "));
             client.log_message(MessageType::WARNING, message).await;
         }
     }
@@ -303,13 +323,23 @@ fn diff_against_head(options: Option<&serde_json::Value>) -> Option<bool> {
     options?.get("diffAgainstHead")?.as_bool()
 }
 
+/// UTF-8 when the client offers it (offsets are byte offsets then, no
+/// conversion), else UTF-16, which every client must take. The
+/// `positionEncoding` initialization option (`"utf-16"`) keeps UTF-16 for
+/// a client that offers UTF-8 but has plugins that count in UTF-16.
 fn negotiate_encoding(params: &InitializeParams) -> Encoding {
     let offered = params
         .capabilities
         .general
         .as_ref()
         .and_then(|g| g.position_encodings.as_ref());
+    let preferred = params
+        .initialization_options
+        .as_ref()
+        .and_then(|o| o.get("positionEncoding"))
+        .and_then(|e| e.as_str());
     match offered {
+        _ if preferred == Some("utf-16") => Encoding::Utf16,
         Some(kinds) if kinds.contains(&PositionEncodingKind::UTF8) => Encoding::Utf8,
         _ => Encoding::Utf16,
     }
@@ -435,6 +465,9 @@ impl LanguageServer for Server {
         self.state.set_versioned_edits(document_changes == Some(true));
         if let Some(severity) = params.initialization_options.as_ref().and_then(|o| o.get("severity")) {
             self.state.set_severities(Severities::read(severity).0);
+        }
+        if let Some(defaults) = params.initialization_options.as_ref().and_then(|o| o.get("defaults")) {
+            self.state.documents.set_defaults(Defaults::default().read(defaults).0);
         }
         let configuration = params.capabilities.workspace.as_ref().and_then(|w| w.configuration);
         self.configuration.store(configuration == Some(true), Ordering::Relaxed);

@@ -587,7 +587,7 @@ pub fn summary(sizes: &[u64]) -> Summary {
     let each: Vec<Capacity> = sizes.iter().map(|&b| capacity(b)).collect();
     let sum = |f: fn(&Capacity) -> f64| each.iter().map(f).sum::<f64>();
     let total: u64 = sizes.iter().sum();
-    let query = cost::query_cost(sizes.len() as f64, total as f64, true, false, false);
+    let query = cost::query_cost(sizes.len() as f64, total as f64, true, false, None);
     Summary {
         count: sizes.len(),
         min: sizes.iter().copied().min().unwrap_or(0),

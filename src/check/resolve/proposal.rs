@@ -128,7 +128,8 @@ fn works(cx: &Context, pattern: &Pattern, fix: &Fix) -> bool {
         return false;
     };
     TRYING.set(true);
-    let Some(before) = errors_before(cx.sources) else {
+    let defaults = &cx.model.defaults;
+    let Some(before) = errors_before(cx.sources, defaults) else {
         TRYING.set(false);
         return false;
     };
@@ -149,7 +150,7 @@ fn works(cx: &Context, pattern: &Pattern, fix: &Fix) -> bool {
             parse,
         })
         .collect();
-    let after = crate::check::check_single_threaded(&sources);
+    let after = crate::check::check_single_threaded(&sources, defaults);
     TRYING.set(false);
     let resolved = after
         .model
@@ -168,7 +169,7 @@ fn errors(schema: &crate::check::Schema) -> usize {
 
 /// The error count of the schema itself, checked once per schema and
 /// thread; `None` once `TRIES` fixes were tried on it.
-fn errors_before(sources: &[Source<'_>]) -> Option<usize> {
+fn errors_before(sources: &[Source<'_>], defaults: &crate::check::Defaults) -> Option<usize> {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     let mut len = 0;
@@ -179,7 +180,7 @@ fn errors_before(sources: &[Source<'_>]) -> Option<usize> {
     let key = (len, hasher.finish());
     let (count, tried) = match BEFORE.get() {
         Some((len, hash, count, tried)) if (len, hash) == key => (count, tried),
-        _ => (errors(&crate::check::check_single_threaded(sources)), 0),
+        _ => (errors(&crate::check::check_single_threaded(sources, defaults)), 0),
     };
     BEFORE.set(Some((key.0, key.1, count, tried + 1)));
     (tried < TRIES).then_some(count)
