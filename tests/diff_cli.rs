@@ -10,7 +10,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::cli::{dyno, path_str, stderr, stdout};
+use common::cli::{dyno, dyno_in, path_str, stderr, stdout};
 use common::scratch::Scratch;
 use serde_json::Value as Json;
 
@@ -137,34 +137,18 @@ fn github_format_is_one_annotation_per_change_at_the_new_line() {
     assert!(lines[0].contains("%0Awas: pk = \"USER#{userId}\""), "{out}");
 }
 
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args(["-c", "user.name=dyno", "-c", "user.email=dyno@example.invalid"])
-        .args(args)
-        .current_dir(dir)
-        .status()
-        .expect("run git");
-    assert!(status.success(), "git {args:?}");
-}
-
 #[test]
 fn a_side_can_be_a_git_revision() {
     let scratch = Scratch::new("diff-git");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let old = std::fs::read_to_string(root.join("tests/diff/migration-prefix-renamed/old.dyno")).unwrap();
     let new = std::fs::read_to_string(root.join("tests/diff/migration-prefix-renamed/new.dyno")).unwrap();
-    git(scratch.path(), &["init", "-q", "-b", "main"]);
+    scratch.git(&["init", "-q", "-b", "main"]);
     scratch.file("schema.dyno", &old);
-    git(scratch.path(), &["add", "schema.dyno"]);
-    git(scratch.path(), &["commit", "-q", "-m", "old"]);
+    scratch.git(&["add", "schema.dyno"]);
+    scratch.git(&["commit", "-q", "-m", "old"]);
     scratch.file("schema.dyno", &new);
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_dyno"))
-            .args(args)
-            .current_dir(scratch.path())
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| dyno_in(scratch.path(), args);
     let changed = run(&["diff", "git:main:schema.dyno", "schema.dyno"]);
     assert_eq!(changed.status.code(), Some(1), "{}", stderr(&changed));
     assert!(

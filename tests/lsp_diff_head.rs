@@ -12,25 +12,15 @@ use common::scratch::Scratch;
 
 const PAIR: &str = "tests/diff/migration-prefix-renamed";
 
-fn git(dir: &std::path::Path, args: &[&str]) {
-    let status = std::process::Command::new("git")
-        .args(["-c", "user.name=dyno", "-c", "user.email=dyno@example.invalid"])
-        .args(args)
-        .current_dir(dir)
-        .status()
-        .expect("run git");
-    assert!(status.success(), "git {args:?}");
-}
-
 /// A repository whose `HEAD` has the old schema; the new text and its URI.
 fn repository(scratch: &Scratch) -> (String, String) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let old = std::fs::read_to_string(root.join(PAIR).join("old.dyno")).unwrap();
     let new = std::fs::read_to_string(root.join(PAIR).join("new.dyno")).unwrap();
-    git(scratch.path(), &["init", "-q"]);
+    scratch.git(&["init", "-q"]);
     let path = scratch.file("schema.dyno", &old);
-    git(scratch.path(), &["add", "schema.dyno"]);
-    git(scratch.path(), &["commit", "-q", "-m", "old"]);
+    scratch.git(&["add", "schema.dyno"]);
+    scratch.git(&["commit", "-q", "-m", "old"]);
     (new, file_uri(&path))
 }
 
@@ -112,5 +102,64 @@ fn without_the_setting_nothing_is_compared_until_it_is_turned_on() {
         std::time::Duration::from_secs(20),
     );
     assert!(!params["diagnostics"].as_array().unwrap().is_empty());
+    client.shutdown_and_exit();
+}
+
+/// A document of a schema folder is compared as the folder: its files at
+/// `HEAD` against the files now (open ones as edited). The changed template
+/// warns in its own file; the pattern it breaks warns in the other one,
+/// and nothing else does (a file alone at `HEAD` would miss its tables).
+#[test]
+fn a_schema_folder_is_compared_with_the_folder_at_head() {
+    let scratch = Scratch::new("lsp-diff-head-folder");
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema_folder/billing");
+    scratch.copy_folder(&source, "billing");
+    scratch.git(&["init", "-q"]);
+    scratch.git(&["add", "."]);
+    scratch.git(&["commit", "-q", "-m", "billing"]);
+    let folder = scratch.path().join("billing");
+    let mut client = started(json!({ "diffAgainstHead": true }));
+
+    let patterns = file_uri(&folder.join("patterns.dyno"));
+    let patterns_text = std::fs::read_to_string(folder.join("patterns.dyno")).unwrap();
+    let unchanged = open(&mut client, &patterns, &patterns_text, 1);
+    assert!(from_diff(&unchanged).is_empty(), "{unchanged:#?}");
+
+    let tenants = file_uri(&folder.join("tenants.dyno"));
+    let text = std::fs::read_to_string(folder.join("tenants.dyno"))
+        .unwrap()
+        .replace("gsi1sk = \"USER#{userId}\"", "gsi1sk = \"MEMBER#{userId}\"");
+    let diagnostics = open(&mut client, &tenants, &text, 1);
+    let warnings = from_diff(&diagnostics);
+    assert_eq!(warnings.len(), 1, "{diagnostics:#?}");
+    assert_eq!(warnings[0]["code"], "diff:migration");
+    assert_eq!(warnings[0]["range"]["start"], json!({ "line": 20, "character": 2 }));
+    assert!(
+        warnings[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("was: gsi1sk = \"USER#{userId}\"")
+    );
+    // The edit of tenants.dyno republishes patterns.dyno: `allAdmins`
+    // reads `MEMBER#` now.
+    let republished = client.wait_for_notification(
+        "textDocument/publishDiagnostics",
+        |p| {
+            p["uri"] == patterns
+                && p["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| d.iter().any(|d| d["source"] == "dyno diff"))
+        },
+        std::time::Duration::from_secs(20),
+    );
+    let in_patterns: Vec<&Value> = republished["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["source"] == "dyno diff")
+        .collect();
+    assert_eq!(in_patterns.len(), 1, "{republished:#}");
+    assert_eq!(in_patterns[0]["code"], "diff:breaks-readers");
+    assert_eq!(in_patterns[0]["range"]["start"]["line"], 33);
     client.shutdown_and_exit();
 }

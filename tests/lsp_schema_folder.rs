@@ -16,13 +16,7 @@ const FOLDER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/schema
 
 /// A copy of a fixture folder, so the test may change its files on disk.
 fn copy(scratch: &Scratch, name: &str) -> PathBuf {
-    let to = scratch.path().join(name);
-    std::fs::create_dir_all(&to).unwrap();
-    for entry in std::fs::read_dir(Path::new(FOLDER).join(name)).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
-    }
-    to
+    scratch.copy_folder(&Path::new(FOLDER).join(name), name)
 }
 
 fn start(folder: &Path) -> LspClient {

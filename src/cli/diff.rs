@@ -5,12 +5,11 @@
 //! Exit codes: 0 nothing breaking (or all of it allowed), 1 breaking
 //! changes, 2 usage or I/O problem.
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::Path;
 
 use clap::{Args, ValueEnum};
 
-use super::input::{self, SourceText};
+use super::input::SourceText;
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
 use crate::check::Analysis;
 use crate::diff::render::{self as report, Count, Report};
@@ -69,26 +68,27 @@ impl Allow {
 }
 
 pub fn run(args: &DiffArgs) -> i32 {
-    let (old, old_analysis) = match load(&args.old) {
+    let old = match load(&args.old) {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
-    let (new, new_analysis) = match load(&args.new) {
+    let new = match load(&args.new) {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
+    let (old_texts, new_texts) = (old.texts(), new.texts());
     let changes = diff::diff(
         Version {
-            schema: &old_analysis.schema,
-            text: &old.text,
+            schema: &old.analysis.schema,
+            texts: &old_texts,
         },
         Version {
-            schema: &new_analysis.schema,
-            text: &new.text,
+            schema: &new.analysis.schema,
+            texts: &new_texts,
         },
     );
     let counts = match &args.endpoint {
-        Some(endpoint) => match count(endpoint, args, &old_analysis, &changes) {
+        Some(endpoint) => match count(endpoint, args, &old.analysis, &changes) {
             Ok(counts) => counts,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -99,8 +99,10 @@ pub fn run(args: &DiffArgs) -> i32 {
     };
     let allowed: Vec<Class> = args.allow.iter().map(|a| a.class()).collect();
     let report = Report {
-        old: &old,
-        new: &new,
+        old: &old.sources,
+        new: &new.sources,
+        old_name: &old.name,
+        new_name: &new.name,
         changes: &changes,
         allowed: &allowed,
         counts: &counts,
@@ -114,58 +116,81 @@ pub fn run(args: &DiffArgs) -> i32 {
     if report.failing() > 0 { EXIT_ERRORS } else { EXIT_OK }
 }
 
-/// One side, read and checked; a side with syntax errors cannot be
-/// compared (its model is partial), so that is exit 2 with the errors.
-fn load(spec: &str) -> Result<(SourceText, Analysis), i32> {
-    // A file of a schema folder is not a schema on its own (docs/language.md).
-    let path = std::path::Path::new(spec);
-    if !spec.starts_with("git:")
-        && let Some(root) = crate::db::folder::schema_root(path)
-        && crate::db::folder::members(&root, &mut |_| {}).len() > 1
-    {
-        eprintln!(
-            "error: `{spec}` is part of a schema of several files (`{}` holds a `dyno.json`); `dyno diff` compares schemas of one file so far",
-            root.display()
-        );
-        return Err(EXIT_USAGE);
-    }
-    let source = read(spec).map_err(|message| {
-        eprintln!("error: {message}");
-        EXIT_USAGE
-    })?;
-    // The workspace `dyno check` and the server build, of this one text.
-    let mut workspace = crate::db::Workspace::new();
-    let (file, _) = workspace.set_text(&source.display_path(), ropey::Rope::from_str(&source.text));
-    let analysis = workspace.analysis(file, &[file]);
-    if !analysis.parse.diagnostics.is_empty() {
-        for d in &analysis.parse.diagnostics {
-            eprint!("{}", render::text(&source, d));
-        }
-        eprintln!("error: `{}` has syntax errors: nothing compared", source.display_path());
-        return Err(EXIT_USAGE);
-    }
-    Ok((source, analysis))
+/// One side: its files (several for a schema folder), how it is named, and
+/// the check of the whole schema.
+struct Side {
+    sources: Vec<SourceText>,
+    name: String,
+    analysis: Analysis,
 }
 
-/// A file, or `git:REV:PATH` read with `git show` from the current
-/// directory's repository.
-fn read(spec: &str) -> Result<SourceText, String> {
-    let Some(revision) = spec.strip_prefix("git:") else {
-        return input::read(&PathBuf::from(spec));
+impl Side {
+    fn texts(&self) -> Vec<&str> {
+        self.sources.iter().map(|s| s.text.as_str()).collect()
+    }
+}
+
+/// One side, read and checked as `dyno check` reads it (a file of a schema
+/// folder brings the folder); a side with syntax errors cannot be compared
+/// (its model is partial), so that is exit 2 with the errors.
+fn load(spec: &str) -> Result<Side, i32> {
+    let usage = |message: String| {
+        eprintln!("error: {message}");
+        EXIT_USAGE
     };
-    if !revision.contains(':') {
-        return Err(format!("`{spec}` is not `git:REV:PATH` (e.g. `git:main:schema.dyno`)"));
+    let (sources, analysis) = match spec.strip_prefix("git:") {
+        Some(revision) => {
+            let (revision, path) = revision
+                .split_once(':')
+                .ok_or_else(|| usage(format!("`{spec}` is not `git:REV:PATH` (e.g. `git:main:schema.dyno`)")))?;
+            let read = crate::db::git::read_at(Path::new("."), revision, path)
+                .map_err(|reason| usage(format!("`{spec}` cannot be read: {reason}")))?;
+            let defaults = match &read.marker {
+                Some(marker) => super::marker_defaults(marker, &read.name).map_err(usage)?,
+                None => Default::default(),
+            };
+            let sources: Vec<SourceText> = read
+                .files
+                .into_iter()
+                .map(|(p, text)| SourceText::new(p, text))
+                .collect();
+            if sources.is_empty() {
+                return Err(usage(format!("no .dyno files in `{}`", read.name)));
+            }
+            let name = read.name;
+            let (sources, analysis) = super::analyse_sources(sources, 0, &defaults, None, Path::new(&name))?;
+            return checked(Side {
+                sources,
+                name,
+                analysis,
+            });
+        }
+        None => super::analysed_schema(Path::new(spec), None)?,
+    };
+    let name = super::schema_name(Path::new(spec), &sources).display().to_string();
+    checked(Side {
+        sources,
+        name,
+        analysis,
+    })
+}
+
+fn checked(side: Side) -> Result<Side, i32> {
+    let syntax: Vec<_> = side
+        .analysis
+        .schema
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.is_syntax())
+        .collect();
+    if syntax.is_empty() {
+        return Ok(side);
     }
-    let output = Command::new("git")
-        .args(["show", revision])
-        .output()
-        .map_err(|error| format!("`{spec}`: cannot run git: {error}"))?;
-    if !output.status.success() {
-        let reason = String::from_utf8_lossy(&output.stderr);
-        return Err(format!("`{spec}` cannot be read: {}", reason.trim()));
+    for d in syntax {
+        eprint!("{}", render::text(side.sources.as_slice(), d));
     }
-    let text = String::from_utf8(output.stdout).map_err(|_| format!("`{spec}` is not UTF-8 text"))?;
-    Ok(SourceText::new(PathBuf::from(revision), text))
+    eprintln!("error: `{}` has syntax errors: nothing compared", side.name);
+    Err(EXIT_USAGE)
 }
 
 #[cfg(not(feature = "verify"))]

@@ -79,7 +79,7 @@ fn analysed(path: &std::path::Path, refusal: Option<&str>) -> Result<(input::Sou
     let (mut sources, analysis) = analysed_schema(path, refusal)?;
     if sources.len() > 1 {
         eprintln!(
-            "error: `{}` is part of a schema of {} files (a folder with a `dyno.json`); this command reads a schema of one file so far — `dyno check`, `explain`, `doc`, `export`, `generate`, `view`, `verify`, `sample` and `size` read the folder",
+            "error: `{}` is part of a schema of {} files (a folder with a `dyno.json`); this command reads a schema of one file so far — `dyno check`, `explain`, `diff`, `doc`, `export`, `generate`, `view`, `verify`, `sample` and `size` read the folder",
             path.display(),
             sources.len()
         );
@@ -141,18 +141,25 @@ fn analysed_schema(
     for path in &paths {
         sources.push(input::read(path).map_err(usage)?);
     }
+    let shown = root.as_deref().unwrap_or(path);
+    analyse_sources(sources, named_at, &defaults, refusal, shown)
+}
+
+/// The analysis of `sources` as one schema, in their order, with the
+/// schema's cost defaults: of `sources[named_at]`. With `refusal`, syntax
+/// errors in any file are printed and end the command (`EXIT_ERRORS`).
+fn analyse_sources(
+    sources: Vec<input::SourceText>,
+    named_at: usize,
+    defaults: &crate::check::Defaults,
+    refusal: Option<&str>,
+    shown: &std::path::Path,
+) -> Result<(Vec<input::SourceText>, crate::check::Analysis), i32> {
     // The workspace the server and `dyno check` build, of these files, in
     // the folder's order, so that every command gives the same answers.
-    let mut workspace = crate::db::Workspace::new();
-    let files: Vec<_> = sources
-        .iter()
-        .map(|source| {
-            workspace
-                .set_text(&source.display_path(), ropey::Rope::from_str(&source.text))
-                .0
-        })
-        .collect();
-    let analysis = workspace.analysis_with(files[named_at], &files, &defaults);
+    let (workspace, files) =
+        crate::db::Workspace::of_files(sources.iter().map(|s| (s.display_path(), s.text.as_str())));
+    let analysis = workspace.analysis_with(files[named_at], &files, defaults);
     if let Some(refusal) = refusal {
         let syntax: Vec<_> = files
             .iter()
@@ -162,7 +169,6 @@ fn analysed_schema(
             for d in &syntax {
                 eprint!("{}", render::text(sources.as_slice(), d));
             }
-            let shown = root.as_deref().unwrap_or(path);
             eprintln!("error: `{}` has syntax errors: {refusal}", shown.display());
             return Err(EXIT_ERRORS);
         }
@@ -174,10 +180,15 @@ fn analysed_schema(
 /// an entry that cannot be read is an error (it would change every cost
 /// and the warnings that depend on them).
 fn schema_defaults(root: &std::path::Path) -> Result<crate::check::Defaults, String> {
-    let marker = crate::db::folder::read_marker(root)?;
+    marker_defaults(&crate::db::folder::read_marker(root)?, &root.display().to_string())
+}
+
+/// The cost defaults a marker sets (read from `at`), or what it sets that
+/// cannot be read.
+fn marker_defaults(marker: &crate::db::folder::Marker, at: &str) -> Result<crate::check::Defaults, String> {
     match marker.defaults(crate::check::Defaults::default()) {
         (defaults, unread) if unread.is_empty() => Ok(defaults),
-        (_, unread) => Err(format!("in `{}`: {}", root.display(), unread.join("; "))),
+        (_, unread) => Err(format!("in `{at}`: {}", unread.join("; "))),
     }
 }
 

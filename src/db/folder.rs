@@ -104,7 +104,13 @@ impl Marker {
 pub fn read_marker(root: &Path) -> Result<Marker, String> {
     let path = root.join(MARKER);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("`{}` cannot be read: {e}", path.display()))?;
-    match serde_json::from_str::<serde_json::Value>(&text) {
+    parse_marker(&text, &path)
+}
+
+/// [`read_marker`] of a marker's text, read from `path` (a file, or a git
+/// revision's).
+pub fn parse_marker(text: &str, path: &Path) -> Result<Marker, String> {
+    match serde_json::from_str::<serde_json::Value>(text) {
         Ok(serde_json::Value::Object(mut object)) => Ok(Marker {
             defaults: object.remove("defaults"),
             unknown: object.keys().cloned().collect(),

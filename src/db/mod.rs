@@ -16,6 +16,7 @@
 
 mod disk;
 pub mod folder;
+pub mod git;
 mod items;
 
 use std::collections::HashMap;
@@ -91,6 +92,18 @@ pub struct Workspace {
 impl Workspace {
     pub fn new() -> Workspace {
         Workspace::default()
+    }
+
+    /// A workspace of these files (path, text), in this order: the one a
+    /// command builds of the files it read, or the server of a schema's
+    /// files at a git revision. Returns their ids, in the same order.
+    pub fn of_files<'a>(files: impl IntoIterator<Item = (String, &'a str)>) -> (Workspace, Vec<FileId>) {
+        let mut workspace = Workspace::new();
+        let ids = files
+            .into_iter()
+            .map(|(path, text)| workspace.set_text(&path, Rope::from_str(text)).0)
+            .collect();
+        (workspace, ids)
     }
 
     /// The file at `path` (a path or URI, as the caller names files).

@@ -33,13 +33,13 @@ pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut 
                 Change::new(
                     Class::Rename,
                     &subject,
-                    At::New(b.name.span),
+                    At::New(b.at(b.name.span)),
                     format!(
                         "entity `{}` is renamed `{}` (recognised as a rename: same table and attributes); entity names are not stored in items",
                         a.name.text, b.name.text
                     ),
                 )
-                .was(a.name.span),
+                .was(a.at(a.name.span)),
             );
         }
         match (old_table, new_table) {
@@ -47,13 +47,13 @@ pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut 
                 Change::new(
                     Class::Migration,
                     &subject,
-                    At::New(b.span),
+                    At::New(b.at(b.span)),
                     format!(
                         "`{}` moves from table `{}` to table `{}`: its items are still in `{}`",
                         b.name.text, t.name.text, u.name.text, t.name.text
                     ),
                 )
-                .was(a.name.span)
+                .was(a.at(a.name.span))
                 .affecting(pair.affected(0))
                 .steps(keys::migration_steps(&pair.affected(0), None, &u.name.text)),
             ),
@@ -74,7 +74,7 @@ pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut 
                 Change::new(
                     Class::Migration,
                     format!("entity `{}`", a.name.text),
-                    At::Old(a.items[shape].span),
+                    At::Old(a.at(a.items[shape].span)),
                     format!(
                         "entity `{}` is gone from the schema: its items stay in the table, read by nothing",
                         a.name.text
@@ -109,11 +109,11 @@ impl Pair<'_> {
 
     /// How an attribute's type is written in the old file.
     fn old_type(&self, attr: usize) -> &str {
-        quote(self.old.text, self.a.attributes[attr].ty_span)
+        quote(&self.old, self.a.at(self.a.attributes[attr].ty_span))
     }
 
     fn new_type(&self, attr: usize) -> &str {
-        quote(self.new.text, self.b.attributes[attr].ty_span)
+        quote(&self.new, self.b.at(self.b.attributes[attr].ty_span))
     }
 }
 
@@ -177,7 +177,7 @@ fn added(old: Version<'_>, new: Version<'_>, pairing: &Pairing, new_id: EntityId
                     Change::new(
                         Class::Migration,
                         &subject,
-                        At::New(b.name.span),
+                        At::New(b.at(b.name.span)),
                         format!(
                             "new entity `{}` can have the keys of existing `{}` items ({}): they would be read as `{}`",
                             b.name.text,
@@ -199,7 +199,7 @@ fn added(old: Version<'_>, new: Version<'_>, pairing: &Pairing, new_id: EntityId
     out.push(Change::new(
         Class::Safe,
         &subject,
-        At::New(b.name.span),
+        At::New(b.at(b.name.span)),
         format!(
             "new entity `{}`: its keys collide with no item already written",
             b.name.text

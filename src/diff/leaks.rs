@@ -66,7 +66,7 @@ pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut 
                 Change::new(
                     Class::BreaksReaders,
                     format!("entity `{}`", e.name.text),
-                    At::New(key.map_or(e.name.span, |k| k.span)),
+                    At::New(e.at(key.map_or(e.name.span, |k| k.span))),
                     format!(
                         "the old pattern `{}` ({}) also matches `{}` items: deployed readers get them mixed into their results",
                         pattern.name.text,
@@ -74,7 +74,7 @@ pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut 
                         e.name.text
                     ),
                 )
-                .was(pattern.span)
+                .was(pattern.at(pattern.span))
                 .steps(vec![
                     format!("give `{}` a key the old condition cannot match", e.name.text),
                     format!(

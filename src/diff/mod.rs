@@ -19,16 +19,16 @@ mod tables;
 
 use crate::check::Schema;
 use crate::check::model::EntityId;
-use crate::syntax::Span;
+use crate::syntax::FileSpan;
 
 pub use pairing::Pairing;
 
-/// One version of the schema: the checked schema and its text (a change
-/// quotes the old line it replaces).
+/// One version of the schema: the checked schema and the text of each of
+/// its files, by `FileId` (a change quotes the old line it replaces).
 #[derive(Clone, Copy)]
 pub struct Version<'a> {
     pub schema: &'a Schema,
-    pub text: &'a str,
+    pub texts: &'a [&'a str],
 }
 
 /// What a change means for the data already in the table.
@@ -76,12 +76,12 @@ impl Class {
     }
 }
 
-/// Where a change is shown: a span of the new file, or of the old one when
-/// the thing is gone.
+/// Where a change is shown: a span of a file of the new schema, or of the
+/// old one when the thing is gone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum At {
-    New(Span),
-    Old(Span),
+    New(FileSpan),
+    Old(FileSpan),
 }
 
 /// The items a migration must rewrite: those an entity's item shape wrote
@@ -107,8 +107,8 @@ pub struct Change {
     pub subject: String,
     pub message: String,
     pub at: At,
-    /// The old declaration this replaces (in the old file), shown as a note.
-    pub was: Option<Span>,
+    /// The old declaration this replaces (in the old schema), shown as a note.
+    pub was: Option<FileSpan>,
     /// Which existing items this concerns.
     pub affected: Option<Affected>,
     /// What to do, in order.
@@ -128,7 +128,7 @@ impl Change {
         }
     }
 
-    fn was(mut self, span: Span) -> Change {
+    fn was(mut self, span: FileSpan) -> Change {
         self.was = Some(span);
         self
     }
@@ -155,7 +155,8 @@ pub fn diff(old: Version<'_>, new: Version<'_>) -> Vec<Change> {
     changes
 }
 
-/// The text of a span: `pk = "USER#{userId}"`.
-fn quote(text: &str, span: Span) -> &str {
-    text.get(span.start..span.end).unwrap_or("")
+/// The text of a span of the version: `pk = "USER#{userId}"`.
+fn quote<'a>(version: &Version<'a>, span: FileSpan) -> &'a str {
+    let text = version.texts.get(span.file.index()).copied().unwrap_or("");
+    text.get(span.span.start..span.span.end).unwrap_or("")
 }

@@ -34,19 +34,19 @@ pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut 
                         Change::new(
                             Class::Rename,
                             &subject,
-                            At::New(pattern.name.span),
+                            At::New(pattern.at(pattern.name.span)),
                             format!(
                                 "pattern `{}` is renamed `{}` (recognised as a rename: the same request)",
                                 was.name.text, pattern.name.text
                             ),
                         )
-                        .was(was.name.span),
+                        .was(was.at(was.name.span)),
                     );
                 }
                 None => out.push(Change::new(
                     Class::Safe,
                     &subject,
-                    At::New(pattern.name.span),
+                    At::New(pattern.at(pattern.name.span)),
                     format!("new pattern `{}`", pattern.name.text),
                 )),
             }
@@ -77,14 +77,14 @@ pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut 
                 Change::new(
                     Class::BreaksReaders,
                     &subject,
-                    At::New(pattern.name.span),
+                    At::New(pattern.at(pattern.name.span)),
                     format!(
                         "`{}` changes for its deployed readers: {}",
                         pattern.name.text,
                         why.join("; ")
                     ),
                 )
-                .was(was.span)
+                .was(was.at(was.span))
                 .steps(vec![
                     "deploy the readers built from the new schema before (or with) the change".to_string(),
                     "keep the old request working until they are (for example, keep the old index)".to_string(),
@@ -98,7 +98,7 @@ pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut 
             Change::new(
                 Class::BreaksReaders,
                 format!("pattern `{}`", was.name.text),
-                At::Old(was.name.span),
+                At::Old(was.at(was.name.span)),
                 format!(
                     "pattern `{}` is removed: code that still makes this read loses its guarantee",
                     was.name.text

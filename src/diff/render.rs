@@ -7,7 +7,7 @@ use serde_json::{Value as Json, json};
 use super::{At, Change, Class};
 use crate::diagnostic::github;
 use crate::diagnostic::render::{SourceText, excerpt};
-use crate::syntax::Span;
+use crate::syntax::{FileSpan, Span};
 
 /// Items counted on a live table for a change's old templates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,8 +21,12 @@ pub struct Count {
 
 /// Everything an output needs.
 pub struct Report<'a> {
-    pub old: &'a SourceText,
-    pub new: &'a SourceText,
+    /// The files of each side, by `FileId`; a schema folder has several.
+    pub old: &'a [SourceText],
+    pub new: &'a [SourceText],
+    /// How each side is named: its file, or its folder.
+    pub old_name: &'a str,
+    pub new_name: &'a str,
     pub changes: &'a [Change],
     /// Classes accepted with `--allow`: reported, but not failing.
     pub allowed: &'a [Class],
@@ -48,9 +52,16 @@ impl Report<'_> {
 
     fn located(&self, at: At) -> (&SourceText, Span) {
         match at {
-            At::New(span) => (self.new, span),
-            At::Old(span) => (self.old, span),
+            At::New(at) => (&self.new[at.file.index()], at.span),
+            At::Old(at) => (&self.old[at.file.index()], at.span),
         }
+    }
+
+    /// The old declaration a change replaces: its file and its text.
+    fn was(&self, was: FileSpan) -> (&SourceText, Span, &str) {
+        let source = &self.old[was.file.index()];
+        let text = source.text.get(was.span.start..was.span.end).unwrap_or("");
+        (source, was.span, text)
     }
 
     /// `error`, `warning` (breaking but allowed) or `note`.
@@ -81,11 +92,12 @@ pub fn text(report: &Report<'_>) -> String {
         if let Some(was) = change.was
             && matches!(change.at, At::New(_))
         {
-            let (line, column) = report.old.line_column(was.start);
+            let (old, span, text) = report.was(was);
+            let (line, column) = old.line_column(span.start);
             out.push_str(&format!(
                 "{pad} = note: was `{}` ({}:{line}:{column})\n",
-                first_line(&report.old.text[was.start..was.end]),
-                report.old.display_path()
+                first_line(text),
+                old.display_path()
             ));
         }
         if let Some(affected) = &change.affected {
@@ -133,7 +145,7 @@ fn count_text(count: Count) -> String {
 
 /// `old.dyno → new.dyno: 4 changes (1 safe, 3 migration); 3 breaking`.
 pub fn summary(report: &Report<'_>) -> String {
-    let head = format!("{} → {}", report.old.display_path(), report.new.display_path());
+    let head = format!("{} → {}", report.old_name, report.new_name);
     if report.changes.is_empty() {
         return format!("{head}: no changes\n");
     }
@@ -184,11 +196,10 @@ pub fn json(report: &Report<'_>) -> Json {
                 "side": match change.at { At::New(_) => "new", At::Old(_) => "old" },
                 "file": source.display_path(),
                 "range": range(source, span),
-                "was": change.was.map(|was| json!({
-                    "file": report.old.display_path(),
-                    "range": range(report.old, was),
-                    "text": &report.old.text[was.start..was.end],
-                })),
+                "was": change.was.map(|was| {
+                    let (old, span, text) = report.was(was);
+                    json!({ "file": old.display_path(), "range": range(old, span), "text": text })
+                }),
                 "affected": change.affected.as_ref().map(|a| json!({
                     "entity": a.name,
                     "table": a.table,
@@ -210,8 +221,8 @@ pub fn json(report: &Report<'_>) -> Json {
         classes.insert(class.name().into(), json!(n));
     }
     json!({
-        "old": report.old.display_path(),
-        "new": report.new.display_path(),
+        "old": report.old_name,
+        "new": report.new_name,
         "changes": changes,
         "summary": { "classes": classes, "breaking": report.failing() },
     })
@@ -232,7 +243,7 @@ pub fn github(report: &Report<'_>) -> String {
         };
         let mut message = change.message.clone();
         if let Some(was) = change.was {
-            message.push_str(&format!("\nwas: {}", first_line(&report.old.text[was.start..was.end])));
+            message.push_str(&format!("\nwas: {}", first_line(report.was(was).2)));
         }
         for (n, step) in change.steps.iter().enumerate() {
             message.push_str(&format!("\nstep {}: {step}", n + 1));

@@ -16,7 +16,7 @@ pub fn compare(old: Version<'_>, new: Version<'_>, out: &mut Vec<Change>) {
             out.push(Change::new(
                 Class::Safe,
                 subject,
-                At::New(table.name.span),
+                At::New(table.at(table.name.span)),
                 format!("new table `{}`: nothing is written in it yet", table.name.text),
             ));
             continue;
@@ -29,7 +29,7 @@ pub fn compare(old: Version<'_>, new: Version<'_>, out: &mut Vec<Change>) {
                 Change::new(
                     Class::NewTable,
                     &subject,
-                    At::New(base.span),
+                    At::New(table.at(base.span)),
                     format!(
                         "the key of table `{}` changes from ({}) to ({}): DynamoDB cannot change a table's key schema",
                         table.name.text,
@@ -37,7 +37,7 @@ pub fn compare(old: Version<'_>, new: Version<'_>, out: &mut Vec<Change>) {
                         keys(base)
                     ),
                 )
-                .was(old_base.span)
+                .was(before.at(old_base.span))
                 .steps(new_table_steps(&table.name.text)),
             );
         }
@@ -49,7 +49,7 @@ pub fn compare(old: Version<'_>, new: Version<'_>, out: &mut Vec<Change>) {
                 Change::new(
                     Class::Migration,
                     format!("table `{}`", table.name.text),
-                    At::Old(table.name.span),
+                    At::Old(table.at(table.name.span)),
                     format!(
                         "table `{}` is gone from the schema: its items stay in DynamoDB, read by nothing",
                         table.name.text
@@ -73,7 +73,7 @@ fn compare_indexes(model: &Model, table: &Table, before: &Table, subject: &str, 
                 Change::new(
                     Class::NewTable,
                     subject,
-                    At::New(index.span),
+                    At::New(table.at(index.span)),
                     format!(
                         "new local index `{}`: DynamoDB creates local indexes only with the table",
                         index.name.text
@@ -85,7 +85,7 @@ fn compare_indexes(model: &Model, table: &Table, before: &Table, subject: &str, 
                 Change::new(
                     Class::Safe,
                     subject,
-                    At::New(index.span),
+                    At::New(table.at(index.span)),
                     format!(
                         "new global index `{}`: DynamoDB backfills it from the items already written{}",
                         index.name.text,
@@ -114,7 +114,7 @@ fn compare_indexes(model: &Model, table: &Table, before: &Table, subject: &str, 
                     Change::new(
                         class,
                         subject,
-                        At::New(index.span),
+                        At::New(table.at(index.span)),
                         format!(
                             "the key of index `{}` changes from ({}) to ({}): DynamoDB cannot change an index's key",
                             index.name.text,
@@ -122,7 +122,7 @@ fn compare_indexes(model: &Model, table: &Table, before: &Table, subject: &str, 
                             keys(index)
                         ),
                     )
-                    .was(was.span)
+                    .was(before.at(was.span))
                     .steps(steps),
                 );
             }
@@ -148,8 +148,8 @@ fn compare_indexes(model: &Model, table: &Table, before: &Table, subject: &str, 
                     Class::BreaksReaders
                 };
                 out.push(
-                    Change::new(class, subject, At::New(index.span), message)
-                        .was(was.span)
+                    Change::new(class, subject, At::New(table.at(index.span)), message)
+                        .was(before.at(was.span))
                         .steps([format!(
                             "DynamoDB cannot change a projection: create the index anew, then delete `{}`",
                             index.name.text
@@ -184,9 +184,9 @@ fn compare_indexes(model: &Model, table: &Table, before: &Table, subject: &str, 
                 )
             };
             out.push(
-                Change::new(class, subject, At::Old(was.span), message)
+                Change::new(class, subject, At::Old(before.at(was.span)), message)
                     .steps(steps)
-                    .was(was.span),
+                    .was(before.at(was.span)),
             );
         }
     }

@@ -9,9 +9,10 @@ use crate::check::Analysis;
 use crate::diff::{self, At, Change, Class, Version};
 use crate::syntax::Span;
 
-/// An earlier version of the open file, checked.
+/// An earlier version of the open file's schema, checked: its files'
+/// texts by `FileId` (a schema folder has several).
 pub struct Earlier<'a> {
-    pub text: &'a str,
+    pub texts: &'a [&'a str],
     pub analysis: &'a Analysis,
     /// How the editor names it: `HEAD`.
     pub label: &'a str,
@@ -28,26 +29,27 @@ pub struct Warning {
     pub markdown: String,
 }
 
-/// The breaking changes from `earlier` to `file` located in `file`; none
-/// when the earlier version has syntax errors (its model is partial).
-pub fn warnings(earlier: &Earlier<'_>, file: &File) -> Vec<Warning> {
-    if !earlier.analysis.parse.diagnostics.is_empty() {
+/// The breaking changes from `earlier` to the schema of `file` (whose
+/// files' texts are `texts`, by `FileId`) located in `file`; none when the
+/// earlier version has syntax errors (its model is partial).
+pub fn warnings(earlier: &Earlier<'_>, texts: &[&str], file: &File) -> Vec<Warning> {
+    if earlier.analysis.schema.diagnostics.iter().any(|d| d.code.is_syntax()) {
         return Vec::new();
     }
     let old = Version {
         schema: &earlier.analysis.schema,
-        text: earlier.text,
+        texts: earlier.texts,
     };
     let new = Version {
         schema: &file.analysis.schema,
-        text: &file.text,
+        texts,
     };
     diff::diff(old, new)
         .into_iter()
         .filter(|c| c.class.is_breaking())
         .filter_map(|change| match change.at {
-            At::New(span) => Some(warning(earlier, span, &change)),
-            At::Old(_) => None,
+            At::New(at) if at.file == file.analysis.file => Some(warning(earlier, at.span, &change)),
+            At::New(_) | At::Old(_) => None,
         })
         .collect()
 }
@@ -70,7 +72,7 @@ pub fn hover(warnings: &[Warning], offset: usize) -> Option<(Span, String)> {
 fn warning(earlier: &Earlier<'_>, span: Span, change: &Change) -> Warning {
     let was = change
         .was
-        .and_then(|w| earlier.text.get(w.start..w.end))
+        .and_then(|w| earlier.texts.get(w.file.index())?.get(w.span.start..w.span.end))
         .map(|text| text.lines().next().unwrap_or("").trim_end().to_string());
     let mut message = format!(
         "{} (against {}): {}",
@@ -120,7 +122,7 @@ mod tests {
 
     fn earlier(analysis: &Analysis) -> Earlier<'_> {
         Earlier {
-            text: OLD,
+            texts: &[OLD],
             analysis,
             label: "HEAD",
         }
@@ -131,7 +133,7 @@ mod tests {
         let old = crate::check::analyze(OLD);
         let new_text = OLD.replace("\"USER#{userId}\"", "\"U#{userId}\"");
         let file = File::new(new_text.clone());
-        let found = warnings(&earlier(&old), &file);
+        let found = warnings(&earlier(&old), &[&file.text], &file);
         let on_template = found.iter().find(|w| w.class == Class::Migration).expect("a migration");
         assert_eq!(
             &new_text[on_template.span.start..on_template.span.end],
@@ -155,13 +157,14 @@ mod tests {
     #[test]
     fn an_unchanged_or_unparsable_earlier_version_gives_no_warnings() {
         let old = crate::check::analyze(OLD);
-        assert!(warnings(&earlier(&old), &File::new(OLD.to_string())).is_empty());
+        assert!(warnings(&earlier(&old), &[OLD], &File::new(OLD.to_string())).is_empty());
         let broken = crate::check::analyze("table App {\n");
         let earlier = Earlier {
-            text: "table App {\n",
+            texts: &["table App {\n"],
             analysis: &broken,
             label: "HEAD",
         };
-        assert!(warnings(&earlier, &File::new(OLD.replace("USER#", "U#"))).is_empty());
+        let changed = OLD.replace("USER#", "U#");
+        assert!(warnings(&earlier, &[&changed], &File::new(changed.clone())).is_empty());
     }
 }

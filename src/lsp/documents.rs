@@ -199,7 +199,9 @@ pub struct Snapshot {
     /// The workspace as it was, to read the schema's other files.
     workspace: Workspace,
     schema: Arc<Vec<FileId>>,
-    defaults: Defaults,
+    pub defaults: Defaults,
+    /// The schema folder the document belongs to, if any.
+    pub root: Option<PathBuf>,
     /// The view cell of each file of `schema`: analysed once per revision
     /// by whichever request needs it first.
     views: Vec<Analysed>,
@@ -347,6 +349,11 @@ impl Documents {
         true
     }
 
+    /// The cost defaults of the settings (a folder's `dyno.json` aside).
+    pub fn defaults(&self) -> Defaults {
+        self.lock().workspace.defaults()
+    }
+
     /// The documents as they are now, in a store of their own; their
     /// analyses are shared with this store.
     pub fn pinned(&self) -> Documents {
@@ -479,6 +486,7 @@ impl Documents {
             workspace,
             schema,
             defaults,
+            root: doc.root.clone(),
             views,
         })
     }

@@ -131,9 +131,9 @@ pub struct SemanticTokensCache {
     last: HashMap<Url, (String, Arc<Vec<SemanticToken>>)>,
 }
 
-/// A file's text at git `HEAD` and its analysis.
+/// A schema's files at git `HEAD` (one, or a folder's) and its analysis.
 pub struct Head {
-    pub text: String,
+    pub texts: Vec<String>,
     pub analysis: crate::check::Analysis,
 }
 

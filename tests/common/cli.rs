@@ -3,9 +3,14 @@
 use std::process::{Command, Output};
 
 pub fn dyno(args: &[&str]) -> Output {
+    dyno_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// `dyno ARGS` run in `dir` (for paths relative to it, `git:` sides).
+pub fn dyno_in(dir: &std::path::Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dyno"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .output()
         .expect("run dyno")
 }

@@ -32,6 +32,33 @@ impl Scratch {
     }
 }
 
+impl Scratch {
+    /// A copy of the files of the folder `from` (not its sub-folders) in
+    /// `into`, a folder of the scratch directory; its path.
+    pub fn copy_folder(&self, from: &Path, into: &str) -> PathBuf {
+        for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display())) {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                let name = path.file_name().unwrap().to_str().unwrap();
+                self.file(&format!("{into}/{name}"), std::fs::read(&path).unwrap());
+            }
+        }
+        self.0.join(into)
+    }
+
+    /// Runs `git ARGS` in the scratch directory (a repository made with
+    /// `git init` here), committing as a test user.
+    pub fn git(&self, args: &[&str]) {
+        let status = std::process::Command::new("git")
+            .args(["-c", "user.name=dyno", "-c", "user.email=dyno@example.invalid"])
+            .args(args)
+            .current_dir(&self.0)
+            .status()
+            .expect("run git");
+        assert!(status.success(), "git {args:?}");
+    }
+}
+
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);

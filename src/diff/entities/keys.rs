@@ -54,13 +54,13 @@ pub fn compare_shapes(pair: &Pair<'_>, table: &Table, out: &mut Vec<Change>) {
             Change::new(
                 Class::Migration,
                 pair.subject,
-                At::New(b.items[j].span),
+                At::New(pair.b.at(b.items[j].span)),
                 format!(
                     "`{}` writes a new item: existing `{}` records do not have it yet",
                     b.name.text, b.name.text
                 ),
             )
-            .was(a.name.span)
+            .was(pair.a.at(a.name.span))
             .steps(vec![
                 format!(
                     "read each existing `{}` record by its old keys ({})",
@@ -78,14 +78,14 @@ pub fn compare_shapes(pair: &Pair<'_>, table: &Table, out: &mut Vec<Change>) {
             Change::new(
                 Class::Migration,
                 pair.subject,
-                At::New(b.name.span),
+                At::New(pair.b.at(b.name.span)),
                 format!(
                     "`{}` no longer writes the item with keys {}: the existing ones stay, read by nothing",
                     b.name.text,
                     templates(&affected.keys)
                 ),
             )
-            .was(a.items[i].span)
+            .was(pair.a.at(a.items[i].span))
             .steps(vec![format!(
                 "delete the items with keys {} (or keep them)",
                 templates(&affected.keys)
@@ -172,10 +172,15 @@ fn compare_keys(pair: &Pair<'_>, table: &Table, i: usize, j: usize, old_delimite
             continue;
         };
         out.push(
-            Change::new(Class::Migration, pair.subject, At::New(new_key.span), message)
-                .was(old_key.span)
-                .steps(migrate(new_keys(new_shape)))
-                .affecting(affected.clone()),
+            Change::new(
+                Class::Migration,
+                pair.subject,
+                At::New(pair.b.at(new_key.span)),
+                message,
+            )
+            .was(pair.a.at(old_key.span))
+            .steps(migrate(new_keys(new_shape)))
+            .affecting(affected.clone()),
         );
     }
     for (index, span, attrs) in entering {
@@ -183,7 +188,7 @@ fn compare_keys(pair: &Pair<'_>, table: &Table, i: usize, j: usize, old_delimite
             Change::new(
                 Class::Migration,
                 pair.subject,
-                At::New(span),
+                At::New(pair.b.at(span)),
                 format!(
                     "`{}` items now write {}, so they enter index `{index}`: the items already written are not in it until rewritten",
                     pair.b.name.text,
@@ -214,14 +219,14 @@ fn compare_keys(pair: &Pair<'_>, table: &Table, i: usize, j: usize, old_delimite
             Change::new(
                 Class::Migration,
                 pair.subject,
-                At::New(pair.b.name.span),
+                At::New(pair.b.at(pair.b.name.span)),
                 format!(
                     "`{}` items no longer write {}: the items already written stay in index `{index}` until that is removed from them",
                     pair.b.name.text,
                     quoted(&attrs)
                 ),
             )
-            .was(keys[0].span)
+            .was(pair.a.at(keys[0].span))
             .steps(vec![
                 format!("find the items by their old keys ({})", templates(&affected.keys)),
                 format!("remove {} from each (UpdateItem REMOVE)", quoted(&attrs)),

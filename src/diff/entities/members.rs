@@ -15,13 +15,13 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
                 Change::new(
                     Class::Migration,
                     subject,
-                    At::New(y.name.span),
+                    At::New(pair.b.at(y.name.span)),
                     format!(
                         "attribute `{}` is renamed `{}` (recognised as a rename: same type, same place): existing items still store `{}`",
                         x.name.text, y.name.text, x.name.text
                     ),
                 )
-                .was(x.span)
+                .was(pair.a.at(x.span))
                 .steps(vec![
                     format!("copy `{}` to `{}` on every existing `{}` item", x.name.text, y.name.text, b.name.text),
                     format!("remove `{}` once every reader uses `{}`", x.name.text, y.name.text),
@@ -37,13 +37,13 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
                     Change::new(
                         Class::Migration,
                         subject,
-                        At::New(y.ty_span),
+                        At::New(pair.b.at(y.ty_span)),
                         format!(
                             "`{}` changes from `{was}` to `{now}`: existing items store it as {old_kind}, the new readers expect {new_kind}",
                             y.name.text
                         ),
                     )
-                    .was(x.span)
+                    .was(pair.a.at(x.span))
                     .steps(vec![format!(
                         "rewrite `{}` on every existing `{}` item as {new_kind}",
                         y.name.text, b.name.text
@@ -55,13 +55,13 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
                     Change::new(
                         Class::Safe,
                         subject,
-                        At::New(y.ty_span),
+                        At::New(pair.b.at(y.ty_span)),
                         format!(
                             "`{}` changes from `{was}` to `{now}`, stored as {new_kind} as before",
                             y.name.text
                         ),
                     )
-                    .was(x.span),
+                    .was(pair.a.at(x.span)),
                 );
             }
         }
@@ -70,10 +70,10 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
                 Change::new(
                     Class::Migration,
                     subject,
-                    At::New(y.span),
+                    At::New(pair.b.at(y.span)),
                     format!("`{}` becomes required: existing items may not have it", y.name.text),
                 )
-                .was(x.span)
+                .was(pair.a.at(x.span))
                 .steps(vec![format!(
                     "give `{}` a value on every existing `{}` item that lacks it",
                     y.name.text, b.name.text
@@ -85,10 +85,10 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
                 Change::new(
                     Class::Safe,
                     subject,
-                    At::New(y.span),
+                    At::New(pair.b.at(y.span)),
                     format!("`{}` becomes optional", y.name.text),
                 )
-                .was(x.span),
+                .was(pair.a.at(x.span)),
             );
         }
         if x.size_hint != y.size_hint {
@@ -96,7 +96,7 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
                 Change::new(
                     Class::Safe,
                     subject,
-                    At::New(y.ty_span),
+                    At::New(pair.b.at(y.ty_span)),
                     format!(
                         "the size hint of `{}` changes ({} → {}): only estimates change",
                         y.name.text,
@@ -104,7 +104,7 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
                         hint(y.size_hint)
                     ),
                 )
-                .was(x.span),
+                .was(pair.a.at(x.span)),
             );
         }
     }
@@ -114,7 +114,7 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
             Change::new(
                 Class::Safe,
                 subject,
-                At::New(y.span),
+                At::New(pair.b.at(y.span)),
                 format!(
                     "new optional attribute `{}`: existing items simply lack it",
                     y.name.text
@@ -124,7 +124,7 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
             Change::new(
                 Class::Migration,
                 subject,
-                At::New(y.span),
+                At::New(pair.b.at(y.span)),
                 format!(
                     "new required attribute `{}`: existing `{}` items do not have it",
                     y.name.text, b.name.text
@@ -143,7 +143,7 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
         out.push(Change::new(
             Class::Safe,
             subject,
-            At::Old(x.span),
+            At::Old(pair.a.at(x.span)),
             format!(
                 "attribute `{}` is removed: existing items keep it, nothing reads it",
                 x.name.text
@@ -155,7 +155,7 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
             Change::new(
                 Class::Safe,
                 subject,
-                At::New(b.name.span),
+                At::New(pair.b.at(b.name.span)),
                 format!(
                     "the size hint of `{}` changes ({} → {}): only estimates change",
                     b.name.text,
@@ -163,7 +163,7 @@ pub fn compare(pair: &Pair<'_>, out: &mut Vec<Change>) {
                     hint(b.size_hint)
                 ),
             )
-            .was(a.name.span),
+            .was(pair.a.at(a.name.span)),
         );
     }
 }

@@ -3,12 +3,11 @@
 //! `dyno diff` as warnings on the changed lines, the migration in the
 //! hover. The comparison is `ide::schema_diff`'s; this reads `HEAD`.
 
-use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 
 use tower_lsp::lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
 
+use crate::db::{Workspace, git};
 use crate::ide::schema_diff::{self, Earlier, Warning};
 use crate::lsp::documents::Snapshot;
 use crate::lsp::position::{self, Encoding};
@@ -16,19 +15,29 @@ use crate::lsp::state::{Head, State};
 
 /// The warnings of the open document; none when the setting is off, the
 /// document is not a file in a git repository, or it is new since `HEAD`.
+/// A document of a schema folder is compared as the folder: its files at
+/// `HEAD` against its files now.
 pub fn warnings(state: &State, snapshot: &Snapshot) -> Vec<Warning> {
     if !state.diff_against_head() {
         return Vec::new();
     }
-    let Some(head) = snapshot.uri.to_file_path().ok().and_then(|path| head(state, &path)) else {
+    let Some(head) = head(state, snapshot) else {
         return Vec::new();
     };
+    let earlier_texts: Vec<&str> = head.texts.iter().map(String::as_str).collect();
     let earlier = Earlier {
-        text: &head.text,
+        texts: &earlier_texts,
         analysis: &head.analysis,
         label: "HEAD",
     };
-    schema_diff::warnings(&earlier, &snapshot.file)
+    // The schema's files now, by their ids in the workspace.
+    let (views, _) = snapshot.schema_files();
+    let last = views.iter().map(|v| v.analysis.file.index()).max().unwrap_or(0);
+    let mut texts = vec![""; last + 1];
+    for view in &views {
+        texts[view.analysis.file.index()] = &view.text;
+    }
+    schema_diff::warnings(&earlier, &texts, &snapshot.file)
 }
 
 pub fn to_lsp(state: &State, snapshot: &Snapshot, encoding: Encoding) -> Vec<Diagnostic> {
@@ -45,27 +54,32 @@ pub fn to_lsp(state: &State, snapshot: &Snapshot, encoding: Encoding) -> Vec<Dia
         .collect()
 }
 
-/// The file at `HEAD`, checked; analysed again only when its text there
-/// changed (a commit), read with `git show` each time (a few milliseconds).
-fn head(state: &State, path: &Path) -> Option<Arc<Head>> {
-    let dir = path.parent()?;
-    let name = path.file_name()?.to_str()?;
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["show", &format!("HEAD:./{name}")])
-        .output()
-        .ok()?;
-    if !output.status.success() {
-        return None;
-    }
-    let text = String::from_utf8(output.stdout).ok()?;
+/// The schema at `HEAD` (the document's file, or its folder), checked;
+/// analysed again only when a text there changed (a commit), read with git
+/// each time (a few milliseconds a process).
+fn head(state: &State, snapshot: &Snapshot) -> Option<Arc<Head>> {
+    let path = snapshot.uri.to_file_path().ok()?;
+    let (dir, spec) = match &snapshot.root {
+        Some(root) => (root.clone(), "./".to_string()),
+        None => (
+            path.parent()?.to_path_buf(),
+            format!("./{}", path.file_name()?.to_str()?),
+        ),
+    };
+    let read = git::read_at(&dir, "HEAD", &spec).ok()?;
+    let key = dir.join(&spec);
+    let texts: Vec<String> = read.files.into_iter().map(|(_, text)| text).collect();
     let mut heads = state.heads.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(head) = heads.get(path).filter(|h| h.text == text) {
+    if let Some(head) = heads.get(&key).filter(|h| h.texts == texts) {
         return Some(head.clone());
     }
-    let analysis = crate::check::analyze(&text);
-    let head = Arc::new(Head { text, analysis });
-    heads.insert(path.to_path_buf(), head.clone());
+    let defaults = match &read.marker {
+        Some(marker) => marker.defaults(state.documents.defaults()).0,
+        None => snapshot.defaults,
+    };
+    let (workspace, files) = Workspace::of_files(texts.iter().enumerate().map(|(i, t)| (i.to_string(), t.as_str())));
+    let analysis = workspace.analysis_with(*files.first()?, &files, &defaults);
+    let head = Arc::new(Head { texts, analysis });
+    heads.insert(key, head.clone());
     Some(head)
 }
