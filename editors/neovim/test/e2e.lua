@@ -21,6 +21,8 @@
 --      (set by it on 0.7, by Neovim on 0.8+), CTRL-X CTRL-O on an empty
 --      top-level line pops up the server's keywords, and :DynoView writes
 --      the DynoTable page.
+--   8. the client's `settings` reach the server through
+--      workspace/configuration: `dyno.defaults` changes a cost lens.
 --
 -- tests/editors_neovim.rs runs it with the freshly built dyno first on PATH:
 --   DYNO_E2E_SCHEMA  the schema to open (default: a temporary copy of
@@ -427,6 +429,35 @@ local function main()
     return copied:find("^aws dynamodb query %-%-cli%-input%-json '{") ~= nil and copied:find('"TableName":"App"', 1, true) ~= nil
   end)
   say('ok 7c: the Copy AWS CLI lens put %s on the unnamed register (%d ms)', vim.fn.getreg('"'):sub(1, 60), ms)
+
+  ------------------------------------- 8. settings (workspace/configuration)
+  -- The server's settings come from the client's `settings` (docs/editors.md):
+  -- announced without the section, the server asks for it and Neovim answers
+  -- from them; Neovim 0.7, which does not answer workspace/configuration,
+  -- pushes the section itself. Larger cost defaults make listUsers
+  -- (`User[]`, no hint) dearer.
+  local function read_lens(name)
+    for _, l in ipairs(vim.lsp.codelens.get(design_buf)) do
+      if l.command and l.command.arguments and l.command.arguments[2] == name and l.command.title:find('RCU') then
+        return l.command.title
+      end
+    end
+  end
+  local before = read_lens('listUsers')
+  expect(before ~= nil, 'no cost lens on listUsers')
+  local settings = { dyno = { defaults = { items = 5000, sizes = { id = '1KB' } } } }
+  client.config.settings = settings -- read by Neovim 0.7-0.9
+  client.settings = settings -- read by 0.10+
+  local asks = vim.lsp.protocol.make_client_capabilities().workspace.configuration
+  vim.lsp.buf_notify(design_buf, 'workspace/didChangeConfiguration', { settings = asks and vim.NIL or settings })
+  local after
+  ms = wait_for('the listUsers lens to follow the new defaults', function()
+    vim.lsp.codelens.refresh()
+    after = read_lens('listUsers')
+    return after ~= nil and after ~= before
+  end)
+  say('ok 8: dyno.defaults from the client settings (%s): listUsers %q -> %q (%d ms)',
+    asks and 'workspace/configuration' or 'pushed', before, after, ms)
 
   say('all checks passed')
 end
