@@ -13,9 +13,12 @@
 //! complete diagnostics later: both are timed ("first" and "complete"; a
 //! publish is complete when its codes are those of `dyno::check::analyze`
 //! of the edited text, computed here before the edit is sent). Then
-//! `--requests` hovers and as many
-//! completions at random positions of the settled document, each timed from
-//! request to response. Last, the server's peak resident memory (`VmHWM`).
+//! the same in key templates (a letter typed right after a hole's `{`, which
+//! renames the attribute the key is built from), then the same edits with
+//! a hover sent right after each typed letter (timed from request to
+//! response, before the analysis of the edit is done). Then `--requests`
+//! hovers and as many completions at random positions of the settled
+//! document. Last, the server's peak resident memory (`VmHWM`).
 //!
 //! `--server PATH` picks the binary (default: `dyno` next to this example's
 //! directory, i.e. `target/release/dyno`).
@@ -96,6 +99,127 @@ impl Stats {
     }
 }
 
+/// Which edits a series makes, and what it times.
+#[derive(Clone, Copy, PartialEq)]
+enum Series {
+    /// Letters typed anywhere: the diagnostics.
+    Anywhere,
+    /// Letters typed into key template holes: the diagnostics.
+    InKeys,
+    /// Letters typed anywhere: a hover sent right after each.
+    Hover,
+}
+
+/// What one series of edits measured.
+struct Edits {
+    first: Stats,
+    full: Stats,
+    hover: Stats,
+    /// Edits whose first publish was a syntax-first one.
+    partial: usize,
+}
+
+/// At each of `at` (line, column), types a letter and deletes it again (two
+/// versions), timing each typed letter from `didChange` to the first and
+/// to the complete `publishDiagnostics` of its version; with `hover`, a
+/// hover at a random place is sent right after the letter and timed
+/// instead. Every deletion restores the text and is waited for, untimed.
+fn type_and_delete(
+    server: &mut Server,
+    text: &mut String,
+    version: &mut i64,
+    at: &[(usize, usize)],
+    rng: &mut Rng,
+    series: Series,
+) -> Edits {
+    let (first, full) = match series {
+        Series::InKeys => (
+            "keystroke in a key template → first publishDiagnostics",
+            "keystroke in a key template → complete publishDiagnostics",
+        ),
+        _ => (
+            "keystroke → first publishDiagnostics",
+            "keystroke → complete publishDiagnostics",
+        ),
+    };
+    let hover = series == Series::Hover;
+    let mut out = Edits {
+        first: Stats::new(first),
+        full: Stats::new(full),
+        hover: Stats::new("hover right after a keystroke"),
+        partial: 0,
+    };
+    let lines: Vec<usize> = text.lines().map(|l| l.chars().count()).collect();
+    for &(line, column) in at {
+        for letter in [Some((b'a' + rng.below(26) as u8) as char), None] {
+            *version += 1;
+            let offset = offset(text, line, column);
+            let change = match letter {
+                Some(letter) => {
+                    text.insert(offset, letter);
+                    json!({ "range": { "start": { "line": line, "character": column },
+                                       "end": { "line": line, "character": column } },
+                            "text": letter.to_string() })
+                }
+                None => {
+                    text.remove(offset);
+                    json!({ "range": { "start": { "line": line, "character": column },
+                                       "end": { "line": line, "character": column + 1 } },
+                            "text": "" })
+                }
+            };
+            let expected = expected_codes(text);
+            let sent = server.notify(
+                "textDocument/didChange",
+                json!({ "textDocument": { "uri": URI, "version": *version }, "contentChanges": [change] }),
+            );
+            let timed = letter.is_some();
+            let published = |m: &Value| {
+                m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == json!(*version)
+            };
+            // Publishes that arrive while the hover is answered are kept.
+            let mut early: Vec<Value> = Vec::new();
+            if timed && hover {
+                let line = rng.below(lines.len());
+                let character = rng.below(lines[line] + 1);
+                let (id, asked) = server.request(
+                    "textDocument/hover",
+                    json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": character } }),
+                );
+                let answer = server.wait(|m| {
+                    if published(m) {
+                        early.push(m.clone());
+                        return false;
+                    }
+                    m.get("id") == Some(&json!(id)) && m.get("method").is_none()
+                });
+                out.hover.samples.push(answer.at - asked);
+            }
+            // Without a hover nothing arrived early: `at` is the publish's.
+            let (mut message, mut at) = match early.pop() {
+                Some(message) => (message, None),
+                None => {
+                    let received = server.wait(published);
+                    (received.message, Some(received.at))
+                }
+            };
+            let measured = timed && !hover;
+            if let (true, Some(at)) = (measured, at) {
+                out.first.samples.push(at - sent);
+            }
+            while codes(&message) != expected {
+                out.partial += usize::from(measured);
+                let received = server.wait(published);
+                (message, at) = (received.message, Some(received.at));
+            }
+            if let (true, Some(at)) = (measured, at) {
+                out.full.samples.push(at - sent);
+            }
+        }
+    }
+    out
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |flag: &str| {
@@ -150,57 +274,39 @@ fn main() {
 
     // Edits: a letter typed at a random place of a random line, then
     // deleted. The text is the generated one again after every deletion.
-    let mut first = Stats::new("keystroke → first publishDiagnostics");
-    let mut full = Stats::new("keystroke → complete publishDiagnostics");
-    let mut partial_publishes = 0;
     let mut rng = Rng(seed.max(1) * 0x9E37_79B9);
-    let mut pending_delete: Option<(usize, usize)> = None;
-    let last_version = (edits + edits % 2) as i64;
-    for version in 1..=last_version {
-        let (line, column, letter) = match pending_delete.take() {
-            Some((line, column)) => (line, column, None),
-            None => {
-                let line = rng.below(line_lengths.len());
-                let column = rng.below(line_lengths[line] + 1);
-                pending_delete = Some((line, column));
-                (line, column, Some((b'a' + rng.below(26) as u8) as char))
-            }
-        };
-        let at = offset(&text, line, column);
-        let change = match letter {
-            Some(letter) => {
-                text.insert(at, letter);
-                json!({ "range": { "start": { "line": line, "character": column },
-                                   "end": { "line": line, "character": column } },
-                        "text": letter.to_string() })
-            }
-            None => {
-                text.remove(at);
-                json!({ "range": { "start": { "line": line, "character": column },
-                                   "end": { "line": line, "character": column + 1 } },
-                        "text": "" })
-            }
-        };
-        let expected = expected_codes(&text);
-        let sent = server.notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": URI, "version": version }, "contentChanges": [change] }),
-        );
-        let mut last = server.wait(is_publish_of(version));
-        // The deletion that restores the text makes the edit count even;
-        // it is only timed when asked for.
-        let timed = version <= edits as i64;
-        if timed {
-            first.samples.push(last.at - sent);
-        }
-        while codes(&last.message) != expected {
-            partial_publishes += usize::from(timed);
-            last = server.wait(is_publish_of(version));
-        }
-        if timed {
-            full.samples.push(last.at - sent);
-        }
-    }
+    let anywhere: Vec<(usize, usize)> = (0..edits)
+        .map(|_| {
+            let line = rng.below(line_lengths.len());
+            (line, rng.below(line_lengths[line] + 1))
+        })
+        .collect();
+    let mut version = 0;
+    let typed = type_and_delete(
+        &mut server,
+        &mut text,
+        &mut version,
+        &anywhere,
+        &mut rng,
+        Series::Anywhere,
+    );
+    // The same in key templates: a letter typed right after a hole's `{`
+    // renames the attribute the key is built from (every pattern reading
+    // through it is resolved again), then deleted.
+    let holes: Vec<(usize, usize)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with(|c: char| c.is_ascii_lowercase()) && l.contains("= \""))
+        .flat_map(|(n, l)| {
+            l.char_indices()
+                .filter(|&(_, c)| c == '{')
+                .map(move |(at, _)| (n, l[..at].chars().count() + 1))
+        })
+        .collect();
+    let in_keys: Vec<(usize, usize)> = (0..edits).map(|_| holes[rng.below(holes.len())]).collect();
+    let keyed = type_and_delete(&mut server, &mut text, &mut version, &in_keys, &mut rng, Series::InKeys);
+    // Hover sent right after each typed letter, before its analysis.
+    let hovered = type_and_delete(&mut server, &mut text, &mut version, &anywhere, &mut rng, Series::Hover);
 
     let mut hover = Stats::new("hover");
     let mut completion = Stats::new("completion");
@@ -235,10 +341,15 @@ fn main() {
         requests
     );
     println!("didOpen → complete diagnostics: {:.2} ms", open.as_secs_f64() * 1e3);
-    println!("edits answered first by a syntax-first publish: {partial_publishes} of {edits}\n");
+    println!(
+        "edits answered first by a syntax-first publish: {} of {edits} (in key templates: {} of {edits})\n",
+        typed.partial, keyed.partial
+    );
     println!("| what | n | p50 ms | p95 ms | max ms |");
     println!("|------|--:|-------:|-------:|-------:|");
-    for stats in [&first, &full, &hover, &completion] {
+    let mut rows = vec![&typed.first, &typed.full, &keyed.first, &keyed.full];
+    rows.extend([&hovered.hover, &hover, &completion]);
+    for stats in rows {
         println!("{}", stats.row());
     }
     match rss {
