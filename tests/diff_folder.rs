@@ -104,14 +104,26 @@ fn a_folder_and_the_one_file_it_was_cut_from_have_no_changes() {
 fn a_side_can_be_a_folder_at_a_git_revision() {
     let scratch = Scratch::new("diff-folder-git");
     let folder = scratch.copy_folder(Path::new(BILLING), "schema/billing");
-    // Another schema nested in the folder is not read with it.
-    scratch.file("schema/billing/other/dyno.json", "{}");
-    scratch.file("schema/billing/other/broken.dyno", "table {");
+    // Not read with the folder, at the revision as on disk: another schema
+    // nested in it, and a hidden folder (either would be a syntax error).
+    let elsewhere = [
+        ("schema/billing/other/dyno.json", "{}"),
+        ("schema/billing/other/broken.dyno", "table {"),
+        ("schema/billing/.drafts/broken.dyno", "table {"),
+        // A file in a sub-folder is a member (a comment: the same schema).
+        ("schema/billing/sub/notes.dyno", "// notes\n"),
+    ];
+    for (name, text) in elsewhere {
+        scratch.file(name, text);
+    }
     scratch.git(&["init", "-q", "-b", "main"]);
     scratch.git(&["add", "."]);
     scratch.git(&["commit", "-q", "-m", "billing"]);
     std::fs::remove_dir_all(&folder).unwrap();
     changed_copy(&scratch, "schema/billing");
+    for (name, text) in elsewhere {
+        scratch.file(name, text);
+    }
     let run = |args: &[&str]| dyno_in(scratch.path(), args);
     let expected: Vec<_> = changes(&dyno(&["diff", "--format", "json", BILLING, path_str(&folder)]))
         .iter()
@@ -136,6 +148,13 @@ fn a_side_can_be_a_folder_at_a_git_revision() {
     );
     assert_eq!(inside.status.code(), Some(1), "{}", stderr(&inside));
     assert_eq!(changes(&inside).iter().map(gist).collect::<Vec<_>>(), expected);
+    // A file of a sub-folder brings the folder above it, on both sides.
+    let below = dyno_in(
+        &scratch.path().join("schema/billing/sub"),
+        &["diff", "--format", "json", "git:main:./notes.dyno", "notes.dyno"],
+    );
+    assert_eq!(below.status.code(), Some(1), "{}", stderr(&below));
+    assert_eq!(changes(&below).iter().map(gist).collect::<Vec<_>>(), expected);
     let same = run(&["diff", "git:main:schema/billing", "git:HEAD:schema/billing/tables.dyno"]);
     assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
     let no_marker = run(&["diff", "git:main:schema", "schema/billing"]);

@@ -64,8 +64,9 @@ fn hover_at(client: &mut LspClient, uri: &str, text: &str, needle: &str) -> Stri
 
 /// `listUsers` (`-> User[]`, no hints) costs 0.5 RCU with the built-in
 /// defaults (10 items of 217 B); the setting's 200 items of 1 KB strings
-/// make it 29 RCU, a pushed section of 20 items 1 RCU, and a section
-/// without `defaults` goes back to the built-in ones. The figures are the
+/// make it 29 RCU, a pushed section of 20 items 1 RCU (and the client is
+/// asked to refresh its lenses and inlay hints), and a section without
+/// `defaults` goes back to the built-in ones. The figures are the
 /// CLI's for a folder whose `dyno.json` says the same
 /// (tests/schema_folder_cli.rs).
 #[test]
@@ -78,7 +79,8 @@ fn defaults_from_the_settings_change_the_costs_in_lenses_and_hovers() {
     let response = client.request(
         "initialize",
         json!({ "processId": null, "rootUri": null,
-                "capabilities": { "workspace": { "configuration": true } } }),
+                "capabilities": { "workspace": { "configuration": true,
+                    "codeLens": { "refreshSupport": true }, "inlayHint": { "refreshSupport": true } } } }),
     );
     assert!(response["result"].is_object(), "{response}");
     client.notify("initialized", json!({}));
@@ -94,6 +96,9 @@ fn defaults_from_the_settings_change_the_costs_in_lenses_and_hovers() {
         "workspace/didChangeConfiguration",
         json!({ "settings": { "dyno": { "defaults": { "items": 20 } } } }),
     );
+    // The client is told its lenses and hints (which show costs) are stale.
+    client.wait_for_server_request("workspace/codeLens/refresh", TIMEOUT);
+    client.wait_for_server_request("workspace/inlayHint/refresh", TIMEOUT);
     wait_for_lens(&mut client, uri, "listUsers", "table · Query · 1 RCU");
     let hover = hover_at(&mut client, uri, BILLING, "listUsers");
     assert!(hover.contains("~20 items × 217 B"), "{hover}");

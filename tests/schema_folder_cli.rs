@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::cli::{dyno, path_str, stderr, stdout};
+use common::cli::{dyno, dyno_in, path_str, stderr, stdout};
 use common::scratch::Scratch;
 use serde_json::Value;
 
@@ -25,6 +25,14 @@ fn a_folder_with_dyno_json_checks_as_one_schema_like_the_single_file() {
     let member = dyno(&["check", &format!("{BILLING}/patterns.dyno")]);
     assert_eq!(stdout(&member), stdout(&folder));
     assert_eq!(member.status.code(), Some(0));
+    // Named bare, from inside the folder: its folder is the working one.
+    let bare = dyno_in(std::path::Path::new(BILLING), &["check", "patterns.dyno"]);
+    assert_eq!(bare.status.code(), Some(0), "{}", stdout(&bare));
+    assert!(
+        stdout(&bare).starts_with(".: 11 patterns, each one Query"),
+        "{}",
+        stdout(&bare)
+    );
     // Alone (no dyno.json), the patterns' file has no entities.
     let scratch = Scratch::new("schema-folder");
     let alone = scratch.file(
@@ -219,7 +227,7 @@ fn list_users_cost(folder: &std::path::Path) -> String {
 
 /// `dyno.json` may set the cost model's defaults for its schema: `listUsers`
 /// (`-> User[]`, no hints) then counts 200 items of 1 KB strings instead of
-/// 10 items of 64-byte ones; `dyno check` and `explain` agree.
+/// 10 items of 64-byte ones in `explain`.
 #[test]
 fn a_folder_sets_its_cost_defaults_in_dyno_json() {
     let plain = list_users_cost(std::path::Path::new(BILLING));
@@ -234,6 +242,30 @@ fn a_folder_sets_its_cost_defaults_in_dyno_json() {
     assert!(set.contains("200 items per `E[]` without `~N`"), "{set}");
     assert!(set.contains("29 RCU"), "{set}");
     assert_eq!(dyno(&["check", path_str(scratch.path())]).status.code(), Some(0));
+}
+
+/// The warnings that depend on sizes follow the defaults in `dyno check`:
+/// ~300 writes a second to one partition key value are 300 WCU with the
+/// built-in 64-byte strings, 1,500 WCU (W304) with 4 KB ones.
+#[test]
+fn dyno_check_warns_by_the_defaults_of_dyno_json() {
+    let scratch = Scratch::new("schema-folder-w304");
+    scratch.file(
+        "scores.dyno",
+        "table App {\n  key pk, sk\n}\n\nentity Score ~300/s {\n  userId: id\n  note: string\n\n  pk = \"LEADERBOARD\"\n  sk = \"USER#{userId}\"\n}\n\n/// Every score.\npattern leaderboard() -> Score[] ~100\n",
+    );
+    scratch.file("dyno.json", "{}");
+    let plain = dyno(&["check", path_str(scratch.path())]);
+    assert_eq!(plain.status.code(), Some(0));
+    assert!(!stdout(&plain).contains("W304"), "{}", stdout(&plain));
+    scratch.file("dyno.json", r#"{"defaults": {"sizes": {"string": "4KB"}}}"#);
+    let large = dyno(&["check", "--deny", "warnings", path_str(scratch.path())]);
+    assert_eq!(large.status.code(), Some(1));
+    assert!(
+        stdout(&large).contains("warning[W304]: one `pk` value takes ~1,500 WCU/s"),
+        "{}",
+        stdout(&large)
+    );
 }
 
 /// An entry that cannot be read would change every cost silently: it is a

@@ -145,8 +145,17 @@ fn load(spec: &str) -> Result<Side, i32> {
                 .ok_or_else(|| usage(format!("`{spec}` is not `git:REV:PATH` (e.g. `git:main:schema.dyno`)")))?;
             let read = crate::db::git::read_at(Path::new("."), revision, path)
                 .map_err(|reason| usage(format!("`{spec}` cannot be read: {reason}")))?;
+            // An older revision's marker may hold what this version does not
+            // read: a comparison of keys does not depend on costs, so it is
+            // said and left out rather than refused.
             let defaults = match &read.marker {
-                Some(marker) => super::marker_defaults(marker, &read.name).map_err(usage)?,
+                Some(marker) => {
+                    let (defaults, unread) = marker.defaults(Default::default());
+                    if !unread.is_empty() {
+                        eprintln!("warning: in `{}`, ignored: {}", read.name, unread.join("; "));
+                    }
+                    defaults
+                }
                 None => Default::default(),
             };
             let sources: Vec<SourceText> = read

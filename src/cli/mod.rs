@@ -180,15 +180,10 @@ fn analyse_sources(
 /// an entry that cannot be read is an error (it would change every cost
 /// and the warnings that depend on them).
 fn schema_defaults(root: &std::path::Path) -> Result<crate::check::Defaults, String> {
-    marker_defaults(&crate::db::folder::read_marker(root)?, &root.display().to_string())
-}
-
-/// The cost defaults a marker sets (read from `at`), or what it sets that
-/// cannot be read.
-fn marker_defaults(marker: &crate::db::folder::Marker, at: &str) -> Result<crate::check::Defaults, String> {
+    let marker = crate::db::folder::read_marker(root)?;
     match marker.defaults(crate::check::Defaults::default()) {
         (defaults, unread) if unread.is_empty() => Ok(defaults),
-        (_, unread) => Err(format!("in `{at}`: {}", unread.join("; "))),
+        (_, unread) => Err(format!("in `{}`: {}", root.display(), unread.join("; "))),
     }
 }
 

@@ -14,7 +14,12 @@ pub const MARKER: &str = "dyno.json";
 /// The folder whose schema `path` (a file or a folder) belongs to: the
 /// nearest one at or above it holding a `dyno.json`.
 pub fn schema_root(path: &Path) -> Option<PathBuf> {
-    let start = if path.is_dir() { path } else { path.parent()? };
+    // A bare file name's folder is the working one (its parent is `""`).
+    let start = match path.parent() {
+        _ if path.is_dir() => path,
+        Some(parent) if parent.as_os_str().is_empty() => Path::new("."),
+        parent => parent?,
+    };
     let start = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
     let root = start.ancestors().find(|dir| dir.join(MARKER).is_file())?;
     // Relative to the working folder when under it, as paths are shown.

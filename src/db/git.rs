@@ -1,8 +1,10 @@
 //! A schema as it was at a git revision (`dyno diff git:REV:PATH`, the
-//! editor's comparison with `HEAD`): the same rule as `folder` — a folder
-//! whose revision holds a `dyno.json` is one schema, every `*.dyno` under
-//! it except sub-folders with their own marker — read with `git` from the
-//! revision's tree, not from the disk.
+//! editor's comparison with `HEAD`): the rule of `folder` — a folder whose
+//! revision holds a `dyno.json` is one schema, every `*.dyno` under it
+//! except sub-folders with their own marker and hidden names — read with
+//! `git` from the revision's tree, not from the disk. One difference: the
+//! revision's `.gitignore` files are not applied (a committed file is
+//! read even if an ignore rule matches it).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,55 +20,62 @@ pub struct AtRevision {
     pub name: String,
 }
 
-/// Reads the schema of `path` (a file, or a folder with a `dyno.json`) at
-/// `revision`, running git in `dir`; an error is why it cannot be read. `path` is as `git show REV:PATH` takes
-/// it: from the repository's top, or from `dir` when it starts with `./`.
+/// Reads the schema of `path` (a file, or a folder in a schema folder) at
+/// `revision`, running git in `dir`; an error is why it cannot be read.
+/// `path` is as `git show REV:PATH` takes it: from the repository's top,
+/// or from `dir` when it starts with `./` or `../`. The files are named
+/// `REV:PATH` with paths from the repository's top.
 pub fn read_at(dir: &Path, revision: &str, path: &str) -> Result<AtRevision, String> {
-    let spec = |p: &str| format!("{revision}:{p}");
     // The caller names the side (`git:REV:PATH`): the reason alone.
-    let kind = git(dir, &["cat-file", "-t", &spec(path)])?;
-    let root = match kind.trim() {
-        "tree" if exists(dir, &spec(&join(path, MARKER))) => path.to_string(),
-        "tree" => {
+    let kind = git(dir, &["cat-file", "-t", &format!("{revision}:{path}")])?;
+    let top = from_top(dir, path)?;
+    let spec = |p: &str| format!("{revision}:{p}");
+    let is_tree = kind.trim() == "tree";
+    let start = if is_tree { Some(top.clone()) } else { parent(&top) };
+    let Some(root) = start.and_then(|start| marker_at_or_above(dir, revision, &start)) else {
+        if is_tree {
             return Err(format!(
-                "`{}` is a folder without a `{MARKER}`: not a schema",
-                spec(path)
+                "`{}` is a folder without a `{MARKER}` in it or above it: not a schema",
+                spec(&top)
             ));
         }
-        _ => match marker_above(dir, revision, path) {
-            Some(root) => root,
-            None => {
-                let text = show(dir, &spec(path))?;
-                return Ok(AtRevision {
-                    files: vec![(PathBuf::from(spec(path)), text)],
-                    marker: None,
-                    name: spec(path),
-                });
-            }
-        },
+        let text = show(dir, &spec(&top))?;
+        return Ok(AtRevision {
+            files: vec![(PathBuf::from(spec(&top)), text)],
+            marker: None,
+            name: spec(&top),
+        });
     };
     let marker_path = join(&root, MARKER);
     let marker = folder::parse_marker(&show(dir, &spec(&marker_path))?, Path::new(&spec(&marker_path)))?;
-    // `ls-tree` does not take every form `REV:PATH` has (`HEAD:.`): the
-    // tree's id does.
+    // `ls-tree` does not take every form `REV:PATH` has: the tree's id does.
     let listed = git(dir, &["rev-parse", &spec(&root)])
         .and_then(|tree| git(dir, &["ls-tree", "-r", "--full-tree", "--name-only", tree.trim()]))
         .map_err(|reason| format!("`{}` cannot be listed: {reason}", spec(&root)))?;
-    let names: Vec<&str> = listed.lines().collect();
+    let names: Vec<&Path> = listed.lines().map(Path::new).collect();
     // Sub-folders with a marker of their own are other schemas.
-    let nested: Vec<String> = names
+    let nested: Vec<&Path> = names
         .iter()
-        .filter_map(|n| n.strip_suffix(&format!("/{MARKER}")).map(|dir| format!("{dir}/")))
+        .filter(|n| n.file_name().is_some_and(|f| f == MARKER))
+        .filter_map(|n| n.parent())
+        .filter(|dir| !dir.as_os_str().is_empty())
         .collect();
-    let mut members: Vec<&str> = names
+    // The disk's walk leaves hidden names out (`folder::members`); sorted as
+    // paths, as it sorts them.
+    let hidden = |n: &Path| {
+        n.components()
+            .any(|c| c.as_os_str().to_str().is_some_and(|c| c.starts_with('.')))
+    };
+    let mut members: Vec<&Path> = names
         .iter()
         .copied()
-        .filter(|n| n.ends_with(".dyno") && !nested.iter().any(|dir| n.starts_with(dir.as_str())))
+        .filter(|n| n.extension().is_some_and(|e| e == "dyno"))
+        .filter(|n| !hidden(n) && !nested.iter().any(|dir| n.starts_with(dir)))
         .collect();
     members.sort();
     let mut files = Vec::new();
     for name in members {
-        let path = join(&root, name);
+        let path = join(&root, &name.to_string_lossy());
         files.push((PathBuf::from(spec(&path)), show(dir, &spec(&path))?));
     }
     Ok(AtRevision {
@@ -76,19 +85,51 @@ pub fn read_at(dir: &Path, revision: &str, path: &str) -> Result<AtRevision, Str
     })
 }
 
-/// The nearest folder above the file `path` whose revision holds a marker.
-fn marker_above(dir: &Path, revision: &str, path: &str) -> Option<String> {
-    let mut at = Path::new(path).parent();
+/// The id of the object `path` names at `revision` (a folder's tree or a
+/// file's blob): it changes when anything under it does, so a caller can
+/// keep what it read until then.
+pub fn object_id(dir: &Path, revision: &str, path: &str) -> Option<String> {
+    git(dir, &["rev-parse", &format!("{revision}:{path}")])
+        .ok()
+        .map(|id| id.trim().to_string())
+}
+
+/// `path` from the repository's top: as it is, or, when it starts with
+/// `./` or `../` (or is `.`), from `dir`'s place in the repository.
+fn from_top(dir: &Path, path: &str) -> Result<String, String> {
+    let relative = path == "." || path == ".." || path.starts_with("./") || path.starts_with("../");
+    let prefix = if relative {
+        git(dir, &["rev-parse", "--show-prefix"])?.trim().to_string()
+    } else {
+        String::new()
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for part in prefix.split('/').chain(path.split('/')) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+/// The folder above `path` (`""` is the repository's top), if any.
+fn parent(path: &str) -> Option<String> {
+    Some(path.rsplit_once('/').map_or("", |(folder, _)| folder).to_string())
+}
+
+/// The nearest folder at or above `folder` whose revision holds a marker,
+/// up to the repository's top.
+fn marker_at_or_above(dir: &Path, revision: &str, folder: &str) -> Option<String> {
+    let mut at = Some(folder.to_string());
     while let Some(folder) = at {
-        let folder = folder.to_str()?;
-        if exists(dir, &format!("{revision}:{}", join(folder, MARKER))) {
-            // `REV:.` is the top of the repository; `REV:./` is `dir`.
-            return Some(if folder == "." { "./".into() } else { folder.to_string() });
+        if exists(dir, &format!("{revision}:{}", join(&folder, MARKER))) {
+            return Some(folder);
         }
-        if folder.is_empty() || folder == "." {
-            return None;
-        }
-        at = Path::new(folder).parent();
+        at = (!folder.is_empty()).then(|| parent(&folder)).flatten();
     }
     None
 }

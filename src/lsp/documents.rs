@@ -349,11 +349,6 @@ impl Documents {
         true
     }
 
-    /// The cost defaults of the settings (a folder's `dyno.json` aside).
-    pub fn defaults(&self) -> Defaults {
-        self.lock().workspace.defaults()
-    }
-
     /// The documents as they are now, in a store of their own; their
     /// analyses are shared with this store.
     pub fn pinned(&self) -> Documents {

@@ -128,6 +128,9 @@ impl Server {
     /// is published again at its current revision; a client that pulls is
     /// asked to pull again.
     fn refresh_others(&self, uris: Vec<Url>) {
+        if uris.is_empty() {
+            return;
+        }
         let mut pulled = false;
         for uri in uris {
             pulled |= self.state.is_pulled(&uri);
@@ -139,6 +142,21 @@ impl Server {
             let client = self.client.clone();
             tokio::spawn(async move { client.workspace_diagnostic_refresh().await });
         }
+        refresh_views(&self.client, &self.state);
+    }
+}
+
+/// Asks the client to request its code lenses and inlay hints again (they
+/// show costs, which a setting or another file of a folder changes), when
+/// it takes those requests; otherwise it asks at its next edit or scroll.
+fn refresh_views(client: &Client, state: &State) {
+    if state.lens_refresh() {
+        let client = client.clone();
+        tokio::spawn(async move { client.code_lens_refresh().await });
+    }
+    if state.inlay_refresh() {
+        let client = client.clone();
+        tokio::spawn(async move { client.inlay_hint_refresh().await });
     }
 }
 
@@ -146,6 +164,7 @@ impl Server {
 /// documents are published again, and a client that pulls is asked to pull
 /// again when it takes that request.
 async fn republish(client: Client, state: Arc<State>, published: Published) {
+    refresh_views(&client, &state);
     published.lock().await.clear();
     for uri in state.documents.uris() {
         if let Some(revision) = state.documents.revision(&uri) {
@@ -438,6 +457,14 @@ impl LanguageServer for Server {
             .and_then(|w| w.diagnostic.as_ref())
             .and_then(|d| d.refresh_support);
         self.state.set_diagnostic_refresh(refresh == Some(true));
+        let workspace = params.capabilities.workspace.as_ref();
+        let lens = workspace
+            .and_then(|w| w.code_lens.as_ref())
+            .and_then(|c| c.refresh_support);
+        let inlay = workspace
+            .and_then(|w| w.inlay_hint.as_ref())
+            .and_then(|i| i.refresh_support);
+        self.state.set_view_refresh(lens == Some(true), inlay == Some(true));
         let watch = params
             .capabilities
             .workspace
@@ -463,11 +490,20 @@ impl LanguageServer for Server {
             .and_then(|w| w.workspace_edit.as_ref())
             .and_then(|e| e.document_changes);
         self.state.set_versioned_edits(document_changes == Some(true));
+        let mut unread = Vec::new();
         if let Some(severity) = params.initialization_options.as_ref().and_then(|o| o.get("severity")) {
-            self.state.set_severities(Severities::read(severity).0);
+            let (severities, ignored) = Severities::read(severity);
+            self.state.set_severities(severities);
+            unread.extend(ignored.into_iter().map(|u| format!("severity.{u}")));
         }
         if let Some(defaults) = params.initialization_options.as_ref().and_then(|o| o.get("defaults")) {
-            self.state.documents.set_defaults(Defaults::default().read(defaults).0);
+            let (defaults, ignored) = Defaults::default().read(defaults);
+            self.state.documents.set_defaults(defaults);
+            unread.extend(ignored.into_iter().map(|u| format!("defaults.{u}")));
+        }
+        if !unread.is_empty() {
+            let message = format!("dyno: ignored in the initialization options: {}", unread.join("; "));
+            self.client.log_message(MessageType::WARNING, message).await;
         }
         let configuration = params.capabilities.workspace.as_ref().and_then(|w| w.configuration);
         self.configuration.store(configuration == Some(true), Ordering::Relaxed);

@@ -57,6 +57,11 @@ pub struct State {
     pub pulled: Arc<Mutex<HashSet<Url>>>,
     /// Whether the client takes `workspace/diagnostic/refresh`.
     diagnostic_refresh: AtomicBool,
+    /// Whether the client takes `workspace/codeLens/refresh` and
+    /// `workspace/inlayHint/refresh` (lenses and hints show costs, which a
+    /// setting or another file of a folder can change).
+    lens_refresh: AtomicBool,
+    inlay_refresh: AtomicBool,
     /// Whether the client takes `$/progress` reports the server starts
     /// (`window.workDoneProgress`).
     work_done_progress: AtomicBool,
@@ -133,6 +138,9 @@ pub struct SemanticTokensCache {
 
 /// A schema's files at git `HEAD` (one, or a folder's) and its analysis.
 pub struct Head {
+    /// The git object read (a folder's tree, a file's blob).
+    pub id: String,
+    pub defaults: crate::check::Defaults,
     pub texts: Vec<String>,
     pub analysis: crate::check::Analysis,
 }
@@ -196,6 +204,19 @@ impl State {
 
     pub fn set_diagnostic_refresh(&self, supported: bool) {
         self.diagnostic_refresh.store(supported, Ordering::Relaxed);
+    }
+
+    pub fn lens_refresh(&self) -> bool {
+        self.lens_refresh.load(Ordering::Relaxed)
+    }
+
+    pub fn inlay_refresh(&self) -> bool {
+        self.inlay_refresh.load(Ordering::Relaxed)
+    }
+
+    pub fn set_view_refresh(&self, lens: bool, inlay: bool) {
+        self.lens_refresh.store(lens, Ordering::Relaxed);
+        self.inlay_refresh.store(inlay, Ordering::Relaxed);
     }
 
     pub fn semantic_tokens_cancel(&self) -> bool {
@@ -275,6 +296,8 @@ impl State {
             heads: self.heads.clone(),
             pulled: self.pulled.clone(),
             diagnostic_refresh: AtomicBool::new(self.diagnostic_refresh()),
+            lens_refresh: AtomicBool::new(self.lens_refresh()),
+            inlay_refresh: AtomicBool::new(self.inlay_refresh()),
             work_done_progress: AtomicBool::new(self.work_done_progress()),
             watch_files: AtomicBool::new(self.watch_files()),
             semantic_tokens_cancel: AtomicBool::new(self.semantic_tokens_cancel()),

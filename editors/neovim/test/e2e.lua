@@ -456,6 +456,8 @@ local function main()
     after = read_lens('listUsers')
     return after ~= nil and after ~= before
   end)
+  -- 5000 items of two 1 KB ids and the keys written by "Design keys".
+  expect(after == 'table · Query · 2518.5 RCU', 'the listUsers lens reads %q', after)
   say('ok 8: dyno.defaults from the client settings (%s): listUsers %q -> %q (%d ms)',
     asks and 'workspace/configuration' or 'pushed', before, after, ms)
 

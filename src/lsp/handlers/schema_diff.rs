@@ -66,20 +66,32 @@ fn head(state: &State, snapshot: &Snapshot) -> Option<Arc<Head>> {
             format!("./{}", path.file_name()?.to_str()?),
         ),
     };
-    let read = git::read_at(&dir, "HEAD", &spec).ok()?;
+    // One git process while `HEAD` keeps the same tree (or blob) there;
+    // the files are read again only after a commit changed it.
+    let id = git::object_id(&dir, "HEAD", &spec)?;
     let key = dir.join(&spec);
-    let texts: Vec<String> = read.files.into_iter().map(|(_, text)| text).collect();
-    let mut heads = state.heads.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(head) = heads.get(&key).filter(|h| h.texts == texts) {
+    if let Some(head) = lock(state)
+        .get(&key)
+        .filter(|h| h.id == id && h.defaults == snapshot.defaults)
+    {
         return Some(head.clone());
     }
-    let defaults = match &read.marker {
-        Some(marker) => marker.defaults(state.documents.defaults()).0,
-        None => snapshot.defaults,
-    };
+    let read = git::read_at(&dir, "HEAD", &spec).ok()?;
+    let texts: Vec<String> = read.files.into_iter().map(|(_, text)| text).collect();
+    // The same defaults as the schema now: a cost is not what is compared.
+    let defaults = snapshot.defaults;
     let (workspace, files) = Workspace::of_files(texts.iter().enumerate().map(|(i, t)| (i.to_string(), t.as_str())));
     let analysis = workspace.analysis_with(*files.first()?, &files, &defaults);
-    let head = Arc::new(Head { texts, analysis });
-    heads.insert(key, head.clone());
+    let head = Arc::new(Head {
+        id,
+        defaults: snapshot.defaults,
+        texts,
+        analysis,
+    });
+    lock(state).insert(key, head.clone());
     Some(head)
+}
+
+fn lock(state: &State) -> std::sync::MutexGuard<'_, std::collections::HashMap<std::path::PathBuf, Arc<Head>>> {
+    state.heads.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
