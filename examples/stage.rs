@@ -1,10 +1,58 @@
 //! Runs one pipeline stage on a file N times and prints the time per run:
-//! a quick measurement, and the program to run under callgrind.
+//! a quick measurement, and the program to run under callgrind. It also
+//! counts the heap: the most bytes live at once during a run, and what the
+//! result holds once built (before it is dropped) — the model's weight per
+//! byte of schema, which issue 19's lean model is to bring under 20×.
 //!
 //! cargo build --profile profiling --example stage
 //! valgrind --tool=callgrind target/profiling/examples/stage check schema.dyno 1
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+/// The system allocator, counting the bytes live and the most at once.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is passed on to `System` unchanged; only counters are added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let moved = unsafe { System.realloc(ptr, layout, new_size) };
+        if !moved.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            let live = LIVE.fetch_add(new_size, Ordering::Relaxed) + new_size;
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        moved
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// The heap `result` holds (live bytes above `before`), then drops it.
+fn hold<T>(result: T, before: usize) -> usize {
+    let held = LIVE.load(Ordering::Relaxed) - before;
+    drop(std::hint::black_box(result));
+    held
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -14,22 +62,34 @@ fn main() {
     };
     let runs: u32 = rest.first().and_then(|r| r.parse().ok()).unwrap_or(1);
     let text = std::fs::read_to_string(path).expect("readable file");
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let mut held = 0;
     let start = Instant::now();
     for _ in 0..runs {
-        match stage.as_str() {
-            "lex" => drop(std::hint::black_box(dyno::syntax::lexer::lex(&text))),
-            "parse" => drop(std::hint::black_box(dyno::syntax::parse(&text))),
-            "check" => drop(std::hint::black_box(dyno::check::analyze(&text))),
-            "format" => drop(std::hint::black_box(dyno::ide::format::format(&text))),
+        held = match stage.as_str() {
+            "lex" => hold(dyno::syntax::lexer::lex(&text), before),
+            "parse" => hold(dyno::syntax::parse(&text), before),
+            "check" => hold(dyno::check::analyze(&text), before),
+            "format" => hold(dyno::ide::format::format(&text), before),
             // What the first hover or rename after an edit adds to the analysis.
             "occurrences" => {
                 let file = dyno::ide::File::new(text.clone());
                 std::hint::black_box(file.occurrences().len());
+                hold(file, before)
             }
-            "json" => drop(std::hint::black_box(dyno::synth::parse_json(&text))),
+            "json" => hold(dyno::synth::parse_json(&text), before),
             other => panic!("unknown stage {other}"),
-        }
+        };
     }
     let per_run = start.elapsed() / runs;
-    eprintln!("{stage}: {per_run:?} per run ({runs} runs)");
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let times = |bytes: usize| bytes as f64 / text.len().max(1) as f64;
+    eprintln!(
+        "{stage}: {per_run:?} per run ({runs} runs); heap: {:.1} MiB held by the result ({:.1}× the file), {:.1} MiB at most ({:.1}×)",
+        held as f64 / 1048576.0,
+        times(held),
+        peak as f64 / 1048576.0,
+        times(peak)
+    );
 }
