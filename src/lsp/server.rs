@@ -165,7 +165,12 @@ fn refresh_views(client: &Client, state: &State) {
 /// again when it takes that request.
 async fn republish(client: Client, state: Arc<State>, published: Published) {
     refresh_views(&client, &state);
-    published.lock().await.clear();
+    let mut shown = published.lock().await;
+    // Under the lock, so no publish computed before the change lands after
+    // the clear (see `publish`).
+    state.bump_settings_generation();
+    shown.clear();
+    drop(shown);
     for uri in state.documents.uris() {
         if let Some(revision) = state.documents.revision(&uri) {
             tokio::spawn(publish(client.clone(), state.clone(), published.clone(), uri, revision));
@@ -233,6 +238,9 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
     if state.documents.revision(&uri) != Some(revision) || state.is_pulled(&uri) {
         return; // superseded before its analysis started, or the client pulls
     }
+    // The settings this publish starts under: a change of them meanwhile
+    // republishes, and this one must not land after that one.
+    let settings = state.settings_generation();
     // Small files analyse in milliseconds: they always get one complete
     // publish per version, never a partial one first.
     let large = state
@@ -294,8 +302,9 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
     if state.documents.revision(&uri) != Some(revision)
         || published.get(&uri).is_some_and(|s| s.revision >= revision)
         || state.is_pulled(&uri)
+        || state.settings_generation() != settings
     {
-        return; // stale, already published, or pulled by the client now
+        return; // stale, already published, pulled by the client now, or under old settings
     }
     published.insert(uri.clone(), shown);
     client.publish_diagnostics(uri, diagnostics, Some(version)).await;

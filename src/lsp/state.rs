@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tower_lsp::lsp_types::{SemanticToken, SymbolInformation, Url};
@@ -62,6 +62,10 @@ pub struct State {
     /// setting or another file of a folder can change).
     lens_refresh: AtomicBool,
     inlay_refresh: AtomicBool,
+    /// Bumped when a setting changes what is published: a publish computed
+    /// under an older count is not sent (the republish after the change
+    /// sends the right one), so a stale analysis cannot win the race.
+    settings_generation: AtomicU64,
     /// Whether the client takes `$/progress` reports the server starts
     /// (`window.workDoneProgress`).
     work_done_progress: AtomicBool,
@@ -214,6 +218,14 @@ impl State {
         self.inlay_refresh.load(Ordering::Relaxed)
     }
 
+    pub fn settings_generation(&self) -> u64 {
+        self.settings_generation.load(Ordering::SeqCst)
+    }
+
+    pub fn bump_settings_generation(&self) {
+        self.settings_generation.fetch_add(1, Ordering::SeqCst);
+    }
+
     pub fn set_view_refresh(&self, lens: bool, inlay: bool) {
         self.lens_refresh.store(lens, Ordering::Relaxed);
         self.inlay_refresh.store(inlay, Ordering::Relaxed);
@@ -298,6 +310,7 @@ impl State {
             diagnostic_refresh: AtomicBool::new(self.diagnostic_refresh()),
             lens_refresh: AtomicBool::new(self.lens_refresh()),
             inlay_refresh: AtomicBool::new(self.inlay_refresh()),
+            settings_generation: AtomicU64::new(self.settings_generation()),
             work_done_progress: AtomicBool::new(self.work_done_progress()),
             watch_files: AtomicBool::new(self.watch_files()),
             semantic_tokens_cancel: AtomicBool::new(self.semantic_tokens_cancel()),
