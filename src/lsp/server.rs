@@ -98,7 +98,7 @@ impl Server {
             let section = values.into_iter().next().unwrap_or_default();
             let empty = serde_json::Value::Object(Default::default());
             let section = if section.is_object() { section } else { empty };
-            if apply_settings(&client, &state, &section, true).await {
+            if apply_settings(&client, &state, &section, Read::Complete).await {
                 republish(client, state, published).await;
             }
         });
@@ -184,12 +184,13 @@ async fn republish(client: Client, state: Arc<State>, published: Published) {
 }
 
 /// Applies the `dyno` settings section: `diffAgainstHead`, `severity` and
-/// `defaults`. A `complete` section (the client's answer to
-/// `workspace/configuration`) without `severity` or `defaults` clears the
-/// overrides; a partial one (pushed with
-/// `didChangeConfiguration`) leaves them. Returns whether what is reported
+/// `defaults`, from the initialization options or later. A complete section
+/// (the client's answer to `workspace/configuration`) without `severity` or
+/// `defaults` clears the overrides; a pushed one (`didChangeConfiguration`)
+/// leaves them. Returns whether what is reported
 /// may have changed; entries that are no severity are logged.
-async fn apply_settings(client: &Client, state: &State, section: &serde_json::Value, complete: bool) -> bool {
+async fn apply_settings(client: &Client, state: &State, section: &serde_json::Value, read: Read) -> bool {
+    let complete = read == Read::Complete;
     let mut changed = false;
     if let Some(on) = diff_against_head(Some(section)) {
         state.set_diff_against_head(on);
@@ -210,7 +211,7 @@ async fn apply_settings(client: &Client, state: &State, section: &serde_json::Va
             client.log_message(MessageType::WARNING, message).await;
         }
     }
-    if section.get("positionEncoding").is_some() {
+    if read != Read::Initialization && section.get("positionEncoding").is_some() {
         // The protocol fixes the encoding in `initialize`.
         let message =
             "dyno: positionEncoding is read from the initialization options only; restart the server to change it";
@@ -229,6 +230,19 @@ async fn apply_settings(client: &Client, state: &State, section: &serde_json::Va
         }
     }
     changed
+}
+
+/// Where a settings section comes from, which says what it leaves out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// `initializationOptions`: read before anything else, and the one
+    /// place `positionEncoding` is taken (by `negotiate_encoding`).
+    Initialization,
+    /// The client's answer to `workspace/configuration`: what it leaves out
+    /// goes back to none.
+    Complete,
+    /// Pushed with `didChangeConfiguration`: what it leaves out stays.
+    Pushed,
 }
 
 /// Analyses the current revision off the async threads and publishes its
@@ -490,8 +504,6 @@ impl LanguageServer for Server {
             .and_then(|t| t.semantic_tokens.as_ref())
             .and_then(|s| s.server_cancel_support);
         self.state.set_semantic_tokens_cancel(cancel == Some(true));
-        self.state
-            .set_diff_against_head(diff_against_head(params.initialization_options.as_ref()) == Some(true));
         let document_changes = params
             .capabilities
             .workspace
@@ -499,20 +511,8 @@ impl LanguageServer for Server {
             .and_then(|w| w.workspace_edit.as_ref())
             .and_then(|e| e.document_changes);
         self.state.set_versioned_edits(document_changes == Some(true));
-        let mut unread = Vec::new();
-        if let Some(severity) = params.initialization_options.as_ref().and_then(|o| o.get("severity")) {
-            let (severities, ignored) = Severities::read(severity);
-            self.state.set_severities(severities);
-            unread.extend(ignored.into_iter().map(|u| format!("severity.{u}")));
-        }
-        if let Some(defaults) = params.initialization_options.as_ref().and_then(|o| o.get("defaults")) {
-            let (defaults, ignored) = Defaults::default().read(defaults);
-            self.state.documents.set_defaults(defaults);
-            unread.extend(ignored.into_iter().map(|u| format!("defaults.{u}")));
-        }
-        if !unread.is_empty() {
-            let message = format!("dyno: ignored in the initialization options: {}", unread.join("; "));
-            self.client.log_message(MessageType::WARNING, message).await;
+        if let Some(options) = &params.initialization_options {
+            apply_settings(&self.client, &self.state, options, Read::Initialization).await;
         }
         let configuration = params.capabilities.workspace.as_ref().and_then(|w| w.configuration);
         self.configuration.store(configuration == Some(true), Ordering::Relaxed);
@@ -619,7 +619,7 @@ impl LanguageServer for Server {
             }
             return;
         };
-        if apply_settings(&self.client, &self.state, section, false).await {
+        if apply_settings(&self.client, &self.state, section, Read::Pushed).await {
             self.diagnostics_changed().await;
         }
     }
