@@ -5,6 +5,7 @@
 mod common;
 
 use common::lsp_client::{LspClient, TIMEOUT, file_uri, frame};
+use common::rng::Rng;
 use serde_json::{Value, json};
 
 const BILLING: &str = include_str!("../examples/billing.dyno");
@@ -138,28 +139,6 @@ fn codes(diagnostics: &[Value]) -> Vec<String> {
         .iter()
         .map(|d| d["code"].as_str().unwrap_or("?").to_string())
         .collect()
-}
-
-/// A deterministic xorshift64 generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
 }
 
 /// Offsets an LSP position can name: character boundaries, except between
@@ -1165,16 +1144,7 @@ fn random_requests_on_a_broken_document_never_fail_internally() {
             }),
         );
         text.insert_str(at_offset, insert);
-        for (id, method, params) in ids {
-            let response = client.response(&json!(id));
-            if let Some(error) = response.get("error") {
-                assert!(
-                    method == "textDocument/rename" && error["code"] == -32602,
-                    "round {round}: {method} {params} failed: {response}"
-                );
-            }
-            sent.push(method);
-        }
+        sent.extend(client.expect_answered(ids, round));
     }
     assert_eq!(sent.len(), 300);
     assert!(client.is_running());

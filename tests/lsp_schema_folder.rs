@@ -9,6 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::lsp_client::{LspClient, TIMEOUT, file_uri};
+use common::rng::Rng;
 use common::scratch::Scratch;
 use serde_json::{Value, json};
 
@@ -314,14 +315,8 @@ fn random_requests_across_a_folders_files_never_fail_internally() {
         "textDocument/signatureHelp",
         "textDocument/semanticTokens/full",
     ];
-    // A small deterministic generator (xorshift).
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut below = |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut below = |n: usize| rng.below(n);
     let mut version = 1;
     for round in 0..5 {
         let mut ids = Vec::new();
@@ -361,15 +356,7 @@ fn random_requests_across_a_folders_files_never_fail_internally() {
             "textDocument/didChange",
             json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": [{ "text": text }] }),
         );
-        for (id, method, params) in ids {
-            let response = client.response(&json!(id));
-            if let Some(error) = response.get("error") {
-                assert!(
-                    method == "textDocument/rename" && error["code"] == -32602,
-                    "round {round}: {method} {params} failed: {response}"
-                );
-            }
-        }
+        client.expect_answered(ids, round);
     }
     assert!(client.is_running());
     let internal = client.logged_errors();

@@ -10,6 +10,7 @@ pub mod editor_e2e;
 pub mod framing;
 pub mod lsp_client;
 pub mod markdown;
+pub mod rng;
 #[cfg(feature = "verify")]
 pub mod scenario;
 pub mod scratch;
