@@ -1,5 +1,6 @@
 //! `dyno check PATH...`: text, JSON, GitHub annotations or SARIF
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -69,7 +70,8 @@ pub fn run(args: &CheckArgs) -> i32 {
         }
     }
     let mut groups: Vec<Group> = Vec::new();
-    for path in schemas(&paths, &mut unreadable) {
+    let (schemas, defaults) = schemas(&paths, &mut unreadable);
+    for path in schemas {
         let (root, path) = path;
         match input::read(&path) {
             // A file named twice is checked once.
@@ -84,10 +86,7 @@ pub fn run(args: &CheckArgs) -> i32 {
                 match groups.last_mut() {
                     Some(group) if root.is_some() && group.root == root => group.files.push(file),
                     _ => groups.push(Group {
-                        defaults: root
-                            .as_deref()
-                            .and_then(|root| super::schema_defaults(root).ok())
-                            .unwrap_or_default(),
+                        defaults: root.as_ref().and_then(|r| defaults.get(r)).copied().unwrap_or_default(),
                         root,
                         files: vec![file],
                     }),
@@ -192,11 +191,19 @@ struct Group {
     defaults: crate::check::Defaults,
 }
 
+/// The cost defaults each schema folder's `dyno.json` sets, read once.
+type FolderDefaults = HashMap<PathBuf, crate::check::Defaults>;
+
 /// Each path with the schema folder it belongs to; a folder's members
 /// come together, all of them (also those not named), where the first of
-/// them was named.
-fn schemas(paths: &[PathBuf], unreadable: &mut Vec<render::Unreadable>) -> Vec<(Option<PathBuf>, PathBuf)> {
+/// them was named. With the defaults of each folder whose `dyno.json`
+/// could be read (the others are reported in `unreadable`).
+fn schemas(
+    paths: &[PathBuf],
+    unreadable: &mut Vec<render::Unreadable>,
+) -> (Vec<(Option<PathBuf>, PathBuf)>, FolderDefaults) {
     let mut out: Vec<(Option<PathBuf>, PathBuf)> = Vec::new();
+    let mut defaults = HashMap::new();
     let mut roots_seen: Vec<PathBuf> = Vec::new();
     // The folders' files already listed, as one path each (a directory's
     // files are named again by the walk of `dyno check DIR`).
@@ -217,12 +224,17 @@ fn schemas(paths: &[PathBuf], unreadable: &mut Vec<render::Unreadable>) -> Vec<(
                 }
             }
             Some(root) => {
-                if let Err(message) = super::schema_defaults(&root) {
-                    eprintln!("error: {message}");
-                    unreadable.push(render::Unreadable {
-                        path: root.join(folder::MARKER).display().to_string(),
-                        message,
-                    });
+                match super::schema_defaults(&root) {
+                    Ok(read) => {
+                        defaults.insert(root.clone(), read);
+                    }
+                    Err(message) => {
+                        eprintln!("error: {message}");
+                        unreadable.push(render::Unreadable {
+                            path: root.join(folder::MARKER).display().to_string(),
+                            message,
+                        });
+                    }
                 }
                 let members = folder::members(&root, &mut |message| {
                     eprintln!("error: {message}");
@@ -236,5 +248,5 @@ fn schemas(paths: &[PathBuf], unreadable: &mut Vec<render::Unreadable>) -> Vec<(
             }
         }
     }
-    out
+    (out, defaults)
 }
