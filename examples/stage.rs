@@ -8,8 +8,13 @@
 //! valgrind --tool=callgrind target/profiling/examples/stage check schema.dyno 1
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+fn reparse(text: &str, old: Arc<dyno::syntax::Parse>, old_text: &str) -> dyno::syntax::Parse {
+    dyno::syntax::reparse_in(dyno::syntax::FileId::default(), text, old, old_text)
+}
 
 /// The system allocator, counting the bytes live and the most at once.
 struct Counting;
@@ -57,11 +62,18 @@ fn hold<T>(result: T, before: usize) -> usize {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [stage, path, rest @ ..] = args.as_slice() else {
-        eprintln!("usage: stage lex|parse|check|format|occurrences|json FILE [RUNS]");
+        eprintln!("usage: stage lex|parse|reparse|reparse-owned|check|format|occurrences|json FILE [RUNS]");
         std::process::exit(2);
     };
     let runs: u32 = rest.first().and_then(|r| r.parse().ok()).unwrap_or(1);
     let text = std::fs::read_to_string(path).expect("readable file");
+    // For the re-parse stages: one keystroke in the middle of the file (a
+    // letter typed into the middle line), and the parse before it.
+    let middle = text[..text.len() / 2].rfind('\n').map_or(0, |i| i + 1);
+    let typed = format!("{}x{}", &text[..middle], &text[middle..]);
+    let mut last = stage
+        .starts_with("reparse")
+        .then(|| (Arc::new(dyno::syntax::parse(&text)), text.as_str(), typed.as_str()));
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let mut held = 0;
@@ -70,6 +82,20 @@ fn main() {
         held = match stage.as_str() {
             "lex" => hold(dyno::syntax::lexer::lex(&text), before),
             "parse" => hold(dyno::syntax::parse(&text), before),
+            // The editor's case: the previous parse is still held elsewhere,
+            // so the kept items are copied.
+            "reparse" => {
+                let (old, old_text, new_text) = last.as_ref().expect("set up above");
+                hold(reparse(new_text, old.clone(), old_text), before)
+            }
+            // The previous parse held by no one else: the kept items move.
+            // The keystroke is typed and deleted in turn.
+            "reparse-owned" => {
+                let (old, old_text, new_text) = last.take().expect("set up above");
+                let new = Arc::new(reparse(new_text, old, old_text));
+                last = Some((new, new_text, old_text));
+                0
+            }
             "check" => hold(dyno::check::analyze(&text), before),
             "format" => hold(dyno::ide::format::format(&text), before),
             // What the first hover or rename after an edit adds to the analysis.

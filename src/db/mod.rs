@@ -40,6 +40,27 @@ struct FileInput {
     text: OnceLock<Arc<str>>,
     parse: OnceLock<Arc<Parse>>,
     items: OnceLock<Arc<Items>>,
+    /// The text and parse of an earlier revision of the file, until this
+    /// one's parse is computed from them: the items on lines an edit did
+    /// not touch are kept, not parsed again.
+    previous: Mutex<Option<Previous>>,
+}
+
+type Previous = (Arc<str>, Arc<Parse>);
+
+impl FileInput {
+    /// What a later revision can re-parse from: this one's parse, or the
+    /// earlier one this one had not used yet.
+    fn to_previous(&self) -> Option<Previous> {
+        match (self.text.get(), self.parse.get()) {
+            (Some(text), Some(parse)) => Some((text.clone(), parse.clone())),
+            _ => self
+                .previous
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .clone(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +156,9 @@ impl Workspace {
 
     fn set_input(&mut self, path: &str, rope: Rope, origin: Origin) -> (FileId, Superseded) {
         self.revisions += 1;
+        let previous = self
+            .file(path)
+            .and_then(|file| self.files[file.index()].input.to_previous());
         let input = Arc::new(FileInput {
             revision: self.revisions,
             rope,
@@ -142,6 +166,7 @@ impl Workspace {
             text: OnceLock::new(),
             parse: OnceLock::new(),
             items: OnceLock::new(),
+            previous: Mutex::new(previous),
         });
         let mut superseded = Superseded::default();
         let file = match self.file(path) {
@@ -215,12 +240,24 @@ impl Workspace {
         input.text.get_or_init(|| input.rope.to_string().into()).clone()
     }
 
-    /// The file's syntax tree and syntax errors.
+    /// The file's syntax tree and syntax errors: re-parsed from an earlier
+    /// revision's where there is one.
     pub fn parse(&self, file: FileId) -> Arc<Parse> {
         let input = &self.files[file.index()].input;
         input
             .parse
-            .get_or_init(|| Arc::new(syntax::parse_in(file, &self.text(file))))
+            .get_or_init(|| {
+                let text = self.text(file);
+                let previous = input
+                    .previous
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .take();
+                Arc::new(match previous {
+                    Some((old_text, old)) => syntax::reparse_in(file, &text, old, &old_text),
+                    None => syntax::parse_in(file, &text),
+                })
+            })
             .clone()
     }
 

@@ -8,11 +8,12 @@ pub mod names;
 pub mod outline;
 mod parser;
 pub mod print;
+pub mod shift;
 mod span;
 pub mod template;
 
 pub use line_index::{LineCol, LineIndex};
-pub use parser::{Parse, parse, parse_in};
+pub use parser::{Parse, parse, parse_in, reparse_in};
 pub use span::{FileId, FileSpan, Span};
 
 /// A location in the text being read. The lexer and parser know no file:

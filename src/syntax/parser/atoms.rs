@@ -247,7 +247,9 @@ where
 }
 
 /// A parenthesised, comma-separated list; a broken list is skipped as a
-/// whole (respecting nesting) and reads as empty.
+/// whole (respecting nesting) and reads as empty. The skip stops at an item
+/// keyword, as every recovery does: a keyword always starts an item (which
+/// is what lets a text be parsed item by item).
 pub fn paren_list<'t, 'src: 't, I, E, P, O>(element: P) -> impl Parser<'t, I, Vec<O>, Extra<E>> + Clone
 where
     I: Tokens<'t, 'src>,
@@ -259,10 +261,33 @@ where
         .allow_trailing()
         .collect::<Vec<_>>()
         .delimited_by(just(Token::LParen), just(Token::RParen))
-        .recover_with(via_parser(nested_delimiters(
+        .recover_with(via_parser(balanced_group().map(|_| Vec::new())))
+}
+
+/// `( ... )` or `[ ... ]` with whatever nests inside, up to its matching
+/// close, never past an item keyword.
+fn balanced_group<'t, 'src: 't, I, E>() -> impl Parser<'t, I, (), Extra<E>> + Clone
+where
+    I: Tokens<'t, 'src>,
+    E: Fail<'t, 'src, I>,
+{
+    recursive(|group| {
+        let stop = one_of([
             Token::LParen,
             Token::RParen,
-            [(Token::LBracket, Token::RBracket)],
-            |_| Vec::new(),
-        )))
+            Token::LBracket,
+            Token::RBracket,
+            Token::Table,
+            Token::Entity,
+            Token::Pattern,
+        ]);
+        let inside = group.or(any().and_is(stop.not()).ignored()).repeated();
+        choice((
+            just(Token::LParen)
+                .then(inside.clone())
+                .then(just(Token::RParen))
+                .ignored(),
+            just(Token::LBracket).then(inside).then(just(Token::RBracket)).ignored(),
+        ))
+    })
 }

@@ -5,15 +5,18 @@
 //! item skips to the next `table`, `entity` or `pattern` keyword.
 
 mod atoms;
+mod chunks;
 mod entity;
 mod pattern;
 mod table;
 
-use chumsky::error::{EmptyErr, RichPattern, RichReason};
+use std::sync::Arc;
+
+use chumsky::error::{RichPattern, RichReason};
 use chumsky::prelude::*;
 
 use super::ast::{Docs, Item, SourceFile};
-use super::lexer::{self, Token};
+use super::lexer::Token;
 use super::{FileId, Span, in_text};
 use crate::diagnostic::{Code, Diagnostic};
 use atoms::{Extra, Fail, Tokens};
@@ -24,6 +27,9 @@ pub struct Parse {
     pub file: SourceFile,
     /// Lexical and syntax errors, in source order.
     pub diagnostics: Vec<Diagnostic>,
+    /// The stretch of text of each top-level item, in order: what lets
+    /// [`reparse_in`] keep the items an edit did not touch.
+    chunks: Vec<chunks::Chunk>,
 }
 
 /// A text on its own: its diagnostics are in file 0 (see [`FileId`]).
@@ -33,62 +39,28 @@ pub fn parse(text: &str) -> Parse {
 
 /// Parses the text of `file`; its diagnostics say they are in `file`.
 pub fn parse_in(file: FileId, text: &str) -> Parse {
-    let mut diagnostics = Vec::new();
-    // Comments are trivia and unknown bytes were reported by the lexer:
-    // neither reaches the parser. They are kept apart (for the docs), so
-    // that no second list of every token is built.
-    let mut significant: Vec<(Token<'_>, SimpleSpan)> = Vec::with_capacity(text.len() / 8);
-    let mut others: Vec<(Token<'_>, Span)> = Vec::new();
-    lexer::lex_into(text, &mut diagnostics, |token, span| {
-        if token.is_trivia() || matches!(token, Token::Error(_)) {
-            others.push((token, span));
-        } else {
-            significant.push((token, SimpleSpan::from(span.range())));
-        }
-    });
-    // "Found end of file" points just after the last token, not at a blank
-    // last line.
-    let end = significant.last().map_or(0, |(_, s)| s.end);
-    let eoi = SimpleSpan::from(end..end);
-    let input = significant.as_slice().split_token_span(eoi);
-    // Most files have no syntax error: a first pass with errors that record
-    // nothing is enough for them. Only when it finds one does the parser
-    // run again to say what was expected; without errors both passes take
-    // the same path and build the same tree.
-    let fast = file_parser::<_, EmptyErr>().parse(input);
-    let (items, errors) = if fast.has_errors() {
-        file_parser::<_, Rich<'_, Token<'_>>>()
-            .parse(input)
-            .into_output_errors()
-    } else {
-        (fast.into_output(), Vec::new())
-    };
-    diagnostics.extend(errors.iter().map(|error| {
-        let mut diagnostic = to_diagnostic(error);
-        if diagnostic.code == Code::UnexpectedToken {
-            diagnostic.span = at_line_end_if_next_line(text, &significant, diagnostic.span);
-        }
-        diagnostic
-    }));
-    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
-    // The lexer and parser work on one text and know no file.
-    for diagnostic in &mut diagnostics {
-        diagnostic.file = file;
-    }
-
-    let mut tree = SourceFile {
-        items: items.unwrap_or_default().into_iter().flatten().collect(),
-    };
-    attach_docs(&mut tree, &significant, &others);
-    Parse {
-        file: tree,
-        diagnostics,
-    }
+    chunks::parse_all(file, text)
 }
 
-fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
--> impl Parser<'t, I, Vec<Option<Item>>, Extra<E>> {
-    let item_start = one_of([Token::Table, Token::Entity, Token::Pattern]).ignored();
+/// Parses `text`, a new revision of `old_text` whose parse is `old`: the
+/// items on lines the change did not touch are taken from `old` (moved
+/// when no one else holds it, else copied) and shifted, the rest parsed
+/// again. The tree and diagnostics equal `parse_in(file, text)`'s.
+pub fn reparse_in(file: FileId, text: &str, old: Arc<Parse>, old_text: &str) -> Parse {
+    chunks::reparse(file, text, old, old_text)
+}
+
+/// Item keywords are hard: no item holds one, and every recovery stops at
+/// one. So each item's stretch of text (its keyword to the next) parses
+/// alone exactly as within the whole text, which is what lets a file be
+/// parsed item by item and an edit re-parse only the items it touches.
+fn item_start<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, (), Extra<E>> + Clone {
+    one_of([Token::Table, Token::Entity, Token::Pattern]).ignored()
+}
+
+/// Items with recovery: a broken one skips to the next item keyword.
+fn items<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Option<Item>, Extra<E>> + Clone
+{
     let item = choice((
         table::table().map(Item::Table).boxed(),
         entity::entity().map(Item::Entity).boxed(),
@@ -97,11 +69,28 @@ fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
     .map(Some)
     .labelled("`table`, `entity` or `pattern`");
     item.recover_with(via_parser(
-        any().then(any().and_is(item_start.not()).repeated()).map(|_| None),
+        any().then(any().and_is(item_start().not()).repeated()).map(|_| None),
     ))
-    .repeated()
-    .collect()
-    .then_ignore(end())
+}
+
+/// The last stretch of a text: its items up to the end.
+fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, Vec<Option<Item>>, Extra<E>> {
+    items().repeated().collect().then_ignore(end())
+}
+
+/// A stretch followed by the next item's keyword (its last token, which
+/// it reads only to stop at, as the whole text's parse stops at it).
+fn chunk_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
+-> impl Parser<'t, I, Vec<Option<Item>>, Extra<E>> {
+    let next_item = item_start().then(end());
+    next_item
+        .clone()
+        .not()
+        .ignore_then(items())
+        .repeated()
+        .collect()
+        .then_ignore(next_item)
 }
 
 /// When the unexpected token starts a new line, the mistake is at the end
@@ -156,37 +145,40 @@ fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
     }
 }
 
-/// Gives every item and member the `///` lines directly above it: the
-/// doc comments right before it, with no other token in between (the
-/// tokens come in two ordered lists, significant and the others).
-fn attach_docs(file: &mut SourceFile, significant: &[(Token<'_>, SimpleSpan)], others: &[(Token<'_>, Span)]) {
-    let docs_before = |start: usize| -> Option<Docs> {
-        let index = others.partition_point(|(_, s)| s.start < start);
-        // The last significant token before `start` ends any run of docs.
-        let barrier = match significant.partition_point(|(_, s)| s.start < start) {
-            0 => None,
-            k => Some(significant[k - 1].1.start),
-        };
-        let first = others[..index]
-            .iter()
-            .rposition(|(t, s)| !matches!(t, Token::DocComment(_)) || barrier.is_some_and(|b| b > s.start))
-            .map_or(0, |i| i + 1);
-        let lines = &others[first..index];
-        let (_, first_span) = lines.first()?;
-        let text = lines
-            .iter()
-            .map(|(t, _)| match t {
-                Token::DocComment(line) => line[3..].strip_prefix(' ').unwrap_or(&line[3..]).trim_end(),
-                _ => "",
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
-        Some(Docs {
-            text,
-            span: first_span.cover(lines.last()?.1),
-        })
+/// The `///` lines directly above `start`: the doc comments right before
+/// it, with no other token in between (the tokens come in two ordered
+/// lists, significant and the others).
+fn docs_before(start: usize, significant: &[(Token<'_>, SimpleSpan)], others: &[(Token<'_>, Span)]) -> Option<Docs> {
+    let index = others.partition_point(|(_, s)| s.start < start);
+    // The last significant token before `start` ends any run of docs.
+    let barrier = match significant.partition_point(|(_, s)| s.start < start) {
+        0 => None,
+        k => Some(significant[k - 1].1.start),
     };
-    for item in &mut file.items {
+    let first = others[..index]
+        .iter()
+        .rposition(|(t, s)| !matches!(t, Token::DocComment(_)) || barrier.is_some_and(|b| b > s.start))
+        .map_or(0, |i| i + 1);
+    let lines = &others[first..index];
+    let (_, first_span) = lines.first()?;
+    let text = lines
+        .iter()
+        .map(|(t, _)| match t {
+            Token::DocComment(line) => line[3..].strip_prefix(' ').unwrap_or(&line[3..]).trim_end(),
+            _ => "",
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some(Docs {
+        text,
+        span: first_span.cover(lines.last()?.1),
+    })
+}
+
+/// Gives every item and member the `///` lines directly above it.
+fn attach_docs(items: &mut [Item], significant: &[(Token<'_>, SimpleSpan)], others: &[(Token<'_>, Span)]) {
+    let docs_before = |start: usize| docs_before(start, significant, others);
+    for item in items {
         match item {
             Item::Table(table) => {
                 table.docs = docs_before(table.span.start);

@@ -1,0 +1,304 @@
+//! A text parsed item by item. Each top-level item's stretch of text (a
+//! chunk: its keyword up to the next item's keyword) is parsed on its own,
+//! which gives the same tree as the whole text (item keywords are hard and
+//! every recovery stops at one) and lets an edit re-parse only the chunks
+//! on the lines it touched: tokens never span lines, so a chunk whose text
+//! and ending keyword lie on other lines cannot read differently.
+
+use std::sync::Arc;
+
+use chumsky::error::EmptyErr;
+use chumsky::prelude::*;
+
+use super::{Parse, at_line_end_if_next_line, attach_docs, chunk_parser, docs_before, file_parser, to_diagnostic};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::syntax::ast::{Docs, Item, SourceFile};
+use crate::syntax::lexer::{self, Token};
+use crate::syntax::shift::{Shift, shift_diagnostic};
+use crate::syntax::{FileId, Span};
+
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Chunk {
+    /// From its item's keyword (the region's start for the first chunk) to
+    /// the next item's keyword (the text's end for the last).
+    span: Span,
+    /// The keyword that ends it; `None` for the last chunk of the text.
+    next: Option<Token<'static>>,
+    /// How many of the file's items and diagnostics are its own.
+    items: usize,
+    diagnostics: usize,
+    /// The `///` lines at its end: the docs of the next item.
+    trailing_docs: Option<Docs>,
+}
+
+/// The item keywords, as the token that starts each item.
+fn item_keyword(token: Token<'_>) -> Option<Token<'static>> {
+    match token {
+        Token::Table => Some(Token::Table),
+        Token::Entity => Some(Token::Entity),
+        Token::Pattern => Some(Token::Pattern),
+        _ => None,
+    }
+}
+
+fn keyword_len(keyword: Token<'static>) -> usize {
+    match keyword {
+        Token::Table => "table".len(),
+        Token::Entity => "entity".len(),
+        _ => "pattern".len(),
+    }
+}
+
+/// The items, diagnostics and chunks of one stretch of a text.
+struct Region {
+    items: Vec<Item>,
+    diagnostics: Vec<Diagnostic>,
+    chunks: Vec<Chunk>,
+}
+
+pub(super) fn parse_all(file: FileId, text: &str) -> Parse {
+    let region = parse_region(file, text, Span::new(0, text.len()), None, None);
+    Parse {
+        file: SourceFile { items: region.items },
+        diagnostics: region.diagnostics,
+        chunks: region.chunks,
+    }
+}
+
+/// Parses the chunks of `text[region]`. The region starts at the text's
+/// start or at an item keyword, and ends at the text's end or just before
+/// the item keyword `next`; `docs_above` are the docs of an item at its
+/// start (they lie before it).
+fn parse_region(
+    file: FileId,
+    text: &str,
+    region: Span,
+    next: Option<Token<'static>>,
+    docs_above: Option<Docs>,
+) -> Region {
+    let base = region.start;
+    let mut lexical = Vec::new();
+    // Comments are trivia and unknown bytes were reported by the lexer:
+    // neither reaches the parser. They are kept apart (for the docs).
+    let mut significant: Vec<(Token<'_>, SimpleSpan)> = Vec::with_capacity(region.len() / 8);
+    let mut others: Vec<(Token<'_>, Span)> = Vec::new();
+    lexer::lex_into(&text[region.range()], &mut lexical, |token, span| {
+        let span = Span::new(base + span.start, base + span.end);
+        if token.is_trivia() || matches!(token, Token::Error(_)) {
+            others.push((token, span));
+        } else {
+            significant.push((token, SimpleSpan::from(span.range())));
+        }
+    });
+    if base != 0 {
+        for diagnostic in &mut lexical {
+            shift_diagnostic(diagnostic, FileId::default(), base as isize);
+        }
+    }
+    let lexed = significant.len();
+    // "Found end of file" points just after the last token, not at a blank
+    // last line; before the next item, the parse reads its keyword to stop.
+    let eoi = match next {
+        Some(keyword) => {
+            let at = region.end..region.end + keyword_len(keyword);
+            significant.push((keyword, SimpleSpan::from(at.clone())));
+            at.end
+        }
+        None => significant.last().map_or(base, |(_, s)| s.end),
+    };
+    let mut starts: Vec<usize> = (0..lexed)
+        .filter(|&i| item_keyword(significant[i].0).is_some())
+        .collect();
+    if starts.first() != Some(&0) {
+        // What comes before the first item (nothing, or stray tokens) is a
+        // chunk of its own.
+        starts.insert(0, 0);
+    }
+
+    let mut out = Region {
+        items: Vec::new(),
+        diagnostics: Vec::new(),
+        chunks: Vec::with_capacity(starts.len()),
+    };
+    let mut lexical = lexical.into_iter().peekable();
+    // Most chunks have no syntax error: a first pass with errors that
+    // record nothing is enough for them. Only when it finds one does the
+    // parser run again to say what was expected; without errors both
+    // passes take the same path and build the same tree.
+    let fast_chunk = chunk_parser::<_, EmptyErr>();
+    let fast_last = file_parser::<_, EmptyErr>();
+    for (c, &first) in starts.iter().enumerate() {
+        let ends_text = c + 1 == starts.len() && next.is_none();
+        let end_token = starts.get(c + 1).copied().unwrap_or(lexed);
+        let start = if c == 0 { base } else { significant[first].1.start };
+        let end = starts.get(c + 1).map_or(region.end, |&k| significant[k].1.start);
+        let tokens = if ends_text {
+            &significant[first..end_token]
+        } else {
+            &significant[first..=end_token]
+        };
+        let input = tokens.split_token_span(SimpleSpan::from(eoi..eoi));
+        let fast = if ends_text {
+            fast_last.parse(input)
+        } else {
+            fast_chunk.parse(input)
+        };
+        let (output, errors) = if !fast.has_errors() {
+            (fast.into_output(), Vec::new())
+        } else if ends_text {
+            file_parser::<_, Rich<'_, Token<'_>>>()
+                .parse(input)
+                .into_output_errors()
+        } else {
+            chunk_parser::<_, Rich<'_, Token<'_>>>()
+                .parse(input)
+                .into_output_errors()
+        };
+
+        let mut diagnostics: Vec<Diagnostic> = Vec::new();
+        while let Some(d) = lexical.next_if(|d| d.span.start < end || c + 1 == starts.len()) {
+            diagnostics.push(d);
+        }
+        diagnostics.extend(errors.iter().map(|error| {
+            let mut diagnostic = to_diagnostic(error);
+            if diagnostic.code == Code::UnexpectedToken {
+                diagnostic.span = at_line_end_if_next_line(text, &significant[..lexed], diagnostic.span);
+            }
+            diagnostic
+        }));
+        diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+        // The lexer and parser work on one text and know no file.
+        for diagnostic in &mut diagnostics {
+            diagnostic.file = file;
+        }
+        let before = out.items.len();
+        out.items.extend(output.unwrap_or_default().into_iter().flatten());
+        out.chunks.push(Chunk {
+            span: Span::new(start, end),
+            next: starts.get(c + 1).map_or(next, |&k| item_keyword(significant[k].0)),
+            items: out.items.len() - before,
+            diagnostics: diagnostics.len(),
+            trailing_docs: None,
+        });
+        out.diagnostics.extend(diagnostics);
+    }
+
+    let (significant, others) = (&significant[..lexed], &others[..]);
+    attach_docs(&mut out.items, significant, others);
+    if base != 0
+        && let Some(first) = out.items.first_mut()
+        && first.span().start == base
+    {
+        set_docs(first, docs_above);
+    }
+    for chunk in &mut out.chunks {
+        if chunk.next.is_some() {
+            chunk.trailing_docs = docs_before(chunk.span.end, significant, others);
+        }
+    }
+    out
+}
+
+fn set_docs(item: &mut Item, docs: Option<Docs>) {
+    match item {
+        Item::Table(t) => t.docs = docs,
+        Item::Entity(e) => e.docs = docs,
+        Item::Pattern(p) => p.docs = docs,
+    }
+}
+
+/// See [`super::reparse_in`].
+pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str) -> Parse {
+    let (before, after) = (old_text.as_bytes(), text.as_bytes());
+    let prefix = before.iter().zip(after).take_while(|(a, b)| a == b).count();
+    let room = before.len().min(after.len()) - prefix;
+    let suffix = before
+        .iter()
+        .rev()
+        .zip(after.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let chunks = &old.chunks;
+    if chunks.is_empty() {
+        return parse_all(file, text);
+    }
+    // The lines the change touched, in the old text.
+    let line_start = before[..prefix].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let changed_end = before.len() - suffix;
+    let line_end = before[changed_end..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(before.len(), |i| changed_end + i);
+    // Kept at the front: chunks that, with the keyword ending them, lie
+    // before those lines; at the back: chunks whose keyword lies after.
+    let front = chunks.partition_point(|c| c.span.start < line_start).saturating_sub(1);
+    let back = chunks.partition_point(|c| c.span.start <= line_end).max(front + 1);
+    let delta = after.len() as isize - before.len() as isize;
+    let region = Span::new(
+        chunks[front].span.start,
+        chunks
+            .get(back)
+            .map_or(after.len(), |c| c.span.start.wrapping_add_signed(delta)),
+    );
+    let next = if back < chunks.len() {
+        chunks[back - 1].next
+    } else {
+        None
+    };
+    let docs_above = front.checked_sub(1).and_then(|c| chunks[c].trailing_docs.clone());
+    let middle = parse_region(file, text, region, next, docs_above);
+
+    let count = |range: std::ops::Range<usize>, of: fn(&Chunk) -> usize| chunks[range].iter().map(of).sum::<usize>();
+    let (items_front, items_back) = (count(0..front, |c| c.items), count(0..back, |c| c.items));
+    let (diagnostics_front, diagnostics_back) = (count(0..front, |c| c.diagnostics), count(0..back, |c| c.diagnostics));
+    // Moved when no one else holds the old parse (the usual case in the
+    // editor, which has released it), else copied.
+    let old = Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());
+
+    let mut items = old.file.items;
+    let back_items = items.split_off(items_back);
+    items.truncate(items_front);
+    let first_back_item = items.len() + middle.items.len();
+    items.extend(middle.items);
+    items.extend(back_items.into_iter().map(|mut item| {
+        item.shift(delta);
+        item
+    }));
+
+    let mut diagnostics = old.diagnostics;
+    let back_diagnostics = diagnostics.split_off(diagnostics_back);
+    diagnostics.truncate(diagnostics_front);
+    diagnostics.extend(middle.diagnostics);
+    diagnostics.extend(back_diagnostics.into_iter().map(|mut diagnostic| {
+        shift_diagnostic(&mut diagnostic, file, delta);
+        diagnostic
+    }));
+
+    let mut chunks = old.chunks;
+    let back_chunks = chunks.split_off(back);
+    chunks.truncate(front);
+    let middle_docs = middle.chunks.last().and_then(|c| c.trailing_docs.clone());
+    chunks.extend(middle.chunks);
+    if let Some(first) = back_chunks.first()
+        && first.items > 0
+        && let Some(item) = items.get_mut(first_back_item)
+        && item.span().start == first.span.start.wrapping_add_signed(delta)
+    {
+        // Its docs lie in the chunk before it, which was parsed again.
+        set_docs(item, middle_docs);
+    }
+    chunks.extend(back_chunks.into_iter().map(|mut chunk| {
+        chunk.span.shift(delta);
+        chunk.trailing_docs.shift(delta);
+        chunk
+    }));
+    Parse {
+        file: SourceFile { items },
+        diagnostics,
+        chunks,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,173 @@
+//! The item-by-item parse against the whole text's parse (the grammar read
+//! in one go, as before chunks), and a re-parse after random edits against
+//! a fresh parse.
+
+use std::sync::Arc;
+
+use chumsky::input::Input as _;
+use chumsky::prelude::{Parser as _, Rich, SimpleSpan};
+use proptest::prelude::*;
+
+use super::super::{at_line_end_if_next_line, attach_docs, file_parser, to_diagnostic};
+use super::{Parse, parse_all, reparse};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::syntax::ast::Item;
+use crate::syntax::lexer::{self, Token};
+use crate::syntax::{FileId, Span};
+
+/// The grammar over every token of the text at once.
+fn parse_whole(text: &str) -> (Vec<Item>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut significant: Vec<(Token<'_>, SimpleSpan)> = Vec::new();
+    let mut others: Vec<(Token<'_>, Span)> = Vec::new();
+    lexer::lex_into(text, &mut diagnostics, |token, span| {
+        if token.is_trivia() || matches!(token, Token::Error(_)) {
+            others.push((token, span));
+        } else {
+            significant.push((token, SimpleSpan::from(span.range())));
+        }
+    });
+    let end = significant.last().map_or(0, |(_, s)| s.end);
+    let input = significant.as_slice().split_token_span(SimpleSpan::from(end..end));
+    let (items, errors) = file_parser::<_, Rich<'_, Token<'_>>>()
+        .parse(input)
+        .into_output_errors();
+    diagnostics.extend(errors.iter().map(|error| {
+        let mut diagnostic = to_diagnostic(error);
+        if diagnostic.code == Code::UnexpectedToken {
+            diagnostic.span = at_line_end_if_next_line(text, &significant, diagnostic.span);
+        }
+        diagnostic
+    }));
+    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+    let mut items: Vec<Item> = items.unwrap_or_default().into_iter().flatten().collect();
+    attach_docs(&mut items, &significant, &others);
+    (items, diagnostics)
+}
+
+fn texts() -> Vec<String> {
+    let mut texts: Vec<String> = ["billing", "games", "shop", "teams"]
+        .iter()
+        .filter_map(|name| std::fs::read_to_string(format!("examples/{name}.dyno")).ok())
+        .collect();
+    texts.push(crate::synth::generate(&crate::synth::Config::for_lines(150, 5)).dyno);
+    texts
+}
+
+/// Pieces that break or make items: keywords, braces, parentheses, quotes,
+/// doc comments, line breaks.
+const PIECES: &[&str] = &[
+    "",
+    "x",
+    "entity ",
+    "pattern ",
+    "table ",
+    "{",
+    "}",
+    "(",
+    ")",
+    "\"",
+    "///",
+    "/// doc\n",
+    "//",
+    "\n",
+    "\r\n",
+    ":",
+    ",",
+    "->",
+    "=",
+    "é",
+    "entity E {\n",
+    "pattern p(a) -> E\n",
+    "§",
+];
+
+/// Applies one edit (a place as a fraction of the text, characters to
+/// delete, a piece to type) and returns the new text.
+fn edited(text: &str, at: f64, delete: usize, piece: &str) -> String {
+    let mut start = ((text.len() as f64) * at) as usize;
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let end = text[start..]
+        .char_indices()
+        .nth(delete)
+        .map_or(text.len(), |(i, _)| start + i);
+    let mut new = text.to_string();
+    new.replace_range(start..end, piece);
+    new
+}
+
+/// The same tree and diagnostics. The chunks may be cut differently: a
+/// re-parse may keep a stretch of comments before an item as a chunk of its
+/// own, which a fresh parse gives to the item.
+fn same(a: &Parse, b: &Parse) -> bool {
+    a.file.items == b.file.items && a.diagnostics == b.diagnostics
+}
+
+#[test]
+fn the_examples_parse_as_the_whole_text() {
+    for text in texts() {
+        let parse = parse_all(FileId::default(), &text);
+        let (items, diagnostics) = parse_whole(&text);
+        assert_eq!(parse.file.items, items);
+        assert_eq!(parse.diagnostics, diagnostics);
+    }
+}
+
+#[test]
+fn an_unchanged_text_and_an_empty_one_reparse() {
+    let file = FileId(3);
+    for (old, new) in [
+        ("", "entity A {}"),
+        ("entity A {}", ""),
+        ("entity A {}", "entity A {}"),
+        ("", ""),
+    ] {
+        let parse = reparse(file, new, Arc::new(parse_all(file, old)), old);
+        assert!(same(&parse, &parse_all(file, new)), "{old:?} -> {new:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A few random edits of an example: its items and diagnostics parsed
+    /// chunk by chunk equal the whole text's.
+    #[test]
+    fn edited_examples_parse_as_the_whole_text(
+        which in 0usize..5,
+        edits in proptest::collection::vec((0.0..=1.0f64, 0usize..12, proptest::sample::select(PIECES)), 1..6),
+    ) {
+        let mut text = texts().swap_remove(which);
+        for (at, delete, piece) in edits {
+            text = edited(&text, at, delete, piece);
+        }
+        let parse = parse_all(FileId::default(), &text);
+        let (items, diagnostics) = parse_whole(&text);
+        prop_assert_eq!(&parse.file.items, &items, "{}", text);
+        prop_assert_eq!(&parse.diagnostics, &diagnostics, "{}", text);
+    }
+
+    /// After each of a sequence of edits, the re-parse of the previous parse
+    /// (held by another owner or not) equals a fresh parse of the text.
+    #[test]
+    fn a_reparse_equals_a_fresh_parse(
+        which in 0usize..5,
+        edits in proptest::collection::vec((0.0..=1.0f64, 0usize..12, proptest::sample::select(PIECES), proptest::bool::ANY), 1..10),
+    ) {
+        let file = FileId(1);
+        let mut text = texts().swap_remove(which);
+        let mut parse = Arc::new(parse_all(file, &text));
+        for (at, delete, piece, shared) in edits {
+            let new = edited(&text, at, delete, piece);
+            let held = shared.then(|| parse.clone());
+            let again = reparse(file, &new, parse, &text);
+            let fresh = parse_all(file, &new);
+            prop_assert!(same(&again, &fresh), "{:?}\n->\n{:?}", text, new);
+            drop(held);
+            text = new;
+            parse = Arc::new(again);
+        }
+    }
+}
