@@ -22,6 +22,8 @@ pub mod generate;
 pub mod ide;
 pub mod import;
 pub mod lsp;
+/// Spreading independent work over the cores (the parser, the checker).
+pub(crate) mod parallel;
 pub mod size;
 pub mod syntax;
 #[doc(hidden)]

@@ -14,7 +14,6 @@ pub mod lang;
 pub mod lints;
 mod lower;
 pub mod model;
-mod parallel;
 pub mod resolve;
 pub mod sample;
 pub mod shard;
@@ -24,6 +23,7 @@ pub mod value;
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
+use crate::parallel;
 use crate::syntax::{self, FileId, Parse};
 pub use defaults::Defaults;
 

@@ -132,7 +132,7 @@ pub fn resolve_all(
     threads: usize,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Option<Resolution>> {
-    super::parallel::map(threads, &model.patterns, diagnostics, |pattern, diagnostics| {
+    crate::parallel::map(threads, &model.patterns, diagnostics, |pattern, diagnostics| {
         resolve(sources, model, registry, pattern, diagnostics)
     })
 }

@@ -49,6 +49,17 @@ fn keyword_len(keyword: Token<'static>) -> usize {
     }
 }
 
+/// Where a chunk's tokens and text are.
+struct Plan {
+    /// Its first token, and the next chunk's (its ending keyword).
+    first: usize,
+    end_token: usize,
+    /// The last chunk of the text: no keyword ends it.
+    ends_text: bool,
+    span: Span,
+    next: Option<Token<'static>>,
+}
+
 /// The items, diagnostics and chunks of one stretch of a text.
 struct Region {
     items: Vec<Item>,
@@ -57,7 +68,12 @@ struct Region {
 }
 
 pub(super) fn parse_all(file: FileId, text: &str) -> Parse {
-    let region = parse_region(file, text, Span::new(0, text.len()), None, None);
+    parse_all_on(file, text, crate::parallel::worth_it)
+}
+
+/// [`parse_all`] on as many threads as `threads` says for so many chunks.
+fn parse_all_on(file: FileId, text: &str, threads: impl FnOnce(usize) -> usize) -> Parse {
+    let region = parse_region(file, text, Span::new(0, text.len()), None, None, threads);
     Parse {
         file: SourceFile { items: region.items },
         diagnostics: region.diagnostics,
@@ -75,6 +91,7 @@ fn parse_region(
     region: Span,
     next: Option<Token<'static>>,
     docs_above: Option<Docs>,
+    threads: impl FnOnce(usize) -> usize,
 ) -> Region {
     let base = region.start;
     let mut lexical = Vec::new();
@@ -115,71 +132,94 @@ fn parse_region(
         starts.insert(0, 0);
     }
 
+    let plans: Vec<Plan> = starts
+        .iter()
+        .enumerate()
+        .map(|(c, &first)| Plan {
+            first,
+            end_token: starts.get(c + 1).copied().unwrap_or(lexed),
+            ends_text: c + 1 == starts.len() && next.is_none(),
+            span: Span::new(
+                if c == 0 { base } else { significant[first].1.start },
+                starts.get(c + 1).map_or(region.end, |&k| significant[k].1.start),
+            ),
+            next: starts.get(c + 1).map_or(next, |&k| item_keyword(significant[k].0)),
+        })
+        .collect();
+    // The chunks of a large text are parsed on several threads at once.
+    let threads = threads(plans.len());
+    let parsed = crate::parallel::runs(threads, &plans, |run| {
+        // Most chunks have no syntax error: a first pass with errors that
+        // record nothing is enough for them. Only when it finds one does
+        // the parser run again to say what was expected; without errors
+        // both passes take the same path and build the same tree.
+        let fast_chunk = chunk_parser::<_, EmptyErr>();
+        let fast_last = file_parser::<_, EmptyErr>();
+        let parse = |plan: &Plan| {
+            let tokens = if plan.ends_text {
+                &significant[plan.first..plan.end_token]
+            } else {
+                &significant[plan.first..=plan.end_token]
+            };
+            let input = tokens.split_token_span(SimpleSpan::from(eoi..eoi));
+            let fast = if plan.ends_text {
+                fast_last.parse(input)
+            } else {
+                fast_chunk.parse(input)
+            };
+            let (output, errors) = if !fast.has_errors() {
+                (fast.into_output(), Vec::new())
+            } else if plan.ends_text {
+                file_parser::<_, Rich<'_, Token<'_>>>()
+                    .parse(input)
+                    .into_output_errors()
+            } else {
+                chunk_parser::<_, Rich<'_, Token<'_>>>()
+                    .parse(input)
+                    .into_output_errors()
+            };
+            let errors: Vec<Diagnostic> = errors
+                .iter()
+                .map(|error| {
+                    let mut diagnostic = to_diagnostic(error);
+                    if diagnostic.code == Code::UnexpectedToken {
+                        diagnostic.span = at_line_end_if_next_line(text, &significant[..lexed], diagnostic.span);
+                    }
+                    diagnostic
+                })
+                .collect();
+            let items: Vec<Item> = output.unwrap_or_default().into_iter().flatten().collect();
+            (items, errors)
+        };
+        run.iter().map(parse).collect::<Vec<_>>()
+    });
+
+    let parsed: Vec<_> = parsed.into_iter().flatten().collect();
     let mut out = Region {
-        items: Vec::new(),
+        items: Vec::with_capacity(parsed.iter().map(|(items, _)| items.len()).sum()),
         diagnostics: Vec::new(),
-        chunks: Vec::with_capacity(starts.len()),
+        chunks: Vec::with_capacity(plans.len()),
     };
     let mut lexical = lexical.into_iter().peekable();
-    // Most chunks have no syntax error: a first pass with errors that
-    // record nothing is enough for them. Only when it finds one does the
-    // parser run again to say what was expected; without errors both
-    // passes take the same path and build the same tree.
-    let fast_chunk = chunk_parser::<_, EmptyErr>();
-    let fast_last = file_parser::<_, EmptyErr>();
-    for (c, &first) in starts.iter().enumerate() {
-        let ends_text = c + 1 == starts.len() && next.is_none();
-        let end_token = starts.get(c + 1).copied().unwrap_or(lexed);
-        let start = if c == 0 { base } else { significant[first].1.start };
-        let end = starts.get(c + 1).map_or(region.end, |&k| significant[k].1.start);
-        let tokens = if ends_text {
-            &significant[first..end_token]
-        } else {
-            &significant[first..=end_token]
-        };
-        let input = tokens.split_token_span(SimpleSpan::from(eoi..eoi));
-        let fast = if ends_text {
-            fast_last.parse(input)
-        } else {
-            fast_chunk.parse(input)
-        };
-        let (output, errors) = if !fast.has_errors() {
-            (fast.into_output(), Vec::new())
-        } else if ends_text {
-            file_parser::<_, Rich<'_, Token<'_>>>()
-                .parse(input)
-                .into_output_errors()
-        } else {
-            chunk_parser::<_, Rich<'_, Token<'_>>>()
-                .parse(input)
-                .into_output_errors()
-        };
-
+    for (c, (plan, (items, errors))) in plans.iter().zip(parsed).enumerate() {
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
-        while let Some(d) = lexical.next_if(|d| d.span.start < end || c + 1 == starts.len()) {
+        while let Some(d) = lexical.next_if(|d| d.span.start < plan.span.end || c + 1 == plans.len()) {
             diagnostics.push(d);
         }
-        diagnostics.extend(errors.iter().map(|error| {
-            let mut diagnostic = to_diagnostic(error);
-            if diagnostic.code == Code::UnexpectedToken {
-                diagnostic.span = at_line_end_if_next_line(text, &significant[..lexed], diagnostic.span);
-            }
-            diagnostic
-        }));
+        diagnostics.extend(errors);
         diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
         // The lexer and parser work on one text and know no file.
         for diagnostic in &mut diagnostics {
             diagnostic.file = file;
         }
-        let before = out.items.len();
-        out.items.extend(output.unwrap_or_default().into_iter().flatten());
         out.chunks.push(Chunk {
-            span: Span::new(start, end),
-            next: starts.get(c + 1).map_or(next, |&k| item_keyword(significant[k].0)),
-            items: out.items.len() - before,
+            span: plan.span,
+            next: plan.next,
+            items: items.len(),
             diagnostics: diagnostics.len(),
             trailing_docs: None,
         });
+        out.items.extend(items);
         out.diagnostics.extend(diagnostics);
     }
 
@@ -247,7 +287,7 @@ pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str)
         None
     };
     let docs_above = front.checked_sub(1).and_then(|c| chunks[c].trailing_docs.clone());
-    let middle = parse_region(file, text, region, next, docs_above);
+    let middle = parse_region(file, text, region, next, docs_above, crate::parallel::worth_it);
 
     let count = |range: std::ops::Range<usize>, of: fn(&Chunk) -> usize| chunks[range].iter().map(of).sum::<usize>();
     let (items_front, items_back) = (count(0..front, |c| c.items), count(0..back, |c| c.items));

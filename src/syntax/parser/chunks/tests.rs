@@ -9,7 +9,7 @@ use chumsky::prelude::{Parser as _, Rich, SimpleSpan};
 use proptest::prelude::*;
 
 use super::super::{at_line_end_if_next_line, attach_docs, file_parser, to_diagnostic};
-use super::{Parse, parse_all, reparse};
+use super::{Parse, parse_all, parse_all_on, reparse};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::ast::Item;
 use crate::syntax::lexer::{self, Token};
@@ -112,6 +112,22 @@ fn the_examples_parse_as_the_whole_text() {
         let (items, diagnostics) = parse_whole(&text);
         assert_eq!(parse.file.items, items);
         assert_eq!(parse.diagnostics, diagnostics);
+    }
+}
+
+#[test]
+fn threads_do_not_change_the_parse() {
+    let mut text = crate::synth::generate(&crate::synth::Config::for_lines(12_000, 2)).dyno;
+    // Broken items on the way, in both halves.
+    for at in [0.3, 0.7] {
+        text = edited(&text, at, 40, "entity ( {");
+    }
+    let one = parse_all_on(FileId(2), &text, |_| 1);
+    assert!(!one.diagnostics.is_empty());
+    for threads in [2, 3] {
+        let many = parse_all_on(FileId(2), &text, |_| threads);
+        assert!(same(&many, &one), "{threads} threads");
+        assert_eq!(many.chunks, one.chunks);
     }
 }
 

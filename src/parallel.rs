@@ -1,7 +1,7 @@
-//! The checker's passes over patterns are independent of each other, and the
-//! model lints need no pattern: on a large schema they are spread over the
-//! machine's cores. Results are put back in the order a single thread gives,
-//! so the diagnostics are the same either way.
+//! Work spread over the machine's cores on a large schema: the parser's
+//! items, the checker's patterns (and the model lints, which need no
+//! pattern) are independent of each other. Results are put back in the
+//! order a single thread gives, so the diagnostics are the same either way.
 
 use std::num::NonZeroUsize;
 use std::sync::OnceLock;
@@ -59,26 +59,31 @@ pub fn map<T: Sync, R: Send, D: Send>(
     if threads <= 1 || items.len() < 2 {
         return items.iter().map(|item| f(item, out)).collect();
     }
+    let mut results = Vec::with_capacity(items.len());
+    for (part, pushed) in runs(threads, items, |run| {
+        let mut pushed = Vec::new();
+        let results: Vec<R> = run.iter().map(|item| f(item, &mut pushed)).collect();
+        (results, pushed)
+    }) {
+        results.extend(part);
+        out.extend(pushed);
+    }
+    results
+}
+
+/// `f` over up to `threads` contiguous runs of `items` at once (for work
+/// that sets something up once per run), its results in the runs' order.
+pub fn runs<T: Sync, O: Send>(threads: usize, items: &[T], f: impl Fn(&[T]) -> O + Sync) -> Vec<O> {
+    if threads <= 1 || items.len() < 2 {
+        return vec![f(items)];
+    }
     let run = items.len().div_ceil(threads);
     std::thread::scope(|scope| {
         let f = &f;
-        let runs: Vec<_> = items
-            .chunks(run)
-            .map(|chunk| {
-                scope.spawn(move || {
-                    let mut pushed = Vec::new();
-                    let results: Vec<R> = chunk.iter().map(|item| f(item, &mut pushed)).collect();
-                    (results, pushed)
-                })
-            })
-            .collect();
-        let mut results = Vec::with_capacity(items.len());
-        for run in runs {
-            let (part, pushed) = run.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            results.extend(part);
-            out.extend(pushed);
-        }
-        results
+        let runs: Vec<_> = items.chunks(run).map(|run| scope.spawn(move || f(run))).collect();
+        runs.into_iter()
+            .map(|run| run.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
     })
 }
 
