@@ -147,6 +147,7 @@ fn scan(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>, build: bool
         }
     }
     flush(&mut literal, literal_start, offset + body_end, &mut segments);
+    segments.shrink_to_fit();
     segments
 }
 

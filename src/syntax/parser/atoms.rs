@@ -246,6 +246,14 @@ where
         })
 }
 
+/// A list without the room it grew into: the tree is kept for the life of a
+/// revision, and a list grown one element at a time keeps up to half of it
+/// unused.
+pub fn tight<T>(mut list: Vec<T>) -> Vec<T> {
+    list.shrink_to_fit();
+    list
+}
+
 /// A parenthesised, comma-separated list; a broken list is skipped as a
 /// whole (respecting nesting) and reads as empty. The skip stops at an item
 /// keyword, as every recovery does: a keyword always starts an item (which
@@ -260,6 +268,7 @@ where
         .separated_by(just(Token::Comma))
         .allow_trailing()
         .collect::<Vec<_>>()
+        .map(tight)
         .delimited_by(just(Token::LParen), just(Token::RParen))
         .recover_with(via_parser(balanced_group().map(|_| Vec::new())))
 }

@@ -10,7 +10,9 @@ use std::sync::Arc;
 use chumsky::error::EmptyErr;
 use chumsky::prelude::*;
 
-use super::{Parse, at_line_end_if_next_line, attach_docs, chunk_parser, docs_before, file_parser, to_diagnostic};
+use super::{
+    Parse, at_line_end_if_next_line, attach_docs, chunk_parser, docs_at, docs_span_before, file_parser, to_diagnostic,
+};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::ast::{Docs, Item, SourceFile};
 use crate::syntax::lexer::{self, Token};
@@ -27,8 +29,8 @@ pub(super) struct Chunk {
     /// How many of the file's items and diagnostics are its own.
     items: usize,
     diagnostics: usize,
-    /// The `///` lines at its end: the docs of the next item.
-    trailing_docs: Option<Docs>,
+    /// Where the `///` lines at its end are: the docs of the next item.
+    trailing_docs: Option<Span>,
 }
 
 /// The item keywords, as the token that starts each item.
@@ -90,7 +92,7 @@ fn parse_region(
     text: &str,
     region: Span,
     next: Option<Token<'static>>,
-    docs_above: Option<Docs>,
+    docs_above: Option<Span>,
     threads: impl FnOnce(usize) -> usize,
 ) -> Region {
     let base = region.start;
@@ -155,7 +157,8 @@ fn parse_region(
         // both passes take the same path and build the same tree.
         let fast_chunk = chunk_parser::<_, EmptyErr>();
         let fast_last = file_parser::<_, EmptyErr>();
-        let parse = |plan: &Plan| {
+        let mut items: Vec<Item> = Vec::new();
+        let mut parse = |plan: &Plan| {
             let tokens = if plan.ends_text {
                 &significant[plan.first..plan.end_token]
             } else {
@@ -188,20 +191,30 @@ fn parse_region(
                     diagnostic
                 })
                 .collect();
-            let items: Vec<Item> = output.unwrap_or_default().into_iter().flatten().collect();
-            (items, errors)
+            let before = items.len();
+            items.extend(output.unwrap_or_default().into_iter().flatten());
+            (items.len() - before, errors)
         };
-        run.iter().map(parse).collect::<Vec<_>>()
+        let counts: Vec<_> = run.iter().map(&mut parse).collect();
+        (items, counts)
     });
 
-    let parsed: Vec<_> = parsed.into_iter().flatten().collect();
     let mut out = Region {
-        items: Vec::with_capacity(parsed.iter().map(|(items, _)| items.len()).sum()),
+        items: Vec::new(),
         diagnostics: Vec::new(),
         chunks: Vec::with_capacity(plans.len()),
     };
+    let mut counts = Vec::with_capacity(plans.len());
+    for (items, run) in parsed {
+        if out.items.is_empty() {
+            out.items = items;
+        } else {
+            out.items.extend(items);
+        }
+        counts.extend(run);
+    }
     let mut lexical = lexical.into_iter().peekable();
-    for (c, (plan, (items, errors))) in plans.iter().zip(parsed).enumerate() {
+    for (c, (plan, (items, errors))) in plans.iter().zip(counts).enumerate() {
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
         while let Some(d) = lexical.next_if(|d| d.span.start < plan.span.end || c + 1 == plans.len()) {
             diagnostics.push(d);
@@ -215,25 +228,24 @@ fn parse_region(
         out.chunks.push(Chunk {
             span: plan.span,
             next: plan.next,
-            items: items.len(),
+            items,
             diagnostics: diagnostics.len(),
             trailing_docs: None,
         });
-        out.items.extend(items);
         out.diagnostics.extend(diagnostics);
     }
 
     let (significant, others) = (&significant[..lexed], &others[..]);
-    attach_docs(&mut out.items, significant, others);
+    attach_docs(text, &mut out.items, significant, others);
     if base != 0
         && let Some(first) = out.items.first_mut()
         && first.span().start == base
     {
-        set_docs(first, docs_above);
+        set_docs(first, docs_above.map(|span| docs_at(text, span)));
     }
     for chunk in &mut out.chunks {
         if chunk.next.is_some() {
-            chunk.trailing_docs = docs_before(chunk.span.end, significant, others);
+            chunk.trailing_docs = docs_span_before(chunk.span.end, significant, others);
         }
     }
     out
@@ -286,7 +298,7 @@ pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str)
     } else {
         None
     };
-    let docs_above = front.checked_sub(1).and_then(|c| chunks[c].trailing_docs.clone());
+    let docs_above = front.checked_sub(1).and_then(|c| chunks[c].trailing_docs);
     let middle = parse_region(file, text, region, next, docs_above, crate::parallel::worth_it);
 
     let count = |range: std::ops::Range<usize>, of: fn(&Chunk) -> usize| chunks[range].iter().map(of).sum::<usize>();
@@ -318,7 +330,7 @@ pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str)
     let mut chunks = old.chunks;
     let back_chunks = chunks.split_off(back);
     chunks.truncate(front);
-    let middle_docs = middle.chunks.last().and_then(|c| c.trailing_docs.clone());
+    let middle_docs = middle.chunks.last().and_then(|c| c.trailing_docs);
     chunks.extend(middle.chunks);
     if let Some(first) = back_chunks.first()
         && first.items > 0
@@ -326,7 +338,7 @@ pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str)
         && item.span().start == first.span.start.wrapping_add_signed(delta)
     {
         // Its docs lie in the chunk before it, which was parsed again.
-        set_docs(item, middle_docs);
+        set_docs(item, middle_docs.map(|span| docs_at(text, span)));
     }
     chunks.extend(back_chunks.into_iter().map(|mut chunk| {
         chunk.span.shift(delta);

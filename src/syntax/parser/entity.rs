@@ -4,7 +4,7 @@ use chumsky::prelude::*;
 
 use super::atoms::{
     Extra, Fail, Tokens, braced, coded, count, dynamo_name, kw, name, paren_list, rate_hint, size_hint, skip_member,
-    span, string,
+    span, string, tight,
 };
 use crate::diagnostic::Code;
 use crate::syntax::ast::{Attribute, Entity, ItemShape, KeyTemplate, TypeArg, TypeRef};
@@ -93,7 +93,7 @@ pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl
         .map_with(|keys, e| {
             Member::Item(ItemShape {
                 span: span(e.span()),
-                keys: keys.into_iter().flatten().collect(),
+                keys: tight(keys.into_iter().flatten().collect()),
             })
         });
 
@@ -130,6 +130,11 @@ pub fn entity<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl
                     Member::Item(i) => entity.items.push(i),
                 }
             }
+            // Lists grown one member at a time keep up to half their room
+            // unused: the tree is kept for the life of a revision.
+            entity.attributes.shrink_to_fit();
+            entity.keys.shrink_to_fit();
+            entity.items.shrink_to_fit();
             entity
         })
 }

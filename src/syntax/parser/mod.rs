@@ -145,10 +145,14 @@ fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
     }
 }
 
-/// The `///` lines directly above `start`: the doc comments right before
-/// it, with no other token in between (the tokens come in two ordered
-/// lists, significant and the others).
-fn docs_before(start: usize, significant: &[(Token<'_>, SimpleSpan)], others: &[(Token<'_>, Span)]) -> Option<Docs> {
+/// Where the `///` lines directly above `start` are: the doc comments right
+/// before it, with no other token in between (the tokens come in two
+/// ordered lists, significant and the others).
+fn docs_span_before(
+    start: usize,
+    significant: &[(Token<'_>, SimpleSpan)],
+    others: &[(Token<'_>, Span)],
+) -> Option<Span> {
     let index = others.partition_point(|(_, s)| s.start < start);
     // The last significant token before `start` ends any run of docs.
     let barrier = match significant.partition_point(|(_, s)| s.start < start) {
@@ -160,24 +164,27 @@ fn docs_before(start: usize, significant: &[(Token<'_>, SimpleSpan)], others: &[
         .rposition(|(t, s)| !matches!(t, Token::DocComment(_)) || barrier.is_some_and(|b| b > s.start))
         .map_or(0, |i| i + 1);
     let lines = &others[first..index];
-    let (_, first_span) = lines.first()?;
-    let text = lines
-        .iter()
-        .map(|(t, _)| match t {
-            Token::DocComment(line) => line[3..].strip_prefix(' ').unwrap_or(&line[3..]).trim_end(),
-            _ => "",
-        })
+    Some(lines.first()?.1.cover(lines.last()?.1))
+}
+
+/// The docs whose `///` lines are at `span` (nothing but those lines and
+/// the whitespace between them): each line without the slashes and one
+/// leading space, joined with newlines.
+fn docs_at(text: &str, span: Span) -> Docs {
+    // A doc comment runs to the end of its line, which `\r` alone also ends.
+    let text = text[span.range()]
+        .split(['\n', '\r'])
+        .map(str::trim)
+        .filter(|line| line.starts_with("///"))
+        .map(|line| line[3..].strip_prefix(' ').unwrap_or(&line[3..]).trim_end())
         .collect::<Vec<_>>()
         .join("\n");
-    Some(Docs {
-        text,
-        span: first_span.cover(lines.last()?.1),
-    })
+    Docs { text, span }
 }
 
 /// Gives every item and member the `///` lines directly above it.
-fn attach_docs(items: &mut [Item], significant: &[(Token<'_>, SimpleSpan)], others: &[(Token<'_>, Span)]) {
-    let docs_before = |start: usize| docs_before(start, significant, others);
+fn attach_docs(text: &str, items: &mut [Item], significant: &[(Token<'_>, SimpleSpan)], others: &[(Token<'_>, Span)]) {
+    let docs_before = |start: usize| docs_span_before(start, significant, others).map(|span| docs_at(text, span));
     for item in items {
         match item {
             Item::Table(table) => {

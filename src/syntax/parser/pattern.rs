@@ -6,7 +6,7 @@ use chumsky::prelude::*;
 
 use super::atoms::{
     Extra, Fail, Tokens, coded, count, dynamo_name, kw, name, number_text, paren_list, rate_hint, size_hint, span,
-    string,
+    string, tight,
 };
 use crate::diagnostic::Code;
 use crate::syntax::ast::{
@@ -361,9 +361,9 @@ pub fn pattern<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
             span: span(e.span()),
             docs: None,
             name,
-            known,
-            returns,
-            modifiers: modifiers.into_iter().flatten().collect(),
+            known: tight(known),
+            returns: tight(returns),
+            modifiers: tight(modifiers.into_iter().flatten().collect()),
             query: query.flatten(),
         })
 }

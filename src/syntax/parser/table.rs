@@ -138,6 +138,10 @@ pub fn table<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl 
                     Member::Ttl(t) => table.ttls.push(t),
                 }
             }
+            table.keys.shrink_to_fit();
+            table.indexes.shrink_to_fit();
+            table.delimiters.shrink_to_fit();
+            table.ttls.shrink_to_fit();
             table
         })
 }

@@ -41,7 +41,7 @@ fn parse_whole(text: &str) -> (Vec<Item>, Vec<Diagnostic>) {
     }));
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
     let mut items: Vec<Item> = items.unwrap_or_default().into_iter().flatten().collect();
-    attach_docs(&mut items, &significant, &others);
+    attach_docs(text, &mut items, &significant, &others);
     (items, diagnostics)
 }
 
@@ -59,6 +59,8 @@ fn texts() -> Vec<String> {
 const PIECES: &[&str] = &[
     "",
     "x",
+    "\r",
+    "/// a\r/// b\n",
     "entity ",
     "pattern ",
     "table ",
