@@ -7,6 +7,9 @@
 //! Stages (each includes the ones before it, as a caller would run them):
 //! - `lex`: `syntax::lexer::lex`, tokens with trivia and lexical diagnostics;
 //! - `parse`: `syntax::parse`, lexing included;
+//! - `reparse`: `syntax::reparse_in` after one letter typed into the middle
+//!   line, the previous parse still held elsewhere (so the kept items are
+//!   copied, as in the editor), the drop of the result included;
 //! - `check`: `check::analyze`, what `dyno check` computes: parse, lower,
 //!   registry, pattern resolution, lints and cost;
 //! - `format`: `ide::format::format` (`dyno fmt`), which lexes and parses;
@@ -19,7 +22,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
@@ -27,7 +30,25 @@ use dyno::diagnostic::render::SourceText;
 use dyno::synth::{Config, generate};
 
 const SIZES: [(&str, usize); 4] = [("1k", 1_000), ("10k", 10_000), ("50k", 50_000), ("100k", 100_000)];
-const STAGES: [&str; 6] = ["lex", "parse", "check", "format", "full", "serde_json"];
+const STAGES: [&str; 7] = ["lex", "parse", "reparse", "check", "format", "full", "serde_json"];
+
+/// One letter typed into the middle line of a text, and the parse of the
+/// text before it, still held elsewhere (as the editor's last analysis
+/// holds it): what `reparse` times.
+struct Keystroke {
+    before: Arc<dyno::syntax::Parse>,
+    typed: String,
+}
+
+impl Keystroke {
+    fn new(text: &str) -> Keystroke {
+        let middle = text[..text.len() / 2].rfind('\n').map_or(0, |i| i + 1);
+        Keystroke {
+            before: Arc::new(dyno::syntax::parse(text)),
+            typed: format!("{}x{}", &text[..middle], &text[middle..]),
+        }
+    }
+}
 
 /// Per-iteration times (ns) of every sample criterion took, by (stage, size).
 static SAMPLES: Mutex<BTreeMap<(String, String), Vec<f64>>> = Mutex::new(BTreeMap::new());
@@ -40,10 +61,16 @@ fn record(stage: &str, size: &str, per_iter: Duration) {
         .push(per_iter.as_secs_f64() * 1e9);
 }
 
-fn run_stage(stage: &str, dyno: &str, json: &str, source: &SourceText) {
+fn run_stage(stage: &str, dyno: &str, json: &str, source: &SourceText, keystroke: &Keystroke) {
     match stage {
         "lex" => drop(std::hint::black_box(dyno::syntax::lexer::lex(dyno))),
         "parse" => drop(std::hint::black_box(dyno::syntax::parse(dyno))),
+        "reparse" => drop(std::hint::black_box(dyno::syntax::reparse_in(
+            dyno::syntax::FileId::default(),
+            &keystroke.typed,
+            keystroke.before.clone(),
+            dyno,
+        ))),
         "check" => drop(std::hint::black_box(dyno::check::analyze(dyno))),
         "format" => drop(std::hint::black_box(dyno::ide::format::format(dyno))),
         "full" => {
@@ -85,6 +112,7 @@ fn main() {
         let json = generated.json;
         lines_of.insert(size, (dyno_text.lines().count(), dyno_text.len(), json.len()));
         let source = SourceText::new(PathBuf::from("bench.dyno"), dyno_text.clone());
+        let keystroke = Keystroke::new(&dyno_text);
         let mut group = criterion.benchmark_group(size);
         group.throughput(Throughput::Bytes(dyno_text.len() as u64));
         if lines >= 50_000 {
@@ -98,7 +126,7 @@ fn main() {
                 b.iter_custom(|iters| {
                     let start = Instant::now();
                     for _ in 0..iters {
-                        run_stage(stage, &dyno_text, &json, &source);
+                        run_stage(stage, &dyno_text, &json, &source, &keystroke);
                     }
                     let elapsed = start.elapsed();
                     record(stage, size, elapsed / iters.max(1) as u32);
