@@ -16,8 +16,9 @@ const MAX_THREADS: usize = 4;
 
 /// How many threads a schema of `items` patterns and entities gets: one
 /// when it is small, else the machine's cores up to four — or what the
-/// environment variable `DYNO_THREADS` says (`1` keeps the checker on the
-/// calling thread, as on a shared machine or to compare with one core).
+/// environment variable `DYNO_THREADS` says (`1` keeps the parser and the
+/// checker on the calling thread, as on a shared machine or to compare with
+/// one core).
 pub fn worth_it(items: usize) -> usize {
     if items < MIN_ITEMS {
         return 1;

@@ -17,7 +17,7 @@ pub struct Stamp {
 
 impl Stamp {
     /// A stamp no file has: the next sync reads the file.
-    const UNREAD: Stamp = Stamp {
+    pub(super) const UNREAD: Stamp = Stamp {
         modified: SystemTime::UNIX_EPOCH,
         len: u64::MAX,
     };

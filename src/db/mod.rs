@@ -48,6 +48,21 @@ struct FileInput {
 
 type Previous = (Arc<str>, Arc<Parse>);
 
+/// A superseded revision gives up its parse at once (the next revision
+/// holds it as its previous one, so this frees nothing): when no one else
+/// holds it either, the next parse moves the items it keeps out of the old
+/// tree instead of copying them.
+fn let_go_of_parse(input: &mut Arc<FileInput>) {
+    if let Some(input) = Arc::get_mut(input) {
+        input.parse.take();
+        input
+            .previous
+            .get_mut()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+    }
+}
+
 impl FileInput {
     /// What a later revision can re-parse from: this one's parse, or the
     /// earlier one this one had not used yet.
@@ -156,8 +171,11 @@ impl Workspace {
 
     fn set_input(&mut self, path: &str, rope: Rope, origin: Origin) -> (FileId, Superseded) {
         self.revisions += 1;
+        // A text to be read from disk later (a closed file) has nothing to
+        // re-parse from: the closed revision's text and parse go now.
         let previous = self
             .file(path)
+            .filter(|_| origin != Origin::Disk(Stamp::UNREAD))
             .and_then(|file| self.files[file.index()].input.to_previous());
         let input = Arc::new(FileInput {
             revision: self.revisions,
@@ -171,7 +189,8 @@ impl Workspace {
         let mut superseded = Superseded::default();
         let file = match self.file(path) {
             Some(file) => {
-                let old = std::mem::replace(&mut self.files[file.index()].input, input);
+                let mut old = std::mem::replace(&mut self.files[file.index()].input, input);
+                let_go_of_parse(&mut old);
                 superseded.inputs.push(old);
                 superseded.schemas = self.forget_schemas_of(file);
                 file

@@ -152,3 +152,29 @@ fn files_on_disk_are_read_again_only_when_they_change_and_an_open_file_wins() {
     assert!(db.text(file).contains("App"), "closed: the disk's again");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_edit_reparses_from_the_previous_revision_and_a_close_lets_it_go() {
+    let (mut ws, ids) = Workspace::of_files([("a.dyno".to_string(), "table T {\n  key pk\n}\n")]);
+    let file = ids[0];
+    let parse = ws.parse(file);
+    let (first_parse, first_text) = (Arc::downgrade(&parse), Arc::downgrade(&ws.text(file)));
+    drop(parse);
+    let stale = ws.edit(file, |rope| {
+        rope.insert(rope.len_chars(), "entity E in T {\n  id: id\n  pk = \"E#{id}\"\n}\n")
+    });
+    drop(stale);
+    // The new revision holds the old text and parse until it is parsed.
+    assert!(first_parse.upgrade().is_some() && first_text.upgrade().is_some());
+    let parse = ws.parse(file);
+    assert_eq!(parse.file.items.len(), 2);
+    assert!(
+        first_parse.upgrade().is_none(),
+        "the re-parse used up the previous parse"
+    );
+    let (second_parse, second_text) = (Arc::downgrade(&parse), Arc::downgrade(&ws.text(file)));
+    drop(parse);
+    drop(ws.close(file));
+    assert!(second_parse.upgrade().is_none(), "the closed file's parse is freed");
+    assert!(second_text.upgrade().is_none(), "the closed file's text is freed");
+}

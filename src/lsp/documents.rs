@@ -490,7 +490,18 @@ impl Documents {
 /// Frees a superseded analysis off the caller's thread when a runtime is
 /// there to do it: dropping the tree and model of a large file takes
 /// milliseconds, which the edit that made them stale should not wait for.
-fn release(superseded: Superseded, view: Option<Analysed>) {
+fn release(superseded: Superseded, mut view: Option<Analysed>) {
+    // The stale view's parse goes at once (the new revision holds it as its
+    // previous one): held by no one else, its kept items then move into the
+    // next parse instead of being copied (`syntax::reparse_in`).
+    if let Some(file) = view
+        .as_mut()
+        .and_then(Arc::get_mut)
+        .and_then(OnceLock::get_mut)
+        .and_then(Arc::get_mut)
+    {
+        file.analysis.parse = Arc::default();
+    }
     let heavy = superseded.is_heavy() || view.as_ref().is_some_and(|v| v.get().is_some());
     if !heavy {
         return;

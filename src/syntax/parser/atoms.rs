@@ -273,23 +273,23 @@ where
         .recover_with(via_parser(balanced_group().map(|_| Vec::new())))
 }
 
-/// `( ... )` or `[ ... ]` with whatever nests inside, up to its matching
-/// close, never past an item keyword.
+/// `( ... )` with whatever nests inside (`(…)` and `[…]` pairs), up to its
+/// matching `)`, never past an item keyword.
 fn balanced_group<'t, 'src: 't, I, E>() -> impl Parser<'t, I, (), Extra<E>> + Clone
 where
     I: Tokens<'t, 'src>,
     E: Fail<'t, 'src, I>,
 {
-    recursive(|group| {
-        let stop = one_of([
-            Token::LParen,
-            Token::RParen,
-            Token::LBracket,
-            Token::RBracket,
-            Token::Table,
-            Token::Entity,
-            Token::Pattern,
-        ]);
+    let stop = one_of([
+        Token::LParen,
+        Token::RParen,
+        Token::LBracket,
+        Token::RBracket,
+        Token::Table,
+        Token::Entity,
+        Token::Pattern,
+    ]);
+    let nested = recursive(|group| {
         let inside = group.or(any().and_is(stop.not()).ignored()).repeated();
         choice((
             just(Token::LParen)
@@ -298,5 +298,9 @@ where
                 .ignored(),
             just(Token::LBracket).then(inside).then(just(Token::RBracket)).ignored(),
         ))
-    })
+    });
+    just(Token::LParen)
+        .then(nested.or(any().and_is(stop.not()).ignored()).repeated())
+        .then(just(Token::RParen))
+        .ignored()
 }

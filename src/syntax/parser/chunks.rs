@@ -271,6 +271,9 @@ pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str)
         .take(room)
         .take_while(|(a, b)| a == b)
         .count();
+    if prefix == before.len() && prefix == after.len() {
+        return Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());
+    }
     let chunks = &old.chunks;
     if chunks.is_empty() {
         return parse_all(file, text);
