@@ -38,47 +38,51 @@ impl<T: Shift> Shift for Box<T> {
     }
 }
 
-/// Structs: every field that holds an offset.
+/// Structs: the fields that hold offsets, then (after `;`) the others. The
+/// struct is destructured without `..`, so a field added to the tree does
+/// not compile until it is listed here, shifted or not.
 macro_rules! shift_fields {
-    ($($ty:ty { $($field:ident),* })*) => {
+    ($($ty:ident { $($field:ident),* ; $($other:ident),* })*) => {
         $(impl Shift for $ty {
             fn shift(&mut self, delta: isize) {
-                $(self.$field.shift(delta);)*
+                let $ty { $($field,)* $($other: _,)* } = self;
+                $($field.shift(delta);)*
             }
         })*
     };
 }
 
 shift_fields! {
-    Name { span }
-    Docs { span }
-    Table { span, docs, name, keys, indexes, delimiters, ttls }
-    KeyDecl { span, partition, sort }
-    KeyPart { attrs, list }
-    IndexDecl { span, docs, name, partition, sort, projection }
-    TtlDecl { span, attribute }
-    DelimiterDecl { span, value }
-    Entity { span, docs, name, table, size, rate, attributes, keys, items }
-    Attribute { span, docs, name, ty }
-    TypeRef { span, name, args }
-    KeyTemplate { span, docs, key, template }
-    ItemShape { span, keys }
-    SizeHint { span }
-    RateHint { span }
-    StringLit { span, segments }
-    Pattern { span, docs, name, known, returns, modifiers, query }
-    Known { span, attr, kind, bound_type }
-    Returned { span, entity, count }
-    Filter { span, expr, keeps }
-    Share { span }
-    Query { span, table, index, conditions }
-    Condition { span, key, kind }
+    Name { span; text }
+    Docs { span; text }
+    Table { span, docs, name, keys, indexes, delimiters, ttls; }
+    KeyDecl { span, partition, sort; }
+    KeyPart { attrs, list; }
+    IndexDecl { span, docs, name, partition, sort, projection; local }
+    TtlDecl { span, attribute; }
+    DelimiterDecl { span, value; }
+    Entity { span, docs, name, table, size, rate, attributes, keys, items; }
+    Attribute { span, docs, name, ty; optional }
+    TypeRef { span, name, args; }
+    KeyTemplate { span, docs, key, template; }
+    ItemShape { span, keys; }
+    SizeHint { span; amount, unit }
+    RateHint { span; per_second, text }
+    StringLit { span, segments; }
+    Pattern { span, docs, name, known, returns, modifiers, query; }
+    Known { span, attr, kind, bound_type; }
+    Returned { span, entity, count; many }
+    Filter { span, expr, keeps; }
+    Share { span; fraction, text }
+    Query { span, table, index, conditions; }
+    Condition { span, key, kind; }
 }
 
 impl Shift for KeyAttr {
     fn shift(&mut self, delta: isize) {
-        self.name.shift(delta);
-        if let Some((_, span)) = &mut self.ty {
+        let KeyAttr { name, ty } = self;
+        name.shift(delta);
+        if let Some((_, span)) = ty {
             span.shift(delta);
         }
     }

@@ -2,7 +2,9 @@
 //! result is always a syntax tree, possibly partial, plus diagnostics.
 //! Recovery happens at three levels: a broken member of a `{}` body skips to
 //! the next member, a broken `()` list is skipped as a whole, and a broken
-//! item skips to the next `table`, `entity` or `pattern` keyword.
+//! item skips to the next `table`, `entity` or `pattern` keyword. None of
+//! them reads past an item keyword, so a text is parsed item by item
+//! (`chunks`), and an edit re-parses only the items it touched.
 
 mod atoms;
 mod chunks;
@@ -58,17 +60,17 @@ fn item_start<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl
     one_of([Token::Table, Token::Entity, Token::Pattern]).ignored()
 }
 
-/// Items with recovery: a broken one skips to the next item keyword.
-fn items<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Option<Item>, Extra<E>> + Clone
+/// An item with recovery: a broken one skips to the next item keyword.
+fn item<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Parser<'t, I, Option<Item>, Extra<E>> + Clone
 {
-    let item = choice((
+    let any_item = choice((
         table::table().map(Item::Table).boxed(),
         entity::entity().map(Item::Entity).boxed(),
         pattern::pattern().map(Item::Pattern).boxed(),
     ))
     .map(Some)
     .labelled("`table`, `entity` or `pattern`");
-    item.recover_with(via_parser(
+    any_item.recover_with(via_parser(
         any().then(any().and_is(item_start().not()).repeated()).map(|_| None),
     ))
 }
@@ -76,7 +78,7 @@ fn items<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl Pars
 /// The last stretch of a text: its items up to the end.
 fn file_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
 -> impl Parser<'t, I, Vec<Option<Item>>, Extra<E>> {
-    items().repeated().collect().then_ignore(end())
+    item().repeated().collect().then_ignore(end())
 }
 
 /// A stretch followed by the next item's keyword (its last token, which
@@ -87,7 +89,7 @@ fn chunk_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
     next_item
         .clone()
         .not()
-        .ignore_then(items())
+        .ignore_then(item())
         .repeated()
         .collect()
         .then_ignore(next_item)
