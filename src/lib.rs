@@ -25,6 +25,7 @@ pub mod lsp;
 /// Spreading independent work over the cores (the parser, the checker).
 pub(crate) mod parallel;
 pub mod size;
+pub(crate) mod slices;
 pub mod syntax;
 #[doc(hidden)]
 pub mod synth;

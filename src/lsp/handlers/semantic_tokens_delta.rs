@@ -38,15 +38,7 @@ pub fn handle(state: &State, params: SemanticTokensDeltaParams) -> Result<Option
 /// the two token lists (none when they are equal). Positions count the
 /// integers of the flattened data, five per token.
 pub fn edits(old: &[SemanticToken], new: &[SemanticToken]) -> Vec<SemanticTokensEdit> {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let limit = old.len().min(new.len()) - prefix;
-    let suffix = old
-        .iter()
-        .rev()
-        .zip(new.iter().rev())
-        .take(limit)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (prefix, suffix) = crate::slices::common_ends(old, new);
     let (deleted, inserted) = (&old[prefix..old.len() - suffix], &new[prefix..new.len() - suffix]);
     if deleted.is_empty() && inserted.is_empty() {
         return Vec::new();

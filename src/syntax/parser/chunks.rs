@@ -262,15 +262,7 @@ fn set_docs(item: &mut Item, docs: Option<Docs>) {
 /// See [`super::reparse_in`].
 pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str) -> Parse {
     let (before, after) = (old_text.as_bytes(), text.as_bytes());
-    let prefix = before.iter().zip(after).take_while(|(a, b)| a == b).count();
-    let room = before.len().min(after.len()) - prefix;
-    let suffix = before
-        .iter()
-        .rev()
-        .zip(after.iter().rev())
-        .take(room)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (prefix, suffix) = crate::slices::common_ends(before, after);
     if prefix == before.len() && prefix == after.len() {
         return Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());
     }
