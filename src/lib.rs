@@ -29,5 +29,7 @@ pub(crate) mod slices;
 pub mod syntax;
 #[doc(hidden)]
 pub mod synth;
+#[cfg(test)]
+mod test_edits;
 pub mod verify;
 pub mod view;

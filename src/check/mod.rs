@@ -5,6 +5,7 @@ pub mod cost;
 pub mod defaults;
 pub mod describe;
 pub mod filter;
+pub mod incremental;
 /// The checker's maps are keyed by short schema names: SipHash's defence
 /// against chosen collisions buys nothing there, FxHash is faster.
 mod fxhash {
@@ -51,6 +52,9 @@ pub struct Schema {
     pub resolutions: Vec<Option<resolve::Resolution>>,
     /// Syntax and semantic diagnostics, by file and then in source order.
     pub diagnostics: Vec<Diagnostic>,
+    /// Per pattern: whether resolving it reported nothing, which lets a
+    /// later check reuse its Query (`incremental`).
+    quiet: Vec<bool>,
 }
 
 impl Schema {
@@ -125,18 +129,32 @@ pub fn check(sources: &[Source<'_>]) -> Schema {
 /// [`check`], with the cost model's `defaults` where the schema gives no
 /// hint (an editor setting, a folder's `dyno.json`).
 pub fn check_with(sources: &[Source<'_>], defaults: &Defaults) -> Schema {
-    check_on(sources, defaults, |model| {
-        parallel::worth_it(model.patterns.len() + model.entities.len())
-    })
+    check_on(sources, defaults, None, threads_for)
+}
+
+/// [`check_with`] after an edit: the patterns the edit cannot have changed
+/// keep the Query of the `earlier` check, which was made with the same
+/// `defaults`. Equal to a fresh check.
+pub fn check_after(sources: &[Source<'_>], defaults: &Defaults, earlier: &incremental::Earlier<'_>) -> Schema {
+    check_on(sources, defaults, Some(earlier), threads_for)
+}
+
+fn threads_for(model: &model::Model) -> usize {
+    parallel::worth_it(model.patterns.len() + model.entities.len())
 }
 
 /// The check on this thread alone (to try out a fix from inside one).
 pub(crate) fn check_single_threaded(sources: &[Source<'_>], defaults: &Defaults) -> Schema {
-    check_on(sources, defaults, |_| 1)
+    check_on(sources, defaults, None, |_| 1)
 }
 
 /// The check, on as many threads as `threads` says for the model.
-fn check_on(sources: &[Source<'_>], defaults: &Defaults, threads: impl FnOnce(&model::Model) -> usize) -> Schema {
+fn check_on(
+    sources: &[Source<'_>],
+    defaults: &Defaults,
+    earlier: Option<&incremental::Earlier<'_>>,
+    threads: impl FnOnce(&model::Model) -> usize,
+) -> Schema {
     resolve::new_analysis();
     let mut diagnostics: Vec<Diagnostic> = sources
         .iter()
@@ -146,11 +164,15 @@ fn check_on(sources: &[Source<'_>], defaults: &Defaults, threads: impl FnOnce(&m
     let mut model = lower::lower(&trees, &mut diagnostics);
     model.defaults = *defaults;
     let registry = resolve::registry::Registry::new(&model);
+    let reused = match earlier {
+        Some(earlier) => incremental::reusable(earlier, sources, &model),
+        None => vec![None; model.patterns.len()],
+    };
     let threads = threads(&model);
     // The model lints run while the patterns resolve.
-    let (resolutions, findings) = parallel::join(
+    let ((resolutions, quiet), findings) = parallel::join(
         threads,
-        || resolve::resolve_all(sources, &model, &registry, threads, &mut diagnostics),
+        || resolve::resolve_all(sources, &model, &registry, reused, threads, &mut diagnostics),
         || lints::model_lints(&model, &registry),
     );
     lints::lint_with(&model, &registry, &resolutions, findings, &mut diagnostics);
@@ -160,6 +182,7 @@ fn check_on(sources: &[Source<'_>], defaults: &Defaults, threads: impl FnOnce(&m
         registry,
         resolutions,
         diagnostics,
+        quiet,
     }
 }
 
@@ -178,10 +201,10 @@ mod tests {
             text: &text,
             parse: &parse,
         }];
-        let one = check_on(&sources, &Defaults::default(), |_| 1);
+        let one = check_on(&sources, &Defaults::default(), None, |_| 1);
         assert!(one.diagnostics.iter().any(|d| !d.code.is_syntax()));
         for threads in [2, 3] {
-            let many = check_on(&sources, &Defaults::default(), |_| threads);
+            let many = check_on(&sources, &Defaults::default(), None, |_| threads);
             assert_eq!(many.diagnostics, one.diagnostics, "{threads} threads");
             assert_eq!(format!("{:?}", many.resolutions), format!("{:?}", one.resolutions));
         }

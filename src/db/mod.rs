@@ -93,7 +93,16 @@ struct FileSlot {
 /// A schema's check for one revision of each of its files, under one set
 /// of cost defaults.
 type SchemaKey = (Vec<FileId>, Vec<u64>, Defaults);
-type SchemaMemo = Arc<OnceLock<Arc<Schema>>>;
+type SchemaMemo = Arc<OnceLock<Checked>>;
+/// A set of files checked together, under one set of defaults.
+type SchemaOf = (Vec<FileId>, Defaults);
+
+/// A schema's check and the texts it read: what the next check of the same
+/// files, after an edit, starts from (`check::check_after`).
+struct Checked {
+    schema: Arc<Schema>,
+    texts: Vec<Arc<str>>,
+}
 
 /// What an edit made stale: dropped by the caller where it suits it (the
 /// server drops large analyses off the request path).
@@ -120,6 +129,10 @@ pub struct Workspace {
     by_path: HashMap<String, FileId>,
     revisions: u64,
     schemas: Arc<Mutex<HashMap<SchemaKey, SchemaMemo>>>,
+    /// Per set of files and defaults, the latest check an edit made stale:
+    /// the next check reuses what the edit cannot have changed, then lets
+    /// it go.
+    earlier: Arc<Mutex<HashMap<SchemaOf, SchemaMemo>>>,
     /// What the cost model assumes where a schema gives no hint: an input
     /// like the texts (an editor setting).
     defaults: Defaults,
@@ -208,15 +221,30 @@ impl Workspace {
         (file, superseded)
     }
 
-    /// Drops the cached checks that read `file`.
+    /// Drops the cached checks that read `file`, keeping the computed ones
+    /// as the next checks' earlier ones; returns what is no longer needed.
     fn forget_schemas_of(&self, file: FileId) -> Vec<SchemaMemo> {
-        let mut schemas = self.schemas.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut schemas = lock(&self.schemas);
+        let mut earlier = lock(&self.earlier);
         let stale: Vec<SchemaKey> = schemas
             .keys()
             .filter(|(files, _, _)| files.contains(&file))
             .cloned()
             .collect();
-        stale.iter().filter_map(|key| schemas.remove(key)).collect()
+        let mut gone = Vec::new();
+        for (files, revisions, defaults) in stale {
+            let Some(memo) = schemas.remove(&(files.clone(), revisions, defaults)) else {
+                continue;
+            };
+            // A check never computed leaves the one before it in place:
+            // the next check compares texts, so several edits are one.
+            if memo.get().is_some() {
+                gone.extend(earlier.insert((files, defaults), memo));
+            } else {
+                gone.push(memo);
+            }
+        }
+        gone
     }
 
     /// The cost defaults every schema is checked with from now on; the
@@ -226,10 +254,11 @@ impl Workspace {
             return Superseded::default();
         }
         self.defaults = defaults;
-        let mut schemas = self.schemas.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut schemas = lock(&self.schemas);
+        let earlier = lock(&self.earlier).drain().map(|(_, memo)| memo).collect::<Vec<_>>();
         Superseded {
             inputs: Vec::new(),
-            schemas: schemas.drain().map(|(_, memo)| memo).collect(),
+            schemas: schemas.drain().map(|(_, memo)| memo).chain(earlier).collect(),
         }
     }
 
@@ -301,10 +330,7 @@ impl Workspace {
     pub fn schema_with(&self, files: &[FileId], defaults: &Defaults) -> Arc<Schema> {
         let revisions = files.iter().map(|&f| self.revision(f)).collect();
         let key: SchemaKey = (files.to_vec(), revisions, *defaults);
-        let memo = {
-            let mut schemas = self.schemas.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            schemas.entry(key).or_default().clone()
-        };
+        let memo = lock(&self.schemas).entry(key).or_default().clone();
         memo.get_or_init(|| {
             let texts: Vec<Arc<str>> = files.iter().map(|&f| self.text(f)).collect();
             let parses: Vec<Arc<Parse>> = files.iter().map(|&f| self.parse(f)).collect();
@@ -314,8 +340,33 @@ impl Workspace {
                 .zip(&parses)
                 .map(|((&file, text), parse)| Source { file, text, parse })
                 .collect();
-            Arc::new(check::check_with(&sources, defaults))
+            let earlier = lock(&self.earlier).remove(&(files.to_vec(), *defaults));
+            let schema = match earlier.as_ref().and_then(|memo| memo.get()) {
+                Some(before) => {
+                    let texts: Vec<(FileId, &str)> =
+                        files.iter().copied().zip(before.texts.iter().map(|t| &**t)).collect();
+                    let earlier = check::incremental::Earlier {
+                        texts: &texts,
+                        schema: &before.schema,
+                    };
+                    check::check_after(&sources, defaults, &earlier)
+                }
+                None => check::check_with(&sources, defaults),
+            };
+            // Freeing the earlier check of a large schema takes milliseconds
+            // that this check's callers should not wait for.
+            // (Should no thread be had, it is freed here.)
+            if earlier.as_ref().is_some_and(|memo| Arc::strong_count(memo) == 1) {
+                let _ = std::thread::Builder::new()
+                    .name("dyno-free".into())
+                    .spawn(move || drop(earlier));
+            }
+            Checked {
+                schema: Arc::new(schema),
+                texts,
+            }
         })
+        .schema
         .clone()
     }
 
@@ -348,6 +399,10 @@ impl Workspace {
             .cloned()
             .collect()
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

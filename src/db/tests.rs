@@ -178,3 +178,45 @@ fn an_edit_reparses_from_the_previous_revision_and_a_close_lets_it_go() {
     assert!(second_parse.upgrade().is_none(), "the closed file's parse is freed");
     assert!(second_text.upgrade().is_none(), "the closed file's text is freed");
 }
+
+/// The check of the workspace's current texts, from scratch.
+fn fresh(db: &Workspace, files: &[FileId]) -> Schema {
+    let texts: Vec<Arc<str>> = files.iter().map(|&f| db.text(f)).collect();
+    let parses: Vec<Arc<Parse>> = files
+        .iter()
+        .map(|&f| Arc::new(syntax::parse_in(f, &db.text(f))))
+        .collect();
+    let sources: Vec<Source<'_>> = files
+        .iter()
+        .zip(&texts)
+        .zip(&parses)
+        .map(|((&file, text), parse)| Source { file, text, parse })
+        .collect();
+    check::check(&sources)
+}
+
+fn assert_same(a: &Schema, b: &Schema) {
+    assert_eq!(a.diagnostics, b.diagnostics);
+    assert_eq!(format!("{:?}", a.resolutions), format!("{:?}", b.resolutions));
+}
+
+#[test]
+fn a_check_after_an_edit_starts_from_the_earlier_one_and_lets_it_go() {
+    let (mut db, tables, entities) = workspace();
+    let files = [tables, entities];
+    db.schema(&files);
+    let stale = db.edit(entities, |rope| {
+        rope.insert(rope.len_chars(), "pattern byStatus(status) -> Order[]\n")
+    });
+    assert!(stale.schemas.is_empty(), "the computed check is kept, not dropped");
+    assert_eq!(lock(&db.earlier).len(), 1);
+    let schema = db.schema(&files);
+    assert!(lock(&db.earlier).is_empty(), "used once, then let go");
+    assert_same(&schema, &fresh(&db, &files));
+    // Edits in both files, with no check in between: one earlier check.
+    let at = TABLES.find("index").unwrap();
+    drop(db.edit(tables, |rope| rope.insert(at, "delimiter \"#\"\n  ")));
+    drop(db.edit(entities, |rope| rope.insert(0, "// orders\n")));
+    assert_eq!(lock(&db.earlier).len(), 1);
+    assert_same(&db.schema(&files), &fresh(&db, &files));
+}

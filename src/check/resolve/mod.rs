@@ -125,16 +125,38 @@ impl Context<'_> {
 /// Resolves every pattern, on up to `threads` threads; `None` where no
 /// Query could be found (reported). `sources` are the files the model was
 /// lowered from.
+///
+/// `reused` holds, per pattern, a Query kept from an earlier check (`Some`)
+/// or `None` to resolve it; only the latter are resolved, spread over the
+/// threads. Also returns, per pattern, whether it reported nothing.
 pub fn resolve_all(
     sources: &[Source<'_>],
     model: &Model,
     registry: &Registry,
+    reused: Vec<Option<Option<Resolution>>>,
     threads: usize,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Option<Resolution>> {
-    crate::parallel::map(threads, &model.patterns, diagnostics, |pattern, diagnostics| {
-        resolve(sources, model, registry, pattern, diagnostics)
+) -> (Vec<Option<Resolution>>, Vec<bool>) {
+    let todo: Vec<&Pattern> = model
+        .patterns
+        .iter()
+        .zip(&reused)
+        .filter(|(_, kept)| kept.is_none())
+        .map(|(pattern, _)| pattern)
+        .collect();
+    let mut resolved = crate::parallel::map(threads, &todo, diagnostics, |pattern, diagnostics| {
+        let before = diagnostics.len();
+        let resolution = resolve(sources, model, registry, pattern, diagnostics);
+        (resolution, diagnostics.len() == before)
     })
+    .into_iter();
+    reused
+        .into_iter()
+        .map(|kept| match kept {
+            Some(resolution) => (resolution, true),
+            None => resolved.next().expect("one result per pattern resolved"),
+        })
+        .unzip()
 }
 
 fn resolve(

@@ -14,6 +14,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::ast::Item;
 use crate::syntax::lexer::{self, Token};
 use crate::syntax::{FileId, Span};
+use crate::test_edits::{PIECES, edited, texts};
 
 /// The grammar over every token of the text at once.
 fn parse_whole(text: &str) -> (Vec<Item>, Vec<Diagnostic>) {
@@ -43,61 +44,6 @@ fn parse_whole(text: &str) -> (Vec<Item>, Vec<Diagnostic>) {
     let mut items: Vec<Item> = items.unwrap_or_default().into_iter().flatten().collect();
     attach_docs(text, &mut items, &significant, &others);
     (items, diagnostics)
-}
-
-fn texts() -> Vec<String> {
-    let mut texts: Vec<String> = ["billing", "games", "shop", "teams"]
-        .iter()
-        .filter_map(|name| std::fs::read_to_string(format!("examples/{name}.dyno")).ok())
-        .collect();
-    texts.push(crate::synth::generate(&crate::synth::Config::for_lines(150, 5)).dyno);
-    texts
-}
-
-/// Pieces that break or make items: keywords, braces, parentheses, quotes,
-/// doc comments, line breaks.
-const PIECES: &[&str] = &[
-    "",
-    "x",
-    "\r",
-    "/// a\r/// b\n",
-    "entity ",
-    "pattern ",
-    "table ",
-    "{",
-    "}",
-    "(",
-    ")",
-    "\"",
-    "///",
-    "/// doc\n",
-    "//",
-    "\n",
-    "\r\n",
-    ":",
-    ",",
-    "->",
-    "=",
-    "é",
-    "entity E {\n",
-    "pattern p(a) -> E\n",
-    "§",
-];
-
-/// Applies one edit (a place as a fraction of the text, characters to
-/// delete, a piece to type) and returns the new text.
-fn edited(text: &str, at: f64, delete: usize, piece: &str) -> String {
-    let mut start = ((text.len() as f64) * at) as usize;
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let end = text[start..]
-        .char_indices()
-        .nth(delete)
-        .map_or(text.len(), |(i, _)| start + i);
-    let mut new = text.to_string();
-    new.replace_range(start..end, piece);
-    new
 }
 
 /// The same tree and diagnostics. The chunks may be cut differently: a

@@ -1,0 +1,159 @@
+//! An incremental check against a fresh one, and what it reuses.
+
+use proptest::prelude::*;
+
+use super::{Earlier, reusable};
+use crate::check::{self, Defaults, Schema, Source};
+use crate::syntax::{self, FileId};
+use crate::test_edits::{PIECES, edited, texts};
+
+const FILE: FileId = FileId(1);
+
+fn fresh(text: &str) -> Schema {
+    let parse = syntax::parse_in(FILE, text);
+    check::check(&[source(text, &parse)])
+}
+
+fn source<'a>(text: &'a str, parse: &'a syntax::Parse) -> Source<'a> {
+    Source {
+        file: FILE,
+        text,
+        parse,
+    }
+}
+
+fn after(text: &str, earlier_text: &str, earlier: &Schema) -> Schema {
+    let parse = syntax::parse_in(FILE, text);
+    let texts = [(FILE, earlier_text)];
+    let earlier = Earlier {
+        texts: &texts,
+        schema: earlier,
+    };
+    check::check_after(&[source(text, &parse)], &Defaults::default(), &earlier)
+}
+
+/// How many patterns an edit from `before` to `now` leaves to resolve.
+fn resolved_again(before: &str, now: &str) -> usize {
+    let earlier = fresh(before);
+    let parse = syntax::parse_in(FILE, now);
+    let texts = [(FILE, before)];
+    let earlier = Earlier {
+        texts: &texts,
+        schema: &earlier,
+    };
+    let model = fresh(now).model;
+    reusable(&earlier, &[source(now, &parse)], &model)
+        .iter()
+        .filter(|kept| kept.is_none())
+        .count()
+}
+
+fn same(a: &Schema, b: &Schema) -> Result<(), TestCaseError> {
+    prop_assert_eq!(&a.diagnostics, &b.diagnostics);
+    prop_assert_eq!(format!("{:?}", a.resolutions), format!("{:?}", b.resolutions));
+    prop_assert_eq!(&a.quiet, &b.quiet);
+    Ok(())
+}
+
+/// Two generated schemas of a table each, renamed apart: one schema of two
+/// tables, small enough for a property test.
+fn generated() -> String {
+    let schema = |seed| crate::synth::generate(&crate::synth::Config::for_lines(450, seed)).dyno;
+    let other = schema(12)
+        .replace("App", "Bpp")
+        .replace("Entity", "Thing")
+        .replace("\npattern ", "\npattern b");
+    schema(11) + &other
+}
+
+/// The offset of the `n`th occurrence of `what` in `text`.
+fn nth(text: &str, what: &str, n: usize) -> usize {
+    text.match_indices(what).nth(n).expect("in the generated schema").0
+}
+
+#[test]
+fn an_edit_in_one_pattern_resolves_that_pattern_alone() {
+    let text = generated();
+    let at = nth(&text, "\npattern ", 20) + "\npattern ".len() + 2;
+    let now = format!("{}x{}", &text[..at], &text[at..]);
+    let noisy = fresh(&text).quiet.iter().filter(|q| !**q).count();
+    assert_eq!(resolved_again(&text, &now), 1 + noisy);
+}
+
+#[test]
+fn an_edit_in_an_entity_resolves_the_patterns_of_its_table() {
+    let text = generated();
+    // A key template's prefix of the fifth entity.
+    let at = nth(&text, "  pk = \"", 5) + "  pk = \"".len();
+    let now = format!("{}Q{}", &text[..at], &text[at..]);
+    let schema = fresh(&now);
+    let table = schema.model.entities[5].table;
+    let of_table = schema
+        .model
+        .patterns
+        .iter()
+        .zip(&schema.quiet)
+        .filter(|(p, quiet)| {
+            let first = p.returns.first().and_then(|r| r.entity);
+            !**quiet || first.is_none_or(|e| schema.model.entity(e).table == table)
+        })
+        .count();
+    let again = resolved_again(&text, &now);
+    assert_eq!(again, of_table);
+    // One of two tables: its half of the patterns, not the other's.
+    assert!(
+        again * 2 <= schema.model.patterns.len(),
+        "{again} of {}",
+        schema.model.patterns.len()
+    );
+}
+
+#[test]
+fn an_edit_of_a_table_or_a_new_item_resolves_everything() {
+    let text = generated();
+    let patterns = fresh(&text).model.patterns.len();
+    let at = nth(&text, "keys_only", 0);
+    let table_edited = format!("{}{}", &text[..at], &text[at + "keys_only".len()..]);
+    assert_eq!(resolved_again(&text, &table_edited), patterns);
+    let added = format!("{text}\npattern extra(rootId) -> Entity00000\n");
+    assert_eq!(resolved_again(&text, &added), patterns + 1);
+}
+
+#[test]
+fn an_edit_outside_any_item_keeps_every_query_and_moves_it() {
+    let text = generated();
+    let now = format!("// a comment\n{text}");
+    let earlier = fresh(&text);
+    let again = after(&now, &text, &earlier);
+    same(&again, &fresh(&now)).unwrap();
+    assert!(
+        again
+            .resolutions
+            .iter()
+            .any(|r| r.as_ref().is_some_and(|r| !r.relies_on.is_empty()))
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// After each of a sequence of random edits, each check reusing the one
+    /// before it, the check equals a fresh check of the text.
+    #[test]
+    fn an_incremental_check_equals_a_fresh_one(
+        which in 0usize..6,
+        edits in proptest::collection::vec((0.0..=1.0f64, 0usize..12, proptest::sample::select(PIECES)), 1..8),
+    ) {
+        let mut examples = texts();
+        examples.push(generated());
+        let mut text = examples.swap_remove(which);
+        let mut earlier = fresh(&text);
+        for (at, delete, piece) in edits {
+            let now = edited(&text, at, delete, piece);
+            let again = after(&now, &text, &earlier);
+            same(&again, &fresh(&now))?;
+            earlier = again;
+            text = now;
+        }
+    }
+}
