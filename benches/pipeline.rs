@@ -10,6 +10,10 @@
 //! - `reparse`: `syntax::reparse_in` after one letter typed into the middle
 //!   line, the previous parse still held elsewhere (so the kept items are
 //!   copied, as in the editor), the drop of the result included;
+//! - `recheck`: the same keystroke's re-parse and `check::check_after`, the
+//!   check that starts from the check before the keystroke (the editor's
+//!   analysis of an edit; the middle line is in an entity, so the patterns
+//!   of its table are resolved again);
 //! - `check`: `check::analyze`, what `dyno check` computes: parse, lower,
 //!   registry, pattern resolution, lints and cost;
 //! - `format`: `ide::format::format` (`dyno fmt`), which lexes and parses;
@@ -30,13 +34,22 @@ use dyno::diagnostic::render::SourceText;
 use dyno::synth::{Config, generate};
 
 const SIZES: [(&str, usize); 4] = [("1k", 1_000), ("10k", 10_000), ("50k", 50_000), ("100k", 100_000)];
-const STAGES: [&str; 7] = ["lex", "parse", "reparse", "check", "format", "full", "serde_json"];
+const STAGES: [&str; 8] = [
+    "lex",
+    "parse",
+    "reparse",
+    "recheck",
+    "check",
+    "format",
+    "full",
+    "serde_json",
+];
 
-/// One letter typed into the middle line of a text, and the parse of the
-/// text before it, still held elsewhere (as the editor's last analysis
-/// holds it): what `reparse` times.
+/// One letter typed into the middle line of a text, and the parse and
+/// check of the text before it, still held elsewhere (as the editor's last
+/// analysis holds them): what `reparse` and `recheck` time.
 struct Keystroke {
-    before: Arc<dyno::syntax::Parse>,
+    before: dyno::check::Analysis,
     typed: String,
 }
 
@@ -44,9 +57,28 @@ impl Keystroke {
     fn new(text: &str) -> Keystroke {
         let middle = text[..text.len() / 2].rfind('\n').map_or(0, |i| i + 1);
         Keystroke {
-            before: Arc::new(dyno::syntax::parse(text)),
+            before: dyno::check::analyze(text),
             typed: format!("{}x{}", &text[..middle], &text[middle..]),
         }
+    }
+
+    fn reparse(&self, text: &str) -> dyno::syntax::Parse {
+        dyno::syntax::reparse_in(self.before.file, &self.typed, self.before.parse.clone(), text)
+    }
+
+    fn recheck(&self, text: &str) -> dyno::check::Schema {
+        let parse = self.reparse(text);
+        let texts = [(self.before.file, text)];
+        let earlier = dyno::check::incremental::Earlier {
+            texts: &texts,
+            schema: &self.before.schema,
+        };
+        let source = dyno::check::Source {
+            file: self.before.file,
+            text: &self.typed,
+            parse: &parse,
+        };
+        dyno::check::check_after(&[source], &Default::default(), &earlier)
     }
 }
 
@@ -65,12 +97,8 @@ fn run_stage(stage: &str, dyno: &str, json: &str, source: &SourceText, keystroke
     match stage {
         "lex" => drop(std::hint::black_box(dyno::syntax::lexer::lex(dyno))),
         "parse" => drop(std::hint::black_box(dyno::syntax::parse(dyno))),
-        "reparse" => drop(std::hint::black_box(dyno::syntax::reparse_in(
-            dyno::syntax::FileId::default(),
-            &keystroke.typed,
-            keystroke.before.clone(),
-            dyno,
-        ))),
+        "reparse" => drop(std::hint::black_box(keystroke.reparse(dyno))),
+        "recheck" => drop(std::hint::black_box(keystroke.recheck(dyno))),
         "check" => drop(std::hint::black_box(dyno::check::analyze(dyno))),
         "format" => drop(std::hint::black_box(dyno::ide::format::format(dyno))),
         "full" => {

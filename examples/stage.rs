@@ -62,18 +62,19 @@ fn hold<T>(result: T, before: usize) -> usize {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [stage, path, rest @ ..] = args.as_slice() else {
-        eprintln!("usage: stage lex|parse|reparse|reparse-owned|check|format|occurrences|json FILE [RUNS]");
+        eprintln!("usage: stage lex|parse|reparse|reparse-owned|recheck|check|format|occurrences|json FILE [RUNS]");
         std::process::exit(2);
     };
     let runs: u32 = rest.first().and_then(|r| r.parse().ok()).unwrap_or(1);
     let text = std::fs::read_to_string(path).expect("readable file");
-    // For the re-parse stages: one keystroke in the middle of the file (a
-    // letter typed into the middle line), and the parse before it.
+    // For the re-parse and re-check stages: one keystroke in the middle of
+    // the file (a letter typed into the middle line), and the parse before it.
     let middle = text[..text.len() / 2].rfind('\n').map_or(0, |i| i + 1);
     let typed = format!("{}x{}", &text[..middle], &text[middle..]);
     let mut last = stage
-        .starts_with("reparse")
+        .starts_with("re")
         .then(|| (Arc::new(dyno::syntax::parse(&text)), text.as_str(), typed.as_str()));
+    let earlier = (stage == "recheck").then(|| dyno::check::analyze(&text));
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let mut held = 0;
@@ -95,6 +96,24 @@ fn main() {
                 let new = Arc::new(reparse(new_text, old, old_text));
                 last = Some((new, new_text, old_text));
                 0
+            }
+            // The keystroke's re-parse and the check that starts from the
+            // check before it (the editor's analysis of an edit).
+            "recheck" => {
+                let (old, old_text, new_text) = last.as_ref().expect("set up above");
+                let parse = reparse(new_text, old.clone(), old_text);
+                let texts = [(dyno::syntax::FileId::default(), *old_text)];
+                let schema = &earlier.as_ref().expect("set up above").schema;
+                let earlier = dyno::check::incremental::Earlier { texts: &texts, schema };
+                let source = dyno::check::Source {
+                    file: dyno::syntax::FileId::default(),
+                    text: new_text,
+                    parse: &parse,
+                };
+                hold(
+                    dyno::check::check_after(&[source], &Default::default(), &earlier),
+                    before,
+                )
             }
             "check" => hold(dyno::check::analyze(&text), before),
             "format" => hold(dyno::ide::format::format(&text), before),
