@@ -69,16 +69,15 @@ impl Keystroke {
     fn recheck(&self, text: &str) -> dyno::check::Schema {
         let parse = self.reparse(text);
         let texts = [(self.before.file, text)];
-        let earlier = dyno::check::incremental::Earlier {
-            texts: &texts,
-            schema: &self.before.schema,
-        };
+        // Borrowed: the kept Queries are copied (the editor moves them when
+        // no request holds the earlier check any more).
+        let earlier = dyno::check::incremental::Earlier::new(&texts, &self.before.schema);
         let source = dyno::check::Source {
             file: self.before.file,
             text: &self.typed,
             parse: &parse,
         };
-        dyno::check::check_after(&[source], &Default::default(), &earlier)
+        dyno::check::check_after(&[source], &Default::default(), earlier)
     }
 }
 

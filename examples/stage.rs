@@ -104,14 +104,14 @@ fn main() {
                 let parse = reparse(new_text, old.clone(), old_text);
                 let texts = [(dyno::syntax::FileId::default(), *old_text)];
                 let schema = &earlier.as_ref().expect("set up above").schema;
-                let earlier = dyno::check::incremental::Earlier { texts: &texts, schema };
+                let earlier = dyno::check::incremental::Earlier::new(&texts, schema);
                 let source = dyno::check::Source {
                     file: dyno::syntax::FileId::default(),
                     text: new_text,
                     parse: &parse,
                 };
                 hold(
-                    dyno::check::check_after(&[source], &Default::default(), &earlier),
+                    dyno::check::check_after(&[source], &Default::default(), earlier),
                     before,
                 )
             }

@@ -17,6 +17,8 @@
 //! span now, or nothing is reused. The result equals a fresh check
 //! (`tests::an_incremental_check_equals_a_fresh_one`, tests/edit_props.rs).
 
+use std::borrow::Cow;
+
 use super::model::Model;
 use super::resolve::Resolution;
 use super::{Schema, Source};
@@ -24,11 +26,25 @@ use crate::syntax::shift::Shift;
 use crate::syntax::{FileId, FileSpan, Span};
 
 /// A check of earlier texts of the same files, which a new check can reuse.
-#[derive(Clone, Copy)]
 pub struct Earlier<'a> {
     /// The earlier texts, by file.
     pub texts: &'a [(FileId, &'a str)],
     pub schema: &'a Schema,
+    /// The earlier check's Queries: borrowed (the kept ones are copied) or,
+    /// when no one else holds that check any more, taken out of it (the
+    /// kept ones move: copying thousands of them is a tenth of a re-check).
+    pub resolutions: Cow<'a, [Option<Resolution>]>,
+}
+
+impl<'a> Earlier<'a> {
+    /// The check `schema` of `texts`, borrowed.
+    pub fn new(texts: &'a [(FileId, &'a str)], schema: &'a Schema) -> Earlier<'a> {
+        Earlier {
+            texts,
+            schema,
+            resolutions: Cow::Borrowed(&schema.resolutions),
+        }
+    }
 }
 
 /// One file's edit: where it starts, where it ends in the earlier text, and
@@ -49,21 +65,18 @@ const KEYWORD: usize = "pattern".len();
 
 /// Per pattern of the new model: its earlier Query, moved to the new text,
 /// when it cannot have changed (`Some`); `None` to resolve it.
-pub(super) fn reusable(
-    earlier: &Earlier<'_>,
-    sources: &[Source<'_>],
-    model: &Model,
-) -> Vec<Option<Option<Resolution>>> {
+pub(super) fn reusable(earlier: Earlier<'_>, sources: &[Source<'_>], model: &Model) -> Vec<Option<Option<Resolution>>> {
     let none = || vec![None; model.patterns.len()];
     let old = &earlier.schema.model;
     if old.tables.len() != model.tables.len()
         || old.entities.len() != model.entities.len()
         || old.patterns.len() != model.patterns.len()
         || earlier.schema.quiet.len() != old.patterns.len()
+        || earlier.resolutions.len() != old.patterns.len()
     {
         return none();
     }
-    let Some(edits) = edits(earlier, sources, old, model) else {
+    let Some(edits) = edits(&earlier, sources, old, model) else {
         return none();
     };
     let changed = |pairs: &mut dyn Iterator<Item = ((FileId, Span), (FileId, Span))>| -> Option<Vec<bool>> {
@@ -106,17 +119,22 @@ pub(super) fn reusable(
     ) else {
         return none();
     };
-    let resolutions = &earlier.schema.resolutions;
-    model
-        .patterns
-        .iter()
+    let keep = |i: usize| {
+        let pattern = &model.patterns[i];
+        let first = pattern.returns.first().and_then(|r| r.entity);
+        let table = first.and_then(|e| model.entity(e).table);
+        table.is_some_and(|table| !patterns[i] && !dirty[table.index()] && earlier.schema.quiet[i])
+    };
+    let kept: Vec<Option<Option<Resolution>>> = match earlier.resolutions {
+        Cow::Owned(mut owned) => (0..owned.len()).map(|i| keep(i).then(|| owned[i].take())).collect(),
+        Cow::Borrowed(borrowed) => (0..borrowed.len())
+            .map(|i| keep(i).then(|| borrowed[i].clone()))
+            .collect(),
+    };
+    kept.into_iter()
         .enumerate()
-        .map(|(i, pattern)| {
-            let table = pattern.returns.first()?.entity.and_then(|e| model.entity(e).table)?;
-            if patterns[i] || dirty[table.index()] || !earlier.schema.quiet[i] {
-                return None;
-            }
-            let mut resolution = resolutions.get(i)?.clone();
+        .map(|(i, resolution)| {
+            let mut resolution = resolution?;
             if let Some(resolution) = &mut resolution {
                 moved(&edits, &mut resolution.relies_on);
                 if let Some(filter) = &mut resolution.filter {

@@ -135,7 +135,7 @@ pub fn check_with(sources: &[Source<'_>], defaults: &Defaults) -> Schema {
 /// [`check_with`] after an edit: the patterns the edit cannot have changed
 /// keep the Query of the `earlier` check, which was made with the same
 /// `defaults`. Equal to a fresh check.
-pub fn check_after(sources: &[Source<'_>], defaults: &Defaults, earlier: &incremental::Earlier<'_>) -> Schema {
+pub fn check_after(sources: &[Source<'_>], defaults: &Defaults, earlier: incremental::Earlier<'_>) -> Schema {
     check_on(sources, defaults, Some(earlier), threads_for)
 }
 
@@ -152,7 +152,7 @@ pub(crate) fn check_single_threaded(sources: &[Source<'_>], defaults: &Defaults)
 fn check_on(
     sources: &[Source<'_>],
     defaults: &Defaults,
-    earlier: Option<&incremental::Earlier<'_>>,
+    earlier: Option<incremental::Earlier<'_>>,
     threads: impl FnOnce(&model::Model) -> usize,
 ) -> Schema {
     resolve::new_analysis();

@@ -19,6 +19,7 @@ pub mod folder;
 pub mod git;
 mod items;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -340,16 +341,23 @@ impl Workspace {
                 .zip(&parses)
                 .map(|((&file, text), parse)| Source { file, text, parse })
                 .collect();
-            let earlier = lock(&self.earlier).remove(&(files.to_vec(), *defaults));
+            let mut earlier = lock(&self.earlier).remove(&(files.to_vec(), *defaults));
+            // Held by no one else, the earlier Queries are taken, not copied.
+            let taken = earlier
+                .as_mut()
+                .and_then(Arc::get_mut)
+                .and_then(OnceLock::get_mut)
+                .and_then(|before| Arc::get_mut(&mut before.schema))
+                .map(|schema| std::mem::take(&mut schema.resolutions));
             let schema = match earlier.as_ref().and_then(|memo| memo.get()) {
                 Some(before) => {
                     let texts: Vec<(FileId, &str)> =
                         files.iter().copied().zip(before.texts.iter().map(|t| &**t)).collect();
-                    let earlier = check::incremental::Earlier {
-                        texts: &texts,
-                        schema: &before.schema,
-                    };
-                    check::check_after(&sources, defaults, &earlier)
+                    let mut earlier = check::incremental::Earlier::new(&texts, &before.schema);
+                    if let Some(taken) = taken {
+                        earlier.resolutions = Cow::Owned(taken);
+                    }
+                    check::check_after(&sources, defaults, earlier)
                 }
                 None => check::check_with(&sources, defaults),
             };
