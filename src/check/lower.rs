@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use super::fxhash::FxHashMap;
 use super::lang;
 use super::model::*;
 use super::shard;
@@ -24,13 +23,8 @@ pub const DEFAULT_GLOBAL_INDEXES: usize = 20;
 
 /// Lowers the files of one schema, in order: the tables of every file
 /// first, then the entities, then the patterns, so that a name declared in
-/// one file resolves in another. Entities, then patterns, are lowered on up
-/// to `threads` threads: each reads only the tables, or the entities.
-pub fn lower(
-    files: &[(FileId, &ast::SourceFile)],
-    threads: impl FnOnce(usize) -> usize,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Model {
+/// one file resolves in another.
+pub fn lower(files: &[(FileId, &ast::SourceFile)], diagnostics: &mut Vec<Diagnostic>) -> Model {
     let mut model = Model::default();
     let items = || {
         files
@@ -39,7 +33,8 @@ pub fn lower(
     };
     let count = |kind: fn(&ast::Item) -> bool| items().filter(|(_, i)| kind(i)).count();
     model.tables.reserve(count(|i| matches!(i, ast::Item::Table(_))));
-    let threads = threads(count(|i| matches!(i, ast::Item::Entity(_) | ast::Item::Pattern(_))));
+    model.entities.reserve(count(|i| matches!(i, ast::Item::Entity(_))));
+    model.patterns.reserve(count(|i| matches!(i, ast::Item::Pattern(_))));
     // The model's name maps hold the first declaration of each name: a
     // later one is reported and not lowered.
     for (file, item) in items() {
@@ -52,68 +47,41 @@ pub fn lower(
             }
         }
     }
-    let entities = items().filter_map(|(file, item)| match item {
-        ast::Item::Entity(entity) => Some((file, entity)),
-        _ => None,
-    });
-    let todo = first_declarations("entity", entities, diagnostics);
-    model.entities.reserve(todo.len());
-    let tables = &model.tables;
-    for lowered in crate::parallel::map(threads, &todo, diagnostics, |(file, entity), diagnostics| {
-        lower_entity(*file, entity, tables, diagnostics)
-    }) {
-        model.add_entity(lowered);
-    }
-    let patterns = items().filter_map(|(file, item)| match item {
-        ast::Item::Pattern(pattern) => Some((file, pattern)),
-        _ => None,
-    });
-    let todo = first_declarations("pattern", patterns, diagnostics);
-    model.patterns.reserve(todo.len());
-    let lowered = crate::parallel::map(threads, &todo, diagnostics, |(file, pattern), diagnostics| {
-        lower_pattern(*file, pattern, &model, diagnostics)
-    });
-    for pattern in lowered {
-        model.add_pattern(pattern);
-    }
-    model
-}
-
-/// The declarations whose name none before them has, in order; each later
-/// one is reported.
-fn first_declarations<'t, T: Named>(
-    kind: &str,
-    declarations: impl Iterator<Item = (FileId, &'t T)>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<(FileId, &'t T)> {
-    let mut firsts: FxHashMap<&str, FileSpan> = FxHashMap::default();
-    let mut out = Vec::new();
-    for (file, declaration) in declarations {
-        let name = declaration.name();
-        let first = firsts.get(name.text.as_str()).copied();
-        if unique(kind, file.at(name.span), &name.text, first, diagnostics) {
-            firsts.insert(&name.text, file.at(name.span));
-            out.push((file, declaration));
+    for (file, item) in items() {
+        if let ast::Item::Entity(entity) = item {
+            let first = model
+                .entity_named(&entity.name.text)
+                .map(|id| model.entity(id).at(model.entity(id).name.span));
+            if unique(
+                "entity",
+                file.at(entity.name.span),
+                &entity.name.text,
+                first,
+                diagnostics,
+            ) {
+                let lowered = lower_entity(file, entity, &model.tables, diagnostics);
+                model.add_entity(lowered);
+            }
         }
     }
-    out
-}
-
-/// A declaration with a name.
-trait Named: Sync {
-    fn name(&self) -> &Name;
-}
-
-impl Named for ast::Entity {
-    fn name(&self) -> &Name {
-        &self.name
+    for (file, item) in items() {
+        if let ast::Item::Pattern(pattern) = item {
+            let first = model
+                .pattern_named(&pattern.name.text)
+                .map(|id| model.pattern(id).at(model.pattern(id).name.span));
+            if unique(
+                "pattern",
+                file.at(pattern.name.span),
+                &pattern.name.text,
+                first,
+                diagnostics,
+            ) {
+                let lowered = lower_pattern(file, pattern, &model, diagnostics);
+                model.add_pattern(lowered);
+            }
+        }
     }
-}
-
-impl Named for ast::Pattern {
-    fn name(&self) -> &Name {
-        &self.name
-    }
+    model
 }
 
 /// False (with an error) when the name was `first` declared elsewhere.

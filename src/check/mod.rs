@@ -139,9 +139,8 @@ pub fn check_after(sources: &[Source<'_>], defaults: &Defaults, earlier: increme
     check_on(sources, defaults, Some(earlier), threads_for)
 }
 
-/// Threads for a schema of this many entities and patterns.
-fn threads_for(items: usize) -> usize {
-    parallel::worth_it(items)
+fn threads_for(model: &model::Model) -> usize {
+    parallel::worth_it(model.patterns.len() + model.entities.len())
 }
 
 /// The check on this thread alone (to try out a fix from inside one).
@@ -154,7 +153,7 @@ fn check_on(
     sources: &[Source<'_>],
     defaults: &Defaults,
     earlier: Option<incremental::Earlier<'_>>,
-    threads: impl Fn(usize) -> usize,
+    threads: impl FnOnce(&model::Model) -> usize,
 ) -> Schema {
     resolve::new_analysis();
     let mut diagnostics: Vec<Diagnostic> = sources
@@ -162,14 +161,14 @@ fn check_on(
         .flat_map(|s| s.parse.diagnostics.iter().cloned())
         .collect();
     let trees: Vec<_> = sources.iter().map(|s| (s.file, &s.parse.file)).collect();
-    let mut model = lower::lower(&trees, &threads, &mut diagnostics);
+    let mut model = lower::lower(&trees, &mut diagnostics);
     model.defaults = *defaults;
     let registry = resolve::registry::Registry::new(&model);
     let reused = match earlier {
         Some(earlier) => incremental::reusable(earlier, sources, &model),
         None => vec![None; model.patterns.len()],
     };
-    let threads = threads(model.patterns.len() + model.entities.len());
+    let threads = threads(&model);
     // The model lints run while the patterns resolve.
     let ((resolutions, quiet), findings) = parallel::join(
         threads,
