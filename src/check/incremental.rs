@@ -19,7 +19,7 @@
 
 use std::borrow::Cow;
 
-use super::model::Model;
+use super::model::{Entity, Model, Pattern, Table};
 use super::resolve::Resolution;
 use super::{Schema, Source};
 use crate::syntax::shift::Shift;
@@ -79,28 +79,13 @@ pub(super) fn reusable(earlier: Earlier<'_>, sources: &[Source<'_>], model: &Mod
     let Some(edits) = edits(&earlier, sources, old, model) else {
         return none();
     };
-    let changed = |pairs: &mut dyn Iterator<Item = ((FileId, Span), (FileId, Span))>| -> Option<Vec<bool>> {
-        pairs.map(|(was, is)| matched(&edits, was, is)).collect()
-    };
-    let Some(tables) = changed(
-        &mut old
-            .tables
-            .iter()
-            .zip(&model.tables)
-            .map(|(a, b)| ((a.file, a.span), (b.file, b.span))),
-    ) else {
+    let Some(tables) = changed(&edits, &old.tables, &model.tables) else {
         return none();
     };
     if tables.iter().any(|&c| c) {
         return none();
     }
-    let Some(entities) = changed(
-        &mut old
-            .entities
-            .iter()
-            .zip(&model.entities)
-            .map(|(a, b)| ((a.file, a.span), (b.file, b.span))),
-    ) else {
+    let Some(entities) = changed(&edits, &old.entities, &model.entities) else {
         return none();
     };
     let mut dirty = vec![false; model.tables.len()];
@@ -110,13 +95,7 @@ pub(super) fn reusable(earlier: Earlier<'_>, sources: &[Source<'_>], model: &Mod
             dirty[table.index()] = true;
         }
     }
-    let Some(patterns) = changed(
-        &mut old
-            .patterns
-            .iter()
-            .zip(&model.patterns)
-            .map(|(a, b)| ((a.file, a.span), (b.file, b.span))),
-    ) else {
+    let Some(patterns) = changed(&edits, &old.patterns, &model.patterns) else {
         return none();
     };
     let keep = |i: usize| {
@@ -143,6 +122,38 @@ pub(super) fn reusable(earlier: Earlier<'_>, sources: &[Source<'_>], model: &Mod
             }
             Some(resolution)
         })
+        .collect()
+}
+
+/// A table, entity or pattern: where it is declared.
+trait Declared {
+    fn place(&self) -> (FileId, Span);
+}
+
+impl Declared for Table {
+    fn place(&self) -> (FileId, Span) {
+        (self.file, self.span)
+    }
+}
+
+impl Declared for Entity {
+    fn place(&self) -> (FileId, Span) {
+        (self.file, self.span)
+    }
+}
+
+impl Declared for Pattern {
+    fn place(&self) -> (FileId, Span) {
+        (self.file, self.span)
+    }
+}
+
+/// Per item, in order: whether the edits touched it; `None` when an earlier
+/// item and the one now at its place are not the same item.
+fn changed<T: Declared>(edits: &[Edit], old: &[T], new: &[T]) -> Option<Vec<bool>> {
+    old.iter()
+        .zip(new)
+        .map(|(was, is)| matched(edits, was.place(), is.place()))
         .collect()
 }
 
@@ -179,14 +190,16 @@ fn edits(earlier: &Earlier<'_>, sources: &[Source<'_>], old: &Model, new: &Model
 
 /// Where every item of `file` starts, in order.
 fn item_starts(model: &Model, file: FileId) -> Vec<usize> {
-    let tables = model.tables.iter().map(|t| (t.file, t.span));
-    let entities = model.entities.iter().map(|e| (e.file, e.span));
-    let patterns = model.patterns.iter().map(|p| (p.file, p.span));
-    let mut starts: Vec<usize> = tables
-        .chain(entities)
-        .chain(patterns)
-        .filter(|(f, _)| *f == file)
-        .map(|(_, span)| span.start)
+    fn of<T: Declared>(items: &[T], file: FileId) -> impl Iterator<Item = usize> + '_ {
+        items
+            .iter()
+            .map(T::place)
+            .filter(move |(f, _)| *f == file)
+            .map(|(_, span)| span.start)
+    }
+    let mut starts: Vec<usize> = of(&model.tables, file)
+        .chain(of(&model.entities, file))
+        .chain(of(&model.patterns, file))
         .collect();
     starts.sort_unstable();
     starts

@@ -179,20 +179,13 @@ fn an_edit_reparses_from_the_previous_revision_and_a_close_lets_it_go() {
     assert!(second_text.upgrade().is_none(), "the closed file's text is freed");
 }
 
-/// The check of the workspace's current texts, from scratch.
-fn fresh(db: &Workspace, files: &[FileId]) -> Schema {
+/// The check of the workspace's current texts, from scratch: a new
+/// workspace of the same files, in the same order.
+fn fresh(db: &Workspace, files: &[FileId]) -> Arc<Schema> {
     let texts: Vec<Arc<str>> = files.iter().map(|&f| db.text(f)).collect();
-    let parses: Vec<Arc<Parse>> = files
-        .iter()
-        .map(|&f| Arc::new(syntax::parse_in(f, &db.text(f))))
-        .collect();
-    let sources: Vec<Source<'_>> = files
-        .iter()
-        .zip(&texts)
-        .zip(&parses)
-        .map(|((&file, text), parse)| Source { file, text, parse })
-        .collect();
-    check::check(&sources)
+    let (again, ids) = Workspace::of_files(files.iter().zip(&texts).map(|(&f, t)| (db.path(f).to_string(), &**t)));
+    assert_eq!(ids, files);
+    again.schema(&ids)
 }
 
 fn assert_same(a: &Schema, b: &Schema) {
