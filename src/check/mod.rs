@@ -168,7 +168,12 @@ fn check_on(
         Some(earlier) => incremental::reusable(earlier, sources, &model),
         None => vec![None; model.patterns.len()],
     };
-    let threads = threads(&model);
+    // Where fixes are tried out, their budget is per thread: one thread.
+    let threads = if resolve::tries_fixes(sources) {
+        1
+    } else {
+        threads(&model)
+    };
     // The model lints run while the patterns resolve.
     let ((resolutions, quiet), findings) = parallel::join(
         threads,

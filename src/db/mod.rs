@@ -206,7 +206,8 @@ impl Workspace {
                 let mut old = std::mem::replace(&mut self.files[file.index()].input, input);
                 let_go_of_parse(&mut old);
                 superseded.inputs.push(old);
-                superseded.schemas = self.forget_schemas_of(file);
+                // A closed file's checks are no one's earlier check.
+                superseded.schemas = self.forget_schemas_of(file, origin != Origin::Disk(Stamp::UNREAD));
                 file
             }
             None => {
@@ -222,25 +223,39 @@ impl Workspace {
         (file, superseded)
     }
 
-    /// Drops the cached checks that read `file`, keeping the computed ones
-    /// as the next checks' earlier ones; returns what is no longer needed.
-    fn forget_schemas_of(&self, file: FileId) -> Vec<SchemaMemo> {
+    /// Drops the cached checks that read `file`; returns what is no longer
+    /// needed. With `keep`, a computed one becomes the earlier check of its
+    /// set of files, in place of any earlier check of a set sharing a file
+    /// with it (a file's set changes when a folder gains or loses a file:
+    /// the old set is not checked again).
+    fn forget_schemas_of(&self, file: FileId, keep: bool) -> Vec<SchemaMemo> {
         let mut schemas = lock(&self.schemas);
         let mut earlier = lock(&self.earlier);
+        let mut gone = Vec::new();
+        let drop_earlier = |earlier: &mut HashMap<SchemaOf, SchemaMemo>, files: &[FileId], gone: &mut Vec<_>| {
+            let overlapping: Vec<SchemaOf> = earlier
+                .keys()
+                .filter(|(set, _)| set.iter().any(|f| files.contains(f)))
+                .cloned()
+                .collect();
+            gone.extend(overlapping.iter().filter_map(|key| earlier.remove(key)));
+        };
+        if !keep {
+            drop_earlier(&mut earlier, &[file], &mut gone);
+        }
         let stale: Vec<SchemaKey> = schemas
             .keys()
             .filter(|(files, _, _)| files.contains(&file))
             .cloned()
             .collect();
-        let mut gone = Vec::new();
-        for (files, revisions, defaults) in stale {
-            let Some(memo) = schemas.remove(&(files.clone(), revisions, defaults)) else {
-                continue;
-            };
+        for key in stale {
+            let Some(memo) = schemas.remove(&key) else { continue };
             // A check never computed leaves the one before it in place:
             // the next check compares texts, so several edits are one.
-            if memo.get().is_some() {
-                gone.extend(earlier.insert((files, defaults), memo));
+            if keep && memo.get().is_some() {
+                let (files, _, defaults) = key;
+                drop_earlier(&mut earlier, &files, &mut gone);
+                earlier.insert((files, defaults), memo);
             } else {
                 gone.push(memo);
             }

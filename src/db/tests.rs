@@ -213,3 +213,27 @@ fn a_check_after_an_edit_starts_from_the_earlier_one_and_lets_it_go() {
     assert_eq!(lock(&db.earlier).len(), 1);
     assert_same(&db.schema(&files), &fresh(&db, &files));
 }
+
+#[test]
+fn a_close_after_a_check_lets_its_text_and_check_go() {
+    let (mut db, ids) = Workspace::of_files([("a.dyno".to_string(), TABLES)]);
+    let checked = db.schema(&ids);
+    let (schema, text) = (Arc::downgrade(&checked), Arc::downgrade(&db.text(ids[0])));
+    drop(checked);
+    drop(db.close(ids[0]));
+    assert!(text.upgrade().is_none(), "the closed file's text is freed");
+    assert!(schema.upgrade().is_none(), "the closed file's check is freed");
+}
+
+#[test]
+fn a_set_of_files_no_longer_checked_lets_its_check_go() {
+    let (mut db, ids) = Workspace::of_files([("a.dyno".to_string(), TABLES)]);
+    let alone = Arc::downgrade(&db.schema(&ids));
+    // The folder gains a file: the schema is now both files.
+    let (b, _) = db.set_text("b.dyno", Rope::from_str(ENTITIES));
+    drop(db.edit(ids[0], |rope| rope.insert(0, "// x\n")));
+    db.schema(&[ids[0], b]);
+    drop(db.edit(ids[0], |rope| rope.insert(0, "// y\n")));
+    assert!(alone.upgrade().is_none(), "the check of `a` alone is not kept");
+    assert_eq!(lock(&db.earlier).len(), 1);
+}

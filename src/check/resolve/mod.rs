@@ -12,7 +12,7 @@ mod multi;
 mod operation;
 mod pinned;
 mod proposal;
-pub(super) use proposal::new_analysis;
+pub(super) use proposal::{new_analysis, tries_fixes};
 mod range;
 pub mod registry;
 mod rejection;

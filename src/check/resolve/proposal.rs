@@ -17,9 +17,11 @@ use crate::syntax::ast::KnownKind;
 use crate::syntax::{self, FileSpan, Span, names};
 
 /// Above this size a fix is not tried out (each try is a whole analysis);
-/// below it, at most `TRIES` fixes per analysed text. Files this small have
-/// too few declarations to be resolved on several threads, so which patterns
-/// get their tries is the same on every run.
+/// below it, at most `TRIES` fixes per analysed text, counted per thread:
+/// such a schema is resolved on one thread ([`tries_fixes`]), so which
+/// patterns get their tries is the same on every run, and the same when an
+/// incremental check resolves only some patterns again (a pattern that
+/// tries a fix reports something, and those are always resolved again).
 const TRY_LIMIT: usize = 32 * 1024;
 const TRIES: usize = 12;
 
@@ -42,10 +44,15 @@ pub fn new_analysis() {
     }
 }
 
+/// Whether fixes are tried out on a schema of these files: small enough.
+pub fn tries_fixes(sources: &[Source<'_>]) -> bool {
+    sources.iter().map(|s| s.text.len()).sum::<usize>() <= TRY_LIMIT
+}
+
 pub fn propose(cx: &Context, pattern: &Pattern) -> (String, Option<Fix>) {
     const NOTHING: &str =
         "key the returned entities on what the pattern knows, or add an index whose keys are built from it";
-    if TRYING.get() || cx.sources.iter().map(|s| s.text.len()).sum::<usize>() > TRY_LIMIT {
+    if TRYING.get() || !tries_fixes(cx.sources) {
         return (NOTHING.into(), None);
     }
     if let Some(fix) = pad_the_number(cx, pattern)
