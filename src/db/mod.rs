@@ -70,11 +70,7 @@ impl FileInput {
     fn to_previous(&self) -> Option<Previous> {
         match (self.text.get(), self.parse.get()) {
             (Some(text), Some(parse)) => Some((text.clone(), parse.clone())),
-            _ => self
-                .previous
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .clone(),
+            _ => lock(&self.previous).clone(),
         }
     }
 }
@@ -186,10 +182,12 @@ impl Workspace {
     fn set_input(&mut self, path: &str, rope: Rope, origin: Origin) -> (FileId, Superseded) {
         self.revisions += 1;
         // A text to be read from disk later (a closed file) has nothing to
-        // re-parse from: the closed revision's text and parse go now.
+        // re-parse from or re-check from: the closed revision's text, parse
+        // and checks go now.
+        let closed = origin == Origin::Disk(Stamp::UNREAD);
         let previous = self
             .file(path)
-            .filter(|_| origin != Origin::Disk(Stamp::UNREAD))
+            .filter(|_| !closed)
             .and_then(|file| self.files[file.index()].input.to_previous());
         let input = Arc::new(FileInput {
             revision: self.revisions,
@@ -206,8 +204,7 @@ impl Workspace {
                 let mut old = std::mem::replace(&mut self.files[file.index()].input, input);
                 let_go_of_parse(&mut old);
                 superseded.inputs.push(old);
-                // A closed file's checks are no one's earlier check.
-                superseded.schemas = self.forget_schemas_of(file, origin != Origin::Disk(Stamp::UNREAD));
+                superseded.schemas = self.forget_schemas_of(file, !closed);
                 file
             }
             None => {
@@ -312,11 +309,7 @@ impl Workspace {
             .parse
             .get_or_init(|| {
                 let text = self.text(file);
-                let previous = input
-                    .previous
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner())
-                    .take();
+                let previous = lock(&input.previous).take();
                 Arc::new(match previous {
                     Some((old_text, old)) => syntax::reparse_in(file, &text, old, &old_text),
                     None => syntax::parse_in(file, &text),
