@@ -71,13 +71,13 @@ impl Keystroke {
         let texts = [(self.before.file, text)];
         // Borrowed: the kept Queries are copied (the editor moves them when
         // no request holds the earlier check any more).
-        let earlier = dyno::check::incremental::Earlier::new(&texts, &self.before.schema);
+        let mut earlier = dyno::check::incremental::Earlier::new(&texts, &self.before.schema);
         let source = dyno::check::Source {
             file: self.before.file,
             text: &self.typed,
             parse: &parse,
         };
-        dyno::check::check_after(&[source], &Default::default(), earlier)
+        dyno::check::check_after(&[source], &Default::default(), &mut earlier)
     }
 }
 

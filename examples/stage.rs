@@ -62,7 +62,9 @@ fn hold<T>(result: T, before: usize) -> usize {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [stage, path, rest @ ..] = args.as_slice() else {
-        eprintln!("usage: stage lex|parse|reparse|reparse-owned|recheck|check|format|occurrences|json FILE [RUNS]");
+        eprintln!(
+            "usage: stage lex|parse|reparse|reparse-owned|recheck|recheck-owned|check|format|occurrences|json FILE [RUNS]"
+        );
         std::process::exit(2);
     };
     let runs: u32 = rest.first().and_then(|r| r.parse().ok()).unwrap_or(1);
@@ -75,6 +77,11 @@ fn main() {
         .starts_with("re")
         .then(|| (Arc::new(dyno::syntax::parse(&text)), text.as_str(), typed.as_str()));
     let earlier = (stage == "recheck").then(|| dyno::check::analyze(&text));
+    let mut owned = (stage == "recheck-owned").then(|| {
+        let analysis = dyno::check::analyze(&text);
+        let schema = Arc::try_unwrap(analysis.schema).expect("held by no one else");
+        (schema, analysis.parse, text.as_str(), typed.as_str())
+    });
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let mut held = 0;
@@ -104,16 +111,40 @@ fn main() {
                 let parse = reparse(new_text, old.clone(), old_text);
                 let texts = [(dyno::syntax::FileId::default(), *old_text)];
                 let schema = &earlier.as_ref().expect("set up above").schema;
-                let earlier = dyno::check::incremental::Earlier::new(&texts, schema);
+                let mut earlier = dyno::check::incremental::Earlier::new(&texts, schema);
                 let source = dyno::check::Source {
                     file: dyno::syntax::FileId::default(),
                     text: new_text,
                     parse: &parse,
                 };
                 hold(
-                    dyno::check::check_after(&[source], &Default::default(), earlier),
+                    dyno::check::check_after(&[source], &Default::default(), &mut earlier),
                     before,
                 )
+            }
+            // The editor's case: the earlier check is held by no one else, so
+            // its Queries and model are taken (what is kept moves, as in
+            // `db`); the keystroke is typed and deleted in turn. The earlier
+            // check's remains are freed here (the server frees them on a
+            // thread of its own).
+            "recheck-owned" => {
+                let (mut schema, parse, old_text, new_text) = owned.take().expect("set up above");
+                let parse = Arc::new(reparse(new_text, parse, old_text));
+                let texts = [(dyno::syntax::FileId::default(), old_text)];
+                let resolutions = std::mem::take(&mut schema.resolutions);
+                let model = std::mem::take(&mut schema.model);
+                let mut earlier = dyno::check::incremental::Earlier::new(&texts, &schema);
+                earlier.resolutions = std::borrow::Cow::Owned(resolutions);
+                earlier.model = std::borrow::Cow::Owned(model);
+                let source = dyno::check::Source {
+                    file: dyno::syntax::FileId::default(),
+                    text: new_text,
+                    parse: &parse,
+                };
+                let next = dyno::check::check_after(&[source], &Default::default(), &mut earlier);
+                drop(schema);
+                owned = Some((next, parse, new_text, old_text));
+                0
             }
             "check" => hold(dyno::check::analyze(&text), before),
             "format" => hold(dyno::ide::format::format(&text), before),

@@ -7,8 +7,12 @@
 //! after an edit a pattern is resolved again only when the edit touched it,
 //! its table, or an entity of its table. Patterns whose resolving reported
 //! something are always resolved again: their fixes are tried out against
-//! the whole schema. Lowering and the lints run in full; they are a third
-//! of a check, resolving is two thirds (docs/performance.md).
+//! the whole schema.
+//!
+//! Lowering an entity reads its own tree and the tables: an entity the edit
+//! did not touch, when no table was touched either, is the earlier model's
+//! entity moved (with what lowering it reported, moved too). Tables and
+//! patterns are lowered again, and the lints run in full.
 //!
 //! An item is "touched" when the edit reaches into its stretch of text,
 //! from its keyword to the next item's (where its parse could change), or
@@ -19,11 +23,15 @@
 
 use std::borrow::Cow;
 
-use super::model::{Entity, Model, Pattern, Table};
+use super::lower::Places;
+use super::model::{Entity, Model};
 use super::resolve::Resolution;
 use super::{Schema, Source};
+use crate::diagnostic::Diagnostic;
 use crate::syntax::shift::Shift;
-use crate::syntax::{FileId, FileSpan, Span};
+use crate::syntax::{FileId, FileSpan, Span, ast};
+
+mod moved;
 
 /// A check of earlier texts of the same files, which a new check can reuse.
 pub struct Earlier<'a> {
@@ -34,6 +42,9 @@ pub struct Earlier<'a> {
     /// when no one else holds that check any more, taken out of it (the
     /// kept ones move: copying thousands of them is a tenth of a re-check).
     pub resolutions: Cow<'a, [Option<Resolution>]>,
+    /// The earlier check's model, borrowed (a kept entity is copied) or
+    /// taken out of it (a kept entity moves).
+    pub model: Cow<'a, Model>,
 }
 
 impl<'a> Earlier<'a> {
@@ -43,7 +54,98 @@ impl<'a> Earlier<'a> {
             texts,
             schema,
             resolutions: Cow::Borrowed(&schema.resolutions),
+            model: Cow::Borrowed(&schema.model),
         }
+    }
+}
+
+/// What an edit leaves as it was: worked out from the texts and where the
+/// items are declared, before anything is lowered.
+pub(super) struct Plan {
+    edits: Vec<Edit>,
+    /// Per entity, whether the edit touched it.
+    entities: Vec<bool>,
+    /// False when the earlier model lacks what lowering each entity
+    /// reported: its entities are then lowered again.
+    keep_entities: bool,
+    /// Per pattern, whether the edit touched it.
+    patterns: Vec<bool>,
+}
+
+impl Plan {
+    /// `None` when nothing is kept: the items are not the same ones (in
+    /// number or in place), or the edit touched a table (every entity and
+    /// pattern reads one).
+    pub(super) fn new(earlier: &Earlier<'_>, sources: &[Source<'_>], places: &Places) -> Option<Plan> {
+        let old = &*earlier.model;
+        if old.tables.len() != places.tables.len()
+            || old.entities.len() != places.entities.len()
+            || old.patterns.len() != places.patterns.len()
+        {
+            return None;
+        }
+        let edits = edits(earlier, sources, old, places)?;
+        let tables = changed(&edits, old.tables.iter().map(|t| (t.file, t.span)), &places.tables)?;
+        if tables.iter().any(|&c| c) {
+            return None;
+        }
+        let entities = changed(&edits, old.entities.iter().map(|e| (e.file, e.span)), &places.entities)?;
+        let patterns = changed(&edits, old.patterns.iter().map(|p| (p.file, p.span)), &places.patterns)?;
+        Some(Plan {
+            edits,
+            entities,
+            keep_entities: old.entity_diagnostics.len() == old.entities.len(),
+            patterns,
+        })
+    }
+
+    /// The `n`th entity's earlier lowering, moved to the new text, when the
+    /// edit did not touch it.
+    pub(super) fn kept_entity(
+        &self,
+        earlier: &mut Earlier<'_>,
+        n: usize,
+        entity: &ast::Entity,
+    ) -> Option<(Entity, Vec<Diagnostic>)> {
+        if !self.keep_entities || self.entities.get(n) != Some(&false) {
+            return None;
+        }
+        let (mut kept, mut reported) = match &mut earlier.model {
+            Cow::Borrowed(model) => (model.entities[n].clone(), model.entity_diagnostics[n].clone()),
+            Cow::Owned(model) => {
+                // What stays behind keeps its place; nothing reads more of it.
+                let was = &model.entities[n];
+                let husk = Entity {
+                    file: was.file,
+                    name: ast::Name {
+                        text: String::new(),
+                        span: was.span,
+                    },
+                    span: was.span,
+                    docs: None,
+                    table: was.table,
+                    attributes: Vec::new(),
+                    items: Vec::new(),
+                    size_hint: None,
+                    rate: None,
+                };
+                (
+                    std::mem::replace(&mut model.entities[n], husk),
+                    std::mem::take(&mut model.entity_diagnostics[n]),
+                )
+            }
+        };
+        kept.shift(shift_of(&self.edits, kept.file, kept.span.start));
+        for diagnostic in &mut reported {
+            moved::move_diagnostic(diagnostic, |file, span| shift_of(&self.edits, file, span.start));
+        }
+        // Its docs lie before it, in the stretch of the item before: an
+        // edit there changes them without touching it.
+        let docs = entity.docs.as_ref().map(|d| d.text.as_str());
+        if kept.docs.as_deref() != docs {
+            kept.docs = docs.map(str::to_string);
+        }
+        Some((kept, reported))
     }
 }
 
@@ -65,59 +167,43 @@ const KEYWORD: usize = "pattern".len();
 
 /// Per pattern of the new model: its earlier Query, moved to the new text,
 /// when it cannot have changed (`Some`); `None` to resolve it.
-pub(super) fn reusable(earlier: Earlier<'_>, sources: &[Source<'_>], model: &Model) -> Vec<Option<Option<Resolution>>> {
-    let none = || vec![None; model.patterns.len()];
-    let old = &earlier.schema.model;
-    if old.tables.len() != model.tables.len()
-        || old.entities.len() != model.entities.len()
-        || old.patterns.len() != model.patterns.len()
-        || earlier.schema.quiet.len() != old.patterns.len()
-        || earlier.resolutions.len() != old.patterns.len()
-    {
-        return none();
+pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, model: &Model) -> Vec<Option<Option<Resolution>>> {
+    let old = &*earlier.model;
+    if earlier.schema.quiet.len() != old.patterns.len() || earlier.resolutions.len() != old.patterns.len() {
+        return vec![None; model.patterns.len()];
     }
-    let Some(edits) = edits(&earlier, sources, old, model) else {
-        return none();
-    };
-    let Some(tables) = changed(&edits, &old.tables, &model.tables) else {
-        return none();
-    };
-    if tables.iter().any(|&c| c) {
-        return none();
-    }
-    let Some(entities) = changed(&edits, &old.entities, &model.entities) else {
-        return none();
-    };
+    // The tables an entity was or is on: touched entities are never taken
+    // out of the earlier model, so theirs is still there.
     let mut dirty = vec![false; model.tables.len()];
-    for (i, _) in entities.iter().enumerate().filter(|(_, c)| **c) {
+    for (i, _) in plan.entities.iter().enumerate().filter(|(_, c)| **c) {
         for table in [old.entities[i].table, model.entities[i].table] {
-            let Some(table) = table else { return none() };
+            let Some(table) = table else {
+                return vec![None; model.patterns.len()];
+            };
             dirty[table.index()] = true;
         }
     }
-    let Some(patterns) = changed(&edits, &old.patterns, &model.patterns) else {
-        return none();
-    };
     let keep = |i: usize| {
         let pattern = &model.patterns[i];
         let first = pattern.returns.first().and_then(|r| r.entity);
         let table = first.and_then(|e| model.entity(e).table);
-        table.is_some_and(|table| !patterns[i] && !dirty[table.index()] && earlier.schema.quiet[i])
+        table.is_some_and(|table| !plan.patterns[i] && !dirty[table.index()] && earlier.schema.quiet[i])
     };
-    let kept: Vec<Option<Option<Resolution>>> = match earlier.resolutions {
-        Cow::Owned(mut owned) => (0..owned.len()).map(|i| keep(i).then(|| owned[i].take())).collect(),
+    let kept: Vec<Option<Option<Resolution>>> = match &mut earlier.resolutions {
+        Cow::Owned(owned) => (0..owned.len()).map(|i| keep(i).then(|| owned[i].take())).collect(),
         Cow::Borrowed(borrowed) => (0..borrowed.len())
             .map(|i| keep(i).then(|| borrowed[i].clone()))
             .collect(),
     };
+    let edits = &plan.edits;
     kept.into_iter()
         .enumerate()
         .map(|(i, resolution)| {
             let mut resolution = resolution?;
             if let Some(resolution) = &mut resolution {
-                moved(&edits, &mut resolution.relies_on);
+                moved(edits, &mut resolution.relies_on);
                 if let Some(filter) = &mut resolution.filter {
-                    filter.shift(shift_of(&edits, old.patterns[i].file, old.patterns[i].span.start));
+                    filter.shift(shift_of(edits, old.patterns[i].file, old.patterns[i].span.start));
                 }
             }
             Some(resolution)
@@ -125,41 +211,15 @@ pub(super) fn reusable(earlier: Earlier<'_>, sources: &[Source<'_>], model: &Mod
         .collect()
 }
 
-/// A table, entity or pattern: where it is declared.
-trait Declared {
-    fn place(&self) -> (FileId, Span);
-}
-
-impl Declared for Table {
-    fn place(&self) -> (FileId, Span) {
-        (self.file, self.span)
-    }
-}
-
-impl Declared for Entity {
-    fn place(&self) -> (FileId, Span) {
-        (self.file, self.span)
-    }
-}
-
-impl Declared for Pattern {
-    fn place(&self) -> (FileId, Span) {
-        (self.file, self.span)
-    }
-}
-
 /// Per item, in order: whether the edits touched it; `None` when an earlier
 /// item and the one now at its place are not the same item.
-fn changed<T: Declared>(edits: &[Edit], old: &[T], new: &[T]) -> Option<Vec<bool>> {
-    old.iter()
-        .zip(new)
-        .map(|(was, is)| matched(edits, was.place(), is.place()))
-        .collect()
+fn changed(edits: &[Edit], old: impl Iterator<Item = (FileId, Span)>, new: &[(FileId, Span)]) -> Option<Vec<bool>> {
+    old.zip(new).map(|(was, &is)| matched(edits, was, is)).collect()
 }
 
 /// The edit of each file whose text changed; `None` when the files are not
 /// the same ones.
-fn edits(earlier: &Earlier<'_>, sources: &[Source<'_>], old: &Model, new: &Model) -> Option<Vec<Edit>> {
+fn edits(earlier: &Earlier<'_>, sources: &[Source<'_>], old: &Model, new: &Places) -> Option<Vec<Edit>> {
     if earlier.texts.len() != sources.len() {
         return None;
     }
@@ -177,30 +237,24 @@ fn edits(earlier: &Earlier<'_>, sources: &[Source<'_>], old: &Model, new: &Model
         }
         let old_end = before.len() - suffix;
         let new_end = now.text.len() - suffix;
+        let old_places = (old.tables.iter().map(|t| (t.file, t.span)))
+            .chain(old.entities.iter().map(|e| (e.file, e.span)))
+            .chain(old.patterns.iter().map(|p| (p.file, p.span)));
+        let new_places = (new.tables.iter().chain(&new.entities).chain(&new.patterns)).copied();
         edits.push(Edit {
             file,
             old_end,
             delta: now.text.len() as isize - before.len() as isize,
-            old_touched: touched(&item_starts(old, file), prefix, old_end),
-            new_touched: touched(&item_starts(new, file), prefix, new_end),
+            old_touched: touched(&item_starts(old_places, file), prefix, old_end),
+            new_touched: touched(&item_starts(new_places, file), prefix, new_end),
         });
     }
     Some(edits)
 }
 
 /// Where every item of `file` starts, in order.
-fn item_starts(model: &Model, file: FileId) -> Vec<usize> {
-    fn of<T: Declared>(items: &[T], file: FileId) -> impl Iterator<Item = usize> + '_ {
-        items
-            .iter()
-            .map(T::place)
-            .filter(move |(f, _)| *f == file)
-            .map(|(_, span)| span.start)
-    }
-    let mut starts: Vec<usize> = of(&model.tables, file)
-        .chain(of(&model.entities, file))
-        .chain(of(&model.patterns, file))
-        .collect();
+fn item_starts(places: impl Iterator<Item = (FileId, Span)>, file: FileId) -> Vec<usize> {
+    let mut starts: Vec<usize> = places.filter(|(f, _)| *f == file).map(|(_, span)| span.start).collect();
     starts.sort_unstable();
     starts
 }

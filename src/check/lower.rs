@@ -25,6 +25,21 @@ pub const DEFAULT_GLOBAL_INDEXES: usize = 20;
 /// first, then the entities, then the patterns, so that a name declared in
 /// one file resolves in another.
 pub fn lower(files: &[(FileId, &ast::SourceFile)], diagnostics: &mut Vec<Diagnostic>) -> Model {
+    lower_reusing(files, diagnostics, &mut |_, _| None)
+}
+
+/// An entity lowered before, with what lowering it reported, to stand for
+/// the `n`th entity lowered now (`reuse(n, entity)`); `None` to lower it.
+pub(super) type Reuse<'r> = dyn FnMut(usize, &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)> + 'r;
+
+/// [`lower`], taking the entities `reuse` gives instead of lowering them
+/// again. Lowering an entity reads its own tree and the tables, nothing
+/// else (`check::incremental` decides when that reading cannot have changed).
+pub(super) fn lower_reusing(
+    files: &[(FileId, &ast::SourceFile)],
+    diagnostics: &mut Vec<Diagnostic>,
+    reuse: &mut Reuse<'_>,
+) -> Model {
     let mut model = Model::default();
     let items = || {
         files
@@ -59,7 +74,19 @@ pub fn lower(files: &[(FileId, &ast::SourceFile)], diagnostics: &mut Vec<Diagnos
                 first,
                 diagnostics,
             ) {
-                let lowered = lower_entity(file, entity, &model.tables, diagnostics);
+                let lowered = match reuse(model.entities.len(), entity) {
+                    Some((lowered, reported)) => {
+                        diagnostics.extend(reported.iter().cloned());
+                        model.entity_diagnostics.push(reported);
+                        lowered
+                    }
+                    None => {
+                        let from = diagnostics.len();
+                        let lowered = lower_entity(file, entity, &model.tables, diagnostics);
+                        model.entity_diagnostics.push(diagnostics[from..].to_vec());
+                        lowered
+                    }
+                };
                 model.add_entity(lowered);
             }
         }
@@ -82,6 +109,35 @@ pub fn lower(files: &[(FileId, &ast::SourceFile)], diagnostics: &mut Vec<Diagnos
         }
     }
     model
+}
+
+/// Where the items [`lower`] keeps are declared, by kind and in order: the
+/// first declaration of each name (a later one is reported, not lowered).
+/// Known before lowering, so that an incremental check can match them with
+/// the earlier model's items first.
+#[derive(Default)]
+pub(super) struct Places {
+    pub tables: Vec<(FileId, Span)>,
+    pub entities: Vec<(FileId, Span)>,
+    pub patterns: Vec<(FileId, Span)>,
+}
+
+pub(super) fn places(files: &[(FileId, &ast::SourceFile)]) -> Places {
+    let mut places = Places::default();
+    let mut seen: [super::fxhash::FxHashSet<&str>; 3] = Default::default();
+    for (file, tree) in files {
+        for item in &tree.items {
+            let (kind, list) = match item {
+                ast::Item::Table(_) => (0, &mut places.tables),
+                ast::Item::Entity(_) => (1, &mut places.entities),
+                ast::Item::Pattern(_) => (2, &mut places.patterns),
+            };
+            if seen[kind].insert(&item.name().text) {
+                list.push((*file, item.span()));
+            }
+        }
+    }
+    places
 }
 
 /// False (with an error) when the name was `first` declared elsewhere.

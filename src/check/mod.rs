@@ -134,8 +134,9 @@ pub fn check_with(sources: &[Source<'_>], defaults: &Defaults) -> Schema {
 
 /// [`check_with`] after an edit: the patterns the edit cannot have changed
 /// keep the Query of the `earlier` check, which was made with the same
-/// `defaults`. Equal to a fresh check.
-pub fn check_after(sources: &[Source<'_>], defaults: &Defaults, earlier: incremental::Earlier<'_>) -> Schema {
+/// `defaults`. Equal to a fresh check. What it took out of an owned
+/// `earlier` stays there, for the caller to free off its path.
+pub fn check_after(sources: &[Source<'_>], defaults: &Defaults, earlier: &mut incremental::Earlier<'_>) -> Schema {
     check_on(sources, defaults, Some(earlier), threads_for)
 }
 
@@ -152,7 +153,7 @@ pub(crate) fn check_single_threaded(sources: &[Source<'_>], defaults: &Defaults)
 fn check_on(
     sources: &[Source<'_>],
     defaults: &Defaults,
-    earlier: Option<incremental::Earlier<'_>>,
+    earlier: Option<&mut incremental::Earlier<'_>>,
     threads: impl FnOnce(&model::Model) -> usize,
 ) -> Schema {
     resolve::new_analysis();
@@ -161,11 +162,22 @@ fn check_on(
         .flat_map(|s| s.parse.diagnostics.iter().cloned())
         .collect();
     let trees: Vec<_> = sources.iter().map(|s| (s.file, &s.parse.file)).collect();
-    let mut model = lower::lower(&trees, &mut diagnostics);
+    // After an edit: what it left as it was, worked out before lowering so
+    // that the entities it did not touch are kept rather than lowered again.
+    let mut earlier = earlier.and_then(|earlier| {
+        let plan = incremental::Plan::new(earlier, sources, &lower::places(&trees))?;
+        Some((earlier, plan))
+    });
+    let mut model = match &mut earlier {
+        Some((earlier, plan)) => lower::lower_reusing(&trees, &mut diagnostics, &mut |n, entity| {
+            plan.kept_entity(earlier, n, entity)
+        }),
+        None => lower::lower(&trees, &mut diagnostics),
+    };
     model.defaults = *defaults;
     let registry = resolve::registry::Registry::new(&model);
     let reused = match earlier {
-        Some(earlier) => incremental::reusable(earlier, sources, &model),
+        Some((earlier, plan)) => incremental::reusable(earlier, &plan, &model),
         None => vec![None; model.patterns.len()],
     };
     // Where fixes are tried out, their budget is per thread: one thread.

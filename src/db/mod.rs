@@ -350,32 +350,45 @@ impl Workspace {
                 .map(|((&file, text), parse)| Source { file, text, parse })
                 .collect();
             let mut earlier = lock(&self.earlier).remove(&(files.to_vec(), *defaults));
-            // Held by no one else, the earlier Queries are taken, not copied.
+            // Held by no one else, the earlier Queries and model are taken,
+            // so that what is kept moves rather than being copied.
             let taken = earlier
                 .as_mut()
                 .and_then(Arc::get_mut)
                 .and_then(OnceLock::get_mut)
                 .and_then(|before| Arc::get_mut(&mut before.schema))
-                .map(|schema| std::mem::take(&mut schema.resolutions));
+                .map(|schema| {
+                    (
+                        std::mem::take(&mut schema.resolutions),
+                        std::mem::take(&mut schema.model),
+                    )
+                });
+            // What the check left of the taken Queries and model.
+            let mut left = None;
             let schema = match earlier.as_ref().and_then(|memo| memo.get()) {
                 Some(before) => {
                     let texts: Vec<(FileId, &str)> =
                         files.iter().copied().zip(before.texts.iter().map(|t| &**t)).collect();
                     let mut earlier = check::incremental::Earlier::new(&texts, &before.schema);
-                    if let Some(taken) = taken {
-                        earlier.resolutions = Cow::Owned(taken);
+                    if let Some((resolutions, model)) = taken {
+                        earlier.resolutions = Cow::Owned(resolutions);
+                        earlier.model = Cow::Owned(model);
                     }
-                    check::check_after(&sources, defaults, earlier)
+                    let schema = check::check_after(&sources, defaults, &mut earlier);
+                    if let (Cow::Owned(resolutions), Cow::Owned(model)) = (earlier.resolutions, earlier.model) {
+                        left = Some((resolutions, model));
+                    }
+                    schema
                 }
                 None => check::check_with(&sources, defaults),
             };
             // Freeing the earlier check of a large schema takes milliseconds
             // that this check's callers should not wait for.
             // (Should no thread be had, it is freed here.)
-            if earlier.as_ref().is_some_and(|memo| Arc::strong_count(memo) == 1) {
+            if left.is_some() || earlier.as_ref().is_some_and(|memo| Arc::strong_count(memo) == 1) {
                 let _ = std::thread::Builder::new()
                     .name("dyno-free".into())
-                    .spawn(move || drop(earlier));
+                    .spawn(move || drop((earlier, left)));
             }
             Checked {
                 schema: Arc::new(schema),

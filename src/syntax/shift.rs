@@ -52,6 +52,9 @@ macro_rules! shift_fields {
     };
 }
 
+/// For the checker's model, whose items are kept across edits too.
+pub(crate) use shift_fields;
+
 shift_fields! {
     Name { span; text }
     Docs { span; text }

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 
-use super::{Earlier, reusable};
+use super::{Earlier, Plan, reusable};
 use crate::check::{self, Defaults, Schema, Source};
 use crate::syntax::{self, FileId};
 use crate::test_edits::{PIECES, edited, texts};
@@ -28,14 +28,17 @@ fn after(text: &str, earlier_text: &str, mut earlier: Schema, taken: bool) -> Sc
     let parse = syntax::parse_in(FILE, text);
     let texts = [(FILE, earlier_text)];
     let resolutions = std::mem::take(&mut earlier.resolutions);
+    let model = std::mem::take(&mut earlier.model);
     if !taken {
         earlier.resolutions = resolutions.clone();
+        earlier.model = model.clone();
     }
     let mut before = Earlier::new(&texts, &earlier);
     if taken {
         before.resolutions = std::borrow::Cow::Owned(resolutions);
+        before.model = std::borrow::Cow::Owned(model);
     }
-    check::check_after(&[source(text, &parse)], &Defaults::default(), before)
+    check::check_after(&[source(text, &parse)], &Defaults::default(), &mut before)
 }
 
 /// How many patterns an edit from `before` to `now` leaves to resolve.
@@ -44,14 +47,37 @@ fn resolved_again(before: &str, now: &str) -> usize {
     let parse = syntax::parse_in(FILE, now);
     let texts = [(FILE, before)];
     let model = fresh(now).model;
-    reusable(Earlier::new(&texts, &earlier), &[source(now, &parse)], &model)
+    let mut earlier = Earlier::new(&texts, &earlier);
+    let places = crate::check::lower::places(&[(FILE, &parse.file)]);
+    let Some(plan) = Plan::new(&earlier, &[source(now, &parse)], &places) else {
+        return model.patterns.len();
+    };
+    reusable(&mut earlier, &plan, &model)
         .iter()
         .filter(|kept| kept.is_none())
         .count()
 }
 
+/// How many entities an edit from `before` to `now` leaves to lower; the
+/// others are the earlier model's, moved.
+fn lowered_again(before: &str, now: &str) -> usize {
+    let earlier = fresh(before);
+    let parse = syntax::parse_in(FILE, now);
+    let texts = [(FILE, before)];
+    let places = crate::check::lower::places(&[(FILE, &parse.file)]);
+    match Plan::new(&Earlier::new(&texts, &earlier), &[source(now, &parse)], &places) {
+        Some(plan) if plan.keep_entities => plan.entities.iter().filter(|touched| **touched).count(),
+        _ => places.entities.len(),
+    }
+}
+
 fn same(a: &Schema, b: &Schema) -> Result<(), TestCaseError> {
     prop_assert_eq!(&a.diagnostics, &b.diagnostics);
+    // The model too: kept entities must equal lowered ones, spans and all.
+    prop_assert_eq!(format!("{:?}", a.model.tables), format!("{:?}", b.model.tables));
+    prop_assert_eq!(format!("{:?}", a.model.entities), format!("{:?}", b.model.entities));
+    prop_assert_eq!(&a.model.entity_diagnostics, &b.model.entity_diagnostics);
+    prop_assert_eq!(format!("{:?}", a.model.patterns), format!("{:?}", b.model.patterns));
     prop_assert_eq!(format!("{:?}", a.resolutions), format!("{:?}", b.resolutions));
     prop_assert_eq!(&a.quiet, &b.quiet);
     Ok(())
@@ -108,6 +134,22 @@ fn an_edit_in_an_entity_resolves_the_patterns_of_its_table() {
         "{again} of {}",
         schema.model.patterns.len()
     );
+}
+
+#[test]
+fn an_edit_in_an_entity_lowers_that_entity_alone() {
+    let text = generated();
+    let entities = fresh(&text).model.entities.len();
+    assert!(entities > 10, "{entities}");
+    let at = nth(&text, "  pk = \"", 5) + "  pk = \"".len();
+    let now = format!("{}Q{}", &text[..at], &text[at..]);
+    assert_eq!(lowered_again(&text, &now), 1);
+    // A pattern edit lowers none; a table edit, every one.
+    let at = nth(&text, "\npattern ", 20) + "\npattern ".len() + 2;
+    assert_eq!(lowered_again(&text, &format!("{}x{}", &text[..at], &text[at..])), 0);
+    let at = nth(&text, "keys_only", 0);
+    let table_edited = format!("{}{}", &text[..at], &text[at + "keys_only".len()..]);
+    assert_eq!(lowered_again(&text, &table_edited), entities);
 }
 
 #[test]
@@ -212,7 +254,7 @@ proptest! {
             let (pa, pb) = (syntax::parse_in(FILE, &na), syntax::parse_in(SECOND, &nb));
             let texts = [(FILE, a.as_str()), (SECOND, b.as_str())];
             let sources = [source(&na, &pa), Source { file: SECOND, text: &nb, parse: &pb }];
-            let again = check::check_after(&sources, &Defaults::default(), Earlier::new(&texts, &earlier));
+            let again = check::check_after(&sources, &Defaults::default(), &mut Earlier::new(&texts, &earlier));
             same(&again, &fresh_of_two(&na, &nb))?;
             earlier = again;
             (a, b) = (na, nb);
