@@ -3,7 +3,7 @@
 //! provable when every hole of the template is bounded (`enum`, `date`,
 //! `uuid`, `int(pad N)`, …); an `id` or `string` can always be short.
 
-use std::collections::{HashMap, HashSet};
+use crate::check::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::check::lang::{Part, Shape};
 use crate::check::model::{KeyAttr, Model, Table};
@@ -14,9 +14,9 @@ pub const PARTITION_KEY_MAX: usize = 2048;
 pub const SORT_KEY_MAX: usize = 1024;
 
 pub fn key_lengths(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     // The longest rendering of each distinct hole shape, computed once.
-    let mut shape_max: HashMap<&Shape, Option<usize>> = HashMap::new();
+    let mut shape_max: HashMap<&Shape, Option<usize>> = HashMap::default();
     for entity in &model.entities {
         let Some(table) = entity.table.map(|t| model.table(t)) else {
             continue;

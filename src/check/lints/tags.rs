@@ -2,7 +2,7 @@
 //! also reads another tag's items (W301) and delimiters other than the
 //! table's (W302).
 
-use std::collections::HashSet;
+use crate::check::fxhash::FxHashSet as HashSet;
 
 use super::{key_of, shorten};
 use crate::check::lang;
@@ -66,7 +66,7 @@ impl Tagged<'_> {
 /// one key); each candidate is then decided exactly.
 pub fn type_tag_prefixes(model: &Model, registry: &Registry, diagnostics: &mut Vec<Diagnostic>) {
     for (table_id, table) in model.table_ids() {
-        let mut reported: HashSet<(&str, &str, &str)> = HashSet::new();
+        let mut reported: HashSet<(&str, &str, &str)> = HashSet::default();
         // A multi-attribute key has no templates to read a type tag from.
         for access in table.access.iter().filter(|a| !a.is_multi_attribute()) {
             let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
@@ -74,7 +74,7 @@ pub fn type_tag_prefixes(model: &Model, registry: &Registry, diagnostics: &mut V
             };
             let attr = sk.name.as_str();
             // Parts, not templates: a template caches its automaton.
-            let mut seen: HashSet<(&[lang::Part], &[lang::Part])> = HashSet::new();
+            let mut seen: HashSet<(&[lang::Part], &[lang::Part])> = HashSet::default();
             let mut tagged: Vec<Tagged> = registry
                 .entries(table_id, attr)
                 .iter()
@@ -151,7 +151,7 @@ fn leak_diagnostic(model: &Model, table: &Table, attr: &str, from: &Tagged, into
 /// W302: a template literal that contains a delimiter-like character other
 /// than its table's delimiter. One diagnostic per literal segment.
 pub fn mixed_delimiters(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for entity in &model.entities {
         let Some(table) = entity.table.map(|t| model.table(t)) else {
             continue;

@@ -12,6 +12,7 @@ use super::condition::SortOp;
 use super::registry::ItemRef;
 use super::rejection::{OrderBreak, Rejection, Unpinned};
 use super::{Context, Resolution, matching_items};
+use crate::check::fxhash::FxHashMap;
 use crate::check::lang::{self, Binding, Role};
 use crate::check::model::{AccessKind, EntityId, KeyValue, Part, Pattern, Template};
 use crate::check::value::{Value, ValuePart};
@@ -269,7 +270,7 @@ pub fn common_parts(a: &Value, b: &Value) -> Value {
 /// The pattern's known attributes as numbered variables.
 #[derive(Clone)]
 pub struct Vars {
-    ids: HashMap<String, u32>,
+    ids: FxHashMap<String, u32>,
     bindings: Vec<Binding>,
 }
 
@@ -283,7 +284,7 @@ struct Reason {
 impl Vars {
     fn new(pattern: &Pattern, equal: &HashMap<String, Value>) -> Vars {
         let mut vars = Vars {
-            ids: HashMap::new(),
+            ids: FxHashMap::default(),
             bindings: Vec::new(),
         };
         for known in &pattern.known {
@@ -331,7 +332,7 @@ impl Vars {
             .map_or("", |(a, _)| a.as_str())
     }
 
-    fn role(&self, name: &str, seen: &mut HashMap<u32, u32>) -> Role {
+    fn role(&self, name: &str, seen: &mut FxHashMap<u32, u32>) -> Role {
         match self.ids.get(name) {
             Some(&var) => {
                 let ord = seen.entry(var).or_insert(0);
@@ -361,7 +362,7 @@ impl Vars {
 
     /// What each part of the key template and of the condition value stands for.
     fn roles(&self, key: &KeyValue, condition: &Value) -> (Vec<Role>, Vec<Role>) {
-        let mut seen = HashMap::new();
+        let mut seen = FxHashMap::default();
         let item_roles: Vec<Role> = key
             .template
             .parts
@@ -371,7 +372,7 @@ impl Vars {
                 Part::Hole { name, .. } => self.role(&name.text, &mut seen),
             })
             .collect();
-        let mut seen = HashMap::new();
+        let mut seen = FxHashMap::default();
         let query_roles: Vec<Role> = condition
             .parts
             .iter()
