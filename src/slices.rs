@@ -4,13 +4,32 @@
 /// How many elements two lists share at the start, and then at the end
 /// (never overlapping the shared start): what lies between is what changed.
 pub fn common_ends<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let room = old.len().min(new.len()) - prefix;
-    let suffix = old
+    // Runs of a chunk compared at once (memcmp for bytes): on every
+    // keystroke this scans the whole text, twice.
+    const CHUNK: usize = 64;
+    let short = old.len().min(new.len());
+    let mut prefix = 0;
+    while prefix + CHUNK <= short && old[prefix..prefix + CHUNK] == new[prefix..prefix + CHUNK] {
+        prefix += CHUNK;
+    }
+    prefix += old[prefix..short]
+        .iter()
+        .zip(&new[prefix..short])
+        .take_while(|(a, b)| a == b)
+        .count();
+    let room = short - prefix;
+    let (old_end, new_end) = (old.len(), new.len());
+    let mut suffix = 0;
+    while suffix + CHUNK <= room
+        && old[old_end - suffix - CHUNK..old_end - suffix] == new[new_end - suffix - CHUNK..new_end - suffix]
+    {
+        suffix += CHUNK;
+    }
+    suffix += old[..old_end - suffix]
         .iter()
         .rev()
-        .zip(new.iter().rev())
-        .take(room)
+        .zip(new[..new_end - suffix].iter().rev())
+        .take(room - suffix)
         .take_while(|(a, b)| a == b)
         .count();
     (prefix, suffix)
@@ -27,5 +46,40 @@ mod tests {
         assert_eq!(common_ends(b"", b"ab"), (0, 0));
         assert_eq!(common_ends(b"same", b"same"), (4, 0));
         assert_eq!(common_ends(b"xab", b"yab"), (0, 2));
+    }
+
+    /// The byte-by-byte reading of the same definition.
+    fn one_by_one(old: &[u8], new: &[u8]) -> (usize, usize) {
+        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let room = old.len().min(new.len()) - prefix;
+        let suffix = (old.iter().rev().zip(new.iter().rev()))
+            .take(room)
+            .take_while(|(a, b)| a == b)
+            .count();
+        (prefix, suffix)
+    }
+
+    #[test]
+    fn chunks_compared_at_once_find_what_bytes_compared_one_by_one_find() {
+        // Texts around and across the chunk size, with an edit at every
+        // place: inserted, deleted, replaced, and repeats that can match
+        // at either end.
+        for len in [0, 1, 63, 64, 65, 127, 128, 129, 300] {
+            let text: Vec<u8> = (0..len).map(|i| b"ab\n"[i % 3]).collect();
+            for at in 0..=len {
+                let mut inserted = text.clone();
+                inserted.insert(at, b'a');
+                let mut replaced = text.clone();
+                let mut deleted = text.clone();
+                if at < len {
+                    replaced[at] = b'x';
+                    deleted.remove(at);
+                }
+                for other in [&inserted, &replaced, &deleted, &text] {
+                    assert_eq!(common_ends(&text, other), one_by_one(&text, other), "{len} {at}");
+                    assert_eq!(common_ends(other, &text), one_by_one(other, &text), "{len} {at}");
+                }
+            }
+        }
     }
 }
