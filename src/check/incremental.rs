@@ -24,7 +24,7 @@
 use std::borrow::Cow;
 
 use super::lower::Places;
-use super::model::{Entity, Model};
+use super::model::{Entity, Model, Pattern};
 use super::resolve::Resolution;
 use super::{Schema, Source};
 use crate::diagnostic::Diagnostic;
@@ -65,9 +65,6 @@ pub(super) struct Plan {
     edits: Vec<Edit>,
     /// Per entity, whether the edit touched it.
     entities: Vec<bool>,
-    /// False when the earlier model lacks what lowering each entity
-    /// reported: its entities are then lowered again.
-    keep_entities: bool,
     /// Per pattern, whether the edit touched it.
     patterns: Vec<bool>,
 }
@@ -94,58 +91,80 @@ impl Plan {
         Some(Plan {
             edits,
             entities,
-            keep_entities: old.entity_diagnostics.len() == old.entities.len(),
             patterns,
         })
     }
+}
 
-    /// The `n`th entity's earlier lowering, moved to the new text, when the
-    /// edit did not touch it.
-    pub(super) fn kept_entity(
-        &self,
-        earlier: &mut Earlier<'_>,
-        n: usize,
-        entity: &ast::Entity,
-    ) -> Option<(Entity, Vec<Diagnostic>)> {
-        if !self.keep_entities || self.entities.get(n) != Some(&false) {
+/// Lowering with the earlier model's entities and patterns where the plan
+/// keeps them.
+pub(super) struct Keeping<'p, 'e, 'a> {
+    plan: &'p Plan,
+    earlier: &'e mut Earlier<'a>,
+    /// Whether every entity the edit touched kept its name (so that a name
+    /// a pattern returns finds what it found before); known once the
+    /// entities are lowered.
+    names_kept: Option<bool>,
+}
+
+impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
+    pub(super) fn new(plan: &'p Plan, earlier: &'e mut Earlier<'a>) -> Self {
+        Keeping {
+            plan,
+            earlier,
+            names_kept: None,
+        }
+    }
+
+    fn shift(&self, file: FileId, at: usize) -> isize {
+        shift_of(&self.plan.edits, file, at)
+    }
+
+    /// The `n`th entity or pattern of the earlier model and what lowering
+    /// it reported, moved to the new text; `docs` are its docs now.
+    fn keep<T: moved::Lowered + Shift>(&mut self, n: usize, docs: &Option<ast::Docs>) -> (T, Vec<Diagnostic>) {
+        let (mut kept, mut reported) = moved::take::<T>(&mut self.earlier.model, n);
+        let (file, span) = kept.place();
+        kept.shift(self.shift(file, span.start));
+        for diagnostic in &mut reported {
+            moved::move_diagnostic(diagnostic, |file, span| self.shift(file, span.start));
+        }
+        moved::read_docs_again(kept.docs_mut(), docs);
+        (kept, reported)
+    }
+}
+
+impl super::lower::Reuse for Keeping<'_, '_, '_> {
+    fn entity(&mut self, n: usize, entity: &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)> {
+        let old = &self.earlier.model;
+        if self.plan.entities.get(n) != Some(&false) || old.entity_diagnostics.len() != old.entities.len() {
             return None;
         }
-        let (mut kept, mut reported) = match &mut earlier.model {
-            Cow::Borrowed(model) => (model.entities[n].clone(), model.entity_diagnostics[n].clone()),
-            Cow::Owned(model) => {
-                // What stays behind keeps its place; nothing reads more of it.
-                let was = &model.entities[n];
-                let husk = Entity {
-                    file: was.file,
-                    name: ast::Name {
-                        text: String::new(),
-                        span: was.span,
-                    },
-                    span: was.span,
-                    docs: None,
-                    table: was.table,
-                    attributes: Vec::new(),
-                    items: Vec::new(),
-                    size_hint: None,
-                    rate: None,
-                };
-                (
-                    std::mem::replace(&mut model.entities[n], husk),
-                    std::mem::take(&mut model.entity_diagnostics[n]),
-                )
-            }
-        };
-        kept.shift(shift_of(&self.edits, kept.file, kept.span.start));
-        for diagnostic in &mut reported {
-            moved::move_diagnostic(diagnostic, |file, span| shift_of(&self.edits, file, span.start));
+        Some(self.keep(n, &entity.docs))
+    }
+
+    fn pattern(&mut self, n: usize, pattern: &ast::Pattern, model: &Model) -> Option<(Pattern, Vec<Diagnostic>)> {
+        let old = &self.earlier.model;
+        if self.plan.patterns.get(n) != Some(&false) || old.pattern_diagnostics.len() != old.patterns.len() {
+            return None;
         }
-        // Its docs lie before it, in the stretch of the item before: an
-        // edit there changes them without touching it.
-        let docs = entity.docs.as_ref().map(|d| d.text.as_str());
-        if kept.docs.as_deref() != docs {
-            kept.docs = docs.map(str::to_string);
+        let plan = self.plan;
+        let touched = |i: usize| plan.entities[i];
+        let names_kept = *self.names_kept.get_or_insert_with(|| {
+            (0..plan.entities.len())
+                .filter(|&i| touched(i))
+                .all(|i| old.entities[i].name.text == model.entities[i].name.text)
+        });
+        // What it returns is read: attributes, tables.
+        let returns_kept = old.patterns[n]
+            .returns
+            .iter()
+            .filter_map(|r| r.entity)
+            .all(|e| !touched(e.index()));
+        if !names_kept || !returns_kept {
+            return None;
         }
-        Some((kept, reported))
+        Some(self.keep(n, &pattern.docs))
     }
 }
 

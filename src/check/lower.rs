@@ -25,20 +25,38 @@ pub const DEFAULT_GLOBAL_INDEXES: usize = 20;
 /// first, then the entities, then the patterns, so that a name declared in
 /// one file resolves in another.
 pub fn lower(files: &[(FileId, &ast::SourceFile)], diagnostics: &mut Vec<Diagnostic>) -> Model {
-    lower_reusing(files, diagnostics, &mut |_, _| None)
+    lower_reusing(files, diagnostics, &mut LowerAll)
 }
 
-/// An entity lowered before, with what lowering it reported, to stand for
-/// the `n`th entity lowered now (`reuse(n, entity)`); `None` to lower it.
-pub(super) type Reuse<'r> = dyn FnMut(usize, &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)> + 'r;
+/// Items lowered before, each with what lowering it reported, to stand for
+/// the `n`th entity or pattern lowered now; `None` to lower it.
+pub(super) trait Reuse {
+    fn entity(&mut self, n: usize, entity: &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)>;
+    /// `model` has its tables and entities.
+    fn pattern(&mut self, n: usize, pattern: &ast::Pattern, model: &Model) -> Option<(Pattern, Vec<Diagnostic>)>;
+}
 
-/// [`lower`], taking the entities `reuse` gives instead of lowering them
-/// again. Lowering an entity reads its own tree and the tables, nothing
-/// else (`check::incremental` decides when that reading cannot have changed).
+struct LowerAll;
+
+impl Reuse for LowerAll {
+    fn entity(&mut self, _: usize, _: &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)> {
+        None
+    }
+
+    fn pattern(&mut self, _: usize, _: &ast::Pattern, _: &Model) -> Option<(Pattern, Vec<Diagnostic>)> {
+        None
+    }
+}
+
+/// [`lower`], taking the entities and patterns `reuse` gives instead of
+/// lowering them again. Lowering an entity reads its own tree and the
+/// tables; a pattern, its own tree, the tables, the entities' names and the
+/// entities it returns (`check::incremental` decides when that reading
+/// cannot have changed).
 pub(super) fn lower_reusing(
     files: &[(FileId, &ast::SourceFile)],
     diagnostics: &mut Vec<Diagnostic>,
-    reuse: &mut Reuse<'_>,
+    reuse: &mut dyn Reuse,
 ) -> Model {
     let mut model = Model::default();
     let items = || {
@@ -74,7 +92,7 @@ pub(super) fn lower_reusing(
                 first,
                 diagnostics,
             ) {
-                let lowered = match reuse(model.entities.len(), entity) {
+                let lowered = match reuse.entity(model.entities.len(), entity) {
                     Some((lowered, reported)) => {
                         diagnostics.extend(reported.iter().cloned());
                         model.entity_diagnostics.push(reported);
@@ -103,7 +121,19 @@ pub(super) fn lower_reusing(
                 first,
                 diagnostics,
             ) {
-                let lowered = lower_pattern(file, pattern, &model, diagnostics);
+                let lowered = match reuse.pattern(model.patterns.len(), pattern, &model) {
+                    Some((lowered, reported)) => {
+                        diagnostics.extend(reported.iter().cloned());
+                        model.pattern_diagnostics.push(reported);
+                        lowered
+                    }
+                    None => {
+                        let from = diagnostics.len();
+                        let lowered = lower_pattern(file, pattern, &model, diagnostics);
+                        model.pattern_diagnostics.push(diagnostics[from..].to_vec());
+                        lowered
+                    }
+                };
                 model.add_pattern(lowered);
             }
         }

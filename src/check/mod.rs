@@ -169,9 +169,9 @@ fn check_on(
         Some((earlier, plan))
     });
     let mut model = match &mut earlier {
-        Some((earlier, plan)) => lower::lower_reusing(&trees, &mut diagnostics, &mut |n, entity| {
-            plan.kept_entity(earlier, n, entity)
-        }),
+        Some((earlier, plan)) => {
+            lower::lower_reusing(&trees, &mut diagnostics, &mut incremental::Keeping::new(plan, earlier))
+        }
         None => lower::lower(&trees, &mut diagnostics),
     };
     model.defaults = *defaults;

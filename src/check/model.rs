@@ -61,6 +61,8 @@ pub struct Model {
     /// Per entity, what lowering it reported: an entity kept from an
     /// earlier check reports it again (`check::incremental`).
     pub entity_diagnostics: Vec<Vec<crate::diagnostic::Diagnostic>>,
+    /// The same per pattern.
+    pub pattern_diagnostics: Vec<Vec<crate::diagnostic::Diagnostic>>,
     /// What the cost model assumes where the schema gives no hint.
     pub defaults: super::defaults::Defaults,
     /// Ids by name, so that looking a name up is not a scan of every

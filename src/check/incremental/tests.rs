@@ -2,8 +2,12 @@
 
 use proptest::prelude::*;
 
-use super::{Earlier, Plan, reusable};
+use super::{Earlier, Keeping, Plan, reusable};
+use crate::check::lower::{self, Reuse};
+use crate::check::model::{Entity, Model, Pattern};
 use crate::check::{self, Defaults, Schema, Source};
+use crate::diagnostic::Diagnostic;
+use crate::syntax::ast;
 use crate::syntax::{self, FileId};
 use crate::test_edits::{PIECES, edited, texts};
 
@@ -48,7 +52,7 @@ fn resolved_again(before: &str, now: &str) -> usize {
     let texts = [(FILE, before)];
     let model = fresh(now).model;
     let mut earlier = Earlier::new(&texts, &earlier);
-    let places = crate::check::lower::places(&[(FILE, &parse.file)]);
+    let places = lower::places(&[(FILE, &parse.file)]);
     let Some(plan) = Plan::new(&earlier, &[source(now, &parse)], &places) else {
         return model.patterns.len();
     };
@@ -58,17 +62,47 @@ fn resolved_again(before: &str, now: &str) -> usize {
         .count()
 }
 
-/// How many entities an edit from `before` to `now` leaves to lower; the
-/// others are the earlier model's, moved.
-fn lowered_again(before: &str, now: &str) -> usize {
+/// Lowering through `Keeping`, counting what it lowers again.
+struct Counting<'k, 'p, 'e, 'a> {
+    keeping: &'k mut Keeping<'p, 'e, 'a>,
+    entities: usize,
+    patterns: usize,
+}
+
+impl Reuse for Counting<'_, '_, '_, '_> {
+    fn entity(&mut self, n: usize, entity: &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)> {
+        let kept = self.keeping.entity(n, entity);
+        self.entities += usize::from(kept.is_none());
+        kept
+    }
+
+    fn pattern(&mut self, n: usize, pattern: &ast::Pattern, model: &Model) -> Option<(Pattern, Vec<Diagnostic>)> {
+        let kept = self.keeping.pattern(n, pattern, model);
+        self.patterns += usize::from(kept.is_none());
+        kept
+    }
+}
+
+/// How many entities and patterns an edit from `before` to `now` leaves to
+/// lower; the others are the earlier model's, moved.
+fn lowered_again(before: &str, now: &str) -> (usize, usize) {
     let earlier = fresh(before);
     let parse = syntax::parse_in(FILE, now);
     let texts = [(FILE, before)];
-    let places = crate::check::lower::places(&[(FILE, &parse.file)]);
-    match Plan::new(&Earlier::new(&texts, &earlier), &[source(now, &parse)], &places) {
-        Some(plan) if plan.keep_entities => plan.entities.iter().filter(|touched| **touched).count(),
-        _ => places.entities.len(),
-    }
+    let trees = [(FILE, &parse.file)];
+    let places = lower::places(&trees);
+    let mut earlier = Earlier::new(&texts, &earlier);
+    let Some(plan) = Plan::new(&earlier, &[source(now, &parse)], &places) else {
+        return (places.entities.len(), places.patterns.len());
+    };
+    let mut keeping = Keeping::new(&plan, &mut earlier);
+    let mut counting = Counting {
+        keeping: &mut keeping,
+        entities: 0,
+        patterns: 0,
+    };
+    lower::lower_reusing(&trees, &mut Vec::new(), &mut counting);
+    (counting.entities, counting.patterns)
 }
 
 fn same(a: &Schema, b: &Schema) -> Result<(), TestCaseError> {
@@ -78,6 +112,7 @@ fn same(a: &Schema, b: &Schema) -> Result<(), TestCaseError> {
     prop_assert_eq!(format!("{:?}", a.model.entities), format!("{:?}", b.model.entities));
     prop_assert_eq!(&a.model.entity_diagnostics, &b.model.entity_diagnostics);
     prop_assert_eq!(format!("{:?}", a.model.patterns), format!("{:?}", b.model.patterns));
+    prop_assert_eq!(&a.model.pattern_diagnostics, &b.model.pattern_diagnostics);
     prop_assert_eq!(format!("{:?}", a.resolutions), format!("{:?}", b.resolutions));
     prop_assert_eq!(&a.quiet, &b.quiet);
     Ok(())
@@ -137,19 +172,29 @@ fn an_edit_in_an_entity_resolves_the_patterns_of_its_table() {
 }
 
 #[test]
-fn an_edit_in_an_entity_lowers_that_entity_alone() {
+fn an_edit_in_an_entity_lowers_that_entity_and_the_patterns_returning_it() {
     let text = generated();
-    let entities = fresh(&text).model.entities.len();
+    let schema = fresh(&text);
+    let (entities, patterns) = (schema.model.entities.len(), schema.model.patterns.len());
     assert!(entities > 10, "{entities}");
     let at = nth(&text, "  pk = \"", 5) + "  pk = \"".len();
     let now = format!("{}Q{}", &text[..at], &text[at..]);
-    assert_eq!(lowered_again(&text, &now), 1);
-    // A pattern edit lowers none; a table edit, every one.
+    let returning = |e: usize| {
+        (schema.model.patterns.iter())
+            .filter(|p| p.returns.iter().any(|r| r.entity.is_some_and(|id| id.index() == e)))
+            .count()
+    };
+    assert!(returning(5) > 0);
+    assert_eq!(lowered_again(&text, &now), (1, returning(5)));
+    // A pattern edit lowers that pattern alone; a table edit, everything.
     let at = nth(&text, "\npattern ", 20) + "\npattern ".len() + 2;
-    assert_eq!(lowered_again(&text, &format!("{}x{}", &text[..at], &text[at..])), 0);
+    assert_eq!(
+        lowered_again(&text, &format!("{}x{}", &text[..at], &text[at..])),
+        (0, 1)
+    );
     let at = nth(&text, "keys_only", 0);
     let table_edited = format!("{}{}", &text[..at], &text[at + "keys_only".len()..]);
-    assert_eq!(lowered_again(&text, &table_edited), entities);
+    assert_eq!(lowered_again(&text, &table_edited), (entities, patterns));
 }
 
 #[test]
@@ -279,5 +324,19 @@ proptest! {
             earlier = again;
             text = now;
         }
+    }
+}
+
+#[test]
+fn a_renamed_entity_is_found_by_an_untouched_pattern_that_names_it() {
+    // The pattern is untouched and returned nothing known before the edit:
+    // its lowering still changes, because a name it looks up now exists.
+    let before = "table T {\n  key pk, sk\n}\n\nentity Order in T {\n  id: id\n  pk = \"O#{id}\"\n  sk = \"O\"\n}\n\npattern p(id) -> Ordr\n";
+    let now = before.replace("entity Order", "entity Ordr");
+    let earlier = fresh(before);
+    assert!(earlier.diagnostics.iter().any(|d| d.message.contains("unknown entity")));
+    for taken in [false, true] {
+        let again = after(&now, before, fresh(before), taken);
+        same(&again, &fresh(&now)).unwrap();
     }
 }
