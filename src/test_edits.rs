@@ -38,6 +38,7 @@ pub const PIECES: &[&str] = &[
     "é",
     "entity E {\n",
     "pattern p(a) -> E\n",
+    "pattern s() -> E[] scan gsi1\n",
     "§",
 ];
 

@@ -105,6 +105,8 @@ pub(super) struct Keeping<'p, 'e, 'a> {
     /// a pattern returns finds what it found before); known once the
     /// entities are lowered.
     names_kept: Option<bool>,
+    /// Per pattern, whether its earlier lowering was kept.
+    kept_patterns: Vec<bool>,
 }
 
 impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
@@ -113,7 +115,14 @@ impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
             plan,
             earlier,
             names_kept: None,
+            kept_patterns: vec![false; plan.patterns.len()],
         }
+    }
+
+    /// Per pattern, whether its earlier lowering was kept: only then can its
+    /// earlier Query be (what it returns is the same).
+    pub(super) fn kept_patterns(self) -> Vec<bool> {
+        self.kept_patterns
     }
 
     fn shift(&self, file: FileId, at: usize) -> isize {
@@ -164,6 +173,7 @@ impl super::lower::Reuse for Keeping<'_, '_, '_> {
         if !names_kept || !returns_kept {
             return None;
         }
+        self.kept_patterns[n] = true;
         Some(self.keep(n, &pattern.docs))
     }
 }
@@ -185,8 +195,14 @@ struct Edit {
 const KEYWORD: usize = "pattern".len();
 
 /// Per pattern of the new model: its earlier Query, moved to the new text,
-/// when it cannot have changed (`Some`); `None` to resolve it.
-pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, model: &Model) -> Vec<Option<Option<Resolution>>> {
+/// when it cannot have changed (`Some`); `None` to resolve it. `lowered`
+/// says which patterns kept their earlier lowering.
+pub(super) fn reusable(
+    earlier: &mut Earlier<'_>,
+    plan: &Plan,
+    lowered: &[bool],
+    model: &Model,
+) -> Vec<Option<Option<Resolution>>> {
     let old = &*earlier.model;
     if earlier.schema.quiet.len() != old.patterns.len() || earlier.resolutions.len() != old.patterns.len() {
         return vec![None; model.patterns.len()];
@@ -202,11 +218,18 @@ pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, model: &Model) ->
             dirty[table.index()] = true;
         }
     }
+    // Kept lowering: untouched, returning what it returned. Every table it
+    // returns from must be clean (more than one is an error, never quiet).
     let keep = |i: usize| {
-        let pattern = &model.patterns[i];
-        let first = pattern.returns.first().and_then(|r| r.entity);
-        let table = first.and_then(|e| model.entity(e).table);
-        table.is_some_and(|table| !plan.patterns[i] && !dirty[table.index()] && earlier.schema.quiet[i])
+        let clean = |r: &super::model::Return| {
+            let table = r.entity.and_then(|e| model.entity(e).table);
+            table.is_some_and(|table| !dirty[table.index()])
+        };
+        lowered.get(i) == Some(&true)
+            && !plan.patterns[i]
+            && earlier.schema.quiet[i]
+            && !model.patterns[i].returns.is_empty()
+            && model.patterns[i].returns.iter().all(clean)
     };
     let kept: Vec<Option<Option<Resolution>>> = match &mut earlier.resolutions {
         Cow::Owned(owned) => (0..owned.len()).map(|i| keep(i).then(|| owned[i].take())).collect(),

@@ -168,16 +168,20 @@ fn check_on(
         let plan = incremental::Plan::new(earlier, sources, &lower::places(&trees))?;
         Some((earlier, plan))
     });
+    let mut lowered = Vec::new();
     let mut model = match &mut earlier {
         Some((earlier, plan)) => {
-            lower::lower_reusing(&trees, &mut diagnostics, &mut incremental::Keeping::new(plan, earlier))
+            let mut keeping = incremental::Keeping::new(plan, earlier);
+            let model = lower::lower_reusing(&trees, &mut diagnostics, &mut keeping);
+            lowered = keeping.kept_patterns();
+            model
         }
         None => lower::lower(&trees, &mut diagnostics),
     };
     model.defaults = *defaults;
     let registry = resolve::registry::Registry::new(&model);
     let reused = match earlier {
-        Some((earlier, plan)) => incremental::reusable(earlier, &plan, &model),
+        Some((earlier, plan)) => incremental::reusable(earlier, &plan, &lowered, &model),
         None => vec![None; model.patterns.len()],
     };
     // Where fixes are tried out, their budget is per thread: one thread.

@@ -173,12 +173,19 @@ impl Shift for Modifier {
             }
             Modifier::Operation { span, operation } => {
                 span.shift(delta);
-                if let Operation::Scan(index) = operation {
-                    index.shift(delta);
-                }
+                operation.shift(delta);
             }
             Modifier::Where(filter) => filter.shift(delta),
             Modifier::Rate(rate) => rate.shift(delta),
+        }
+    }
+}
+
+impl Shift for Operation {
+    fn shift(&mut self, delta: isize) {
+        match self {
+            Operation::Get | Operation::BatchGet => {}
+            Operation::Scan(index) => index.shift(delta),
         }
     }
 }

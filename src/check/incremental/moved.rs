@@ -55,8 +55,9 @@ impl Shift for Pattern {
         returns.shift(delta);
         order.shift(delta);
         consistent.shift(delta);
-        if let Some((at, _)) = operation {
+        if let Some((at, operation)) = operation {
             at.shift(delta);
+            operation.shift(delta);
         }
         if let Some((at, _)) = segments {
             at.shift(delta);
