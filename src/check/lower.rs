@@ -92,19 +92,11 @@ pub(super) fn lower_reusing(
                 first,
                 diagnostics,
             ) {
-                let lowered = match reuse.entity(model.entities.len(), entity) {
-                    Some((lowered, reported)) => {
-                        diagnostics.extend(reported.iter().cloned());
-                        model.entity_diagnostics.push(reported);
-                        lowered
-                    }
-                    None => {
-                        let from = diagnostics.len();
-                        let lowered = lower_entity(file, entity, &model.tables, diagnostics);
-                        model.entity_diagnostics.push(diagnostics[from..].to_vec());
-                        lowered
-                    }
-                };
+                let kept = reuse.entity(model.entities.len(), entity);
+                let (lowered, reported) = kept_or_lowered(kept, diagnostics, |diagnostics| {
+                    lower_entity(file, entity, &model.tables, diagnostics)
+                });
+                model.entity_diagnostics.push(reported);
                 model.add_entity(lowered);
             }
         }
@@ -121,19 +113,11 @@ pub(super) fn lower_reusing(
                 first,
                 diagnostics,
             ) {
-                let lowered = match reuse.pattern(model.patterns.len(), pattern, &model) {
-                    Some((lowered, reported)) => {
-                        diagnostics.extend(reported.iter().cloned());
-                        model.pattern_diagnostics.push(reported);
-                        lowered
-                    }
-                    None => {
-                        let from = diagnostics.len();
-                        let lowered = lower_pattern(file, pattern, &model, diagnostics);
-                        model.pattern_diagnostics.push(diagnostics[from..].to_vec());
-                        lowered
-                    }
-                };
+                let kept = reuse.pattern(model.patterns.len(), pattern, &model);
+                let (lowered, reported) = kept_or_lowered(kept, diagnostics, |diagnostics| {
+                    lower_pattern(file, pattern, &model, diagnostics)
+                });
+                model.pattern_diagnostics.push(reported);
                 model.add_pattern(lowered);
             }
         }
@@ -168,6 +152,27 @@ pub(super) fn places(files: &[(FileId, &ast::SourceFile)]) -> Places {
         }
     }
     places
+}
+
+/// A `kept` item, reporting again what lowering it reported; else the item
+/// `lower` makes. Either way, with what lowering it reported (kept beside
+/// it, for the next edit).
+fn kept_or_lowered<T>(
+    kept: Option<(T, Vec<Diagnostic>)>,
+    diagnostics: &mut Vec<Diagnostic>,
+    lower: impl FnOnce(&mut Vec<Diagnostic>) -> T,
+) -> (T, Vec<Diagnostic>) {
+    match kept {
+        Some((lowered, reported)) => {
+            diagnostics.extend(reported.iter().cloned());
+            (lowered, reported)
+        }
+        None => {
+            let from = diagnostics.len();
+            let lowered = lower(diagnostics);
+            (lowered, diagnostics[from..].to_vec())
+        }
+    }
 }
 
 /// False (with an error) when the name was `first` declared elsewhere.
