@@ -123,7 +123,7 @@ fn main() {
                 )
             }
             // The editor's case: the earlier check is held by no one else, so
-            // its Queries and model are taken (what is kept moves, as in
+            // its Queries, model and registry are taken (what is kept moves, as in
             // `db`); the keystroke is typed and deleted in turn. The earlier
             // check's remains are freed here (the server frees them on a
             // thread of its own).
@@ -133,9 +133,11 @@ fn main() {
                 let texts = [(dyno::syntax::FileId::default(), old_text)];
                 let resolutions = std::mem::take(&mut schema.resolutions);
                 let model = std::mem::take(&mut schema.model);
+                let registry = std::mem::take(&mut schema.registry);
                 let mut earlier = dyno::check::incremental::Earlier::new(&texts, &schema);
                 earlier.resolutions = std::borrow::Cow::Owned(resolutions);
                 earlier.model = std::borrow::Cow::Owned(model);
+                earlier.registry = std::borrow::Cow::Owned(registry);
                 let source = dyno::check::Source {
                     file: dyno::syntax::FileId::default(),
                     text: new_text,

@@ -1,18 +1,22 @@
 //! Checking a schema again after an edit: a pattern keeps its earlier Query
 //! when nothing it was resolved from can have changed.
 //!
-//! Resolving a pattern reads the pattern, its table (keys, indexes) and the
-//! entities of that table (their key templates, through the registry's
-//! per-table buckets, and their attributes); nothing of other tables. So
-//! after an edit a pattern is resolved again only when the edit touched it,
-//! its table, or an entity of its table. Patterns whose resolving reported
-//! something are always resolved again: their fixes are tried out against
-//! the whole schema.
+//! Resolving a pattern reads the pattern, its table (keys, indexes), the
+//! entities it returns and the items of other entities that its registry
+//! lookups found, or every entity when it went over them all; what it
+//! looked up is recorded as it resolves (`check::reads`). So after an edit
+//! a pattern is resolved again only when its lowering was not kept (see
+//! below), or a touched entity's items, before or after the edit, are
+//! among what it looked up. Patterns whose resolving reported something
+//! are always resolved again: their fixes are tried out against the whole
+//! schema.
 //!
 //! Lowering an entity reads its own tree and the tables: an entity the edit
 //! did not touch, when no table was touched either, is the earlier model's
-//! entity moved (with what lowering it reported, moved too). Tables and
-//! patterns are lowered again, and the lints run in full.
+//! entity moved (with what lowering it reported, moved too). A pattern
+//! also reads the entities' names and what it returns: it is kept when
+//! untouched, returning no touched entity, and no touched entity was
+//! renamed. Tables are lowered again, and the lints run in full.
 //!
 //! An item is "touched" when the edit reaches into its stretch of text,
 //! from its keyword to the next item's (where its parse could change), or
@@ -25,7 +29,9 @@ use std::borrow::Cow;
 
 use super::lower::Places;
 use super::model::{Entity, Model, Pattern};
-use super::resolve::Resolution;
+use super::reads::Written;
+use super::resolve::registry::Registry;
+use super::resolve::{Kept, Resolution};
 use super::{Schema, Source};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::shift::Shift;
@@ -45,6 +51,9 @@ pub struct Earlier<'a> {
     /// The earlier check's model, borrowed (a kept entity is copied) or
     /// taken out of it (a kept entity moves).
     pub model: Cow<'a, Model>,
+    /// The earlier check's registry, borrowed or taken: the buckets of a
+    /// table no touched entity was or is on are kept.
+    pub registry: Cow<'a, Registry>,
 }
 
 impl<'a> Earlier<'a> {
@@ -55,6 +64,7 @@ impl<'a> Earlier<'a> {
             schema,
             resolutions: Cow::Borrowed(&schema.resolutions),
             model: Cow::Borrowed(&schema.model),
+            registry: Cow::Borrowed(&schema.registry),
         }
     }
 }
@@ -194,61 +204,62 @@ struct Edit {
 /// of the item before.
 const KEYWORD: usize = "pattern".len();
 
-/// Per pattern of the new model: its earlier Query, moved to the new text,
-/// when it cannot have changed (`Some`); `None` to resolve it. `lowered`
-/// says which patterns kept their earlier lowering.
-pub(super) fn reusable(
-    earlier: &mut Earlier<'_>,
-    plan: &Plan,
-    lowered: &[bool],
-    model: &Model,
-) -> Vec<Option<Option<Resolution>>> {
+/// The new model's registry: a table that no touched entity was or is on
+/// holds the same items as before, by the same ids, and keeps its buckets.
+pub(super) fn registry(earlier: &mut Earlier<'_>, plan: &Plan, model: &Model) -> Registry {
     let old = &*earlier.model;
-    if earlier.schema.quiet.len() != old.patterns.len() || earlier.resolutions.len() != old.patterns.len() {
-        return vec![None; model.patterns.len()];
-    }
-    // The tables an entity was or is on: touched entities are never taken
-    // out of the earlier model, so theirs is still there.
-    let mut dirty = vec![false; model.tables.len()];
-    for (i, _) in plan.entities.iter().enumerate().filter(|(_, c)| **c) {
-        for table in [old.entities[i].table, model.entities[i].table] {
-            let Some(table) = table else {
-                return vec![None; model.patterns.len()];
-            };
-            dirty[table.index()] = true;
+    let mut rebuild = vec![false; model.tables.len()];
+    for (i, _) in plan.entities.iter().enumerate().filter(|(_, touched)| **touched) {
+        for table in [old.entities[i].table, model.entities[i].table].into_iter().flatten() {
+            rebuild[table.index()] = true;
         }
     }
-    // Kept lowering: untouched, returning what it returned. Every table it
-    // returns from must be clean (more than one is an error, never quiet).
+    Registry::reusing(model, &mut earlier.registry, &rebuild)
+}
+
+/// Per pattern of the new model: its earlier Query, moved to the new text,
+/// with what resolving it read, when it cannot have changed (`Some`);
+/// `None` to resolve it. `lowered` says which patterns kept their earlier
+/// lowering.
+pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[bool], model: &Model) -> Vec<Option<Kept>> {
+    let old = &*earlier.model;
+    let reads = &earlier.schema.reads;
+    if reads.len() != old.patterns.len() || earlier.resolutions.len() != old.patterns.len() {
+        return vec![None; model.patterns.len()];
+    }
+    // What the touched entities wrote and write now: touched entities are
+    // never taken out of the earlier model, so theirs is still there.
+    let written: Vec<Written> = (plan.entities.iter().enumerate())
+        .filter(|(_, touched)| **touched)
+        .flat_map(|(i, _)| [Written::of(&old.entities[i]), Written::of(&model.entities[i])])
+        .collect();
+    // Kept lowering (untouched, returning what it returned: no touched
+    // entity), and resolving it read nothing a touched entity wrote or
+    // writes now, so it would read what it read.
     let keep = |i: usize| {
-        let clean = |r: &super::model::Return| {
-            let table = r.entity.and_then(|e| model.entity(e).table);
-            table.is_some_and(|table| !dirty[table.index()])
-        };
-        lowered.get(i) == Some(&true)
-            && !plan.patterns[i]
-            && earlier.schema.quiet[i]
-            && !model.patterns[i].returns.is_empty()
-            && model.patterns[i].returns.iter().all(clean)
+        let reads = reads[i].as_ref().filter(|_| lowered.get(i) == Some(&true))?;
+        (!written.iter().any(|w| reads.sees(w))).then(|| reads.clone())
     };
-    let kept: Vec<Option<Option<Resolution>>> = match &mut earlier.resolutions {
-        Cow::Owned(owned) => (0..owned.len()).map(|i| keep(i).then(|| owned[i].take())).collect(),
+    let kept: Vec<Option<Kept>> = match &mut earlier.resolutions {
+        Cow::Owned(owned) => (0..owned.len())
+            .map(|i| keep(i).map(|reads| (owned[i].take(), reads)))
+            .collect(),
         Cow::Borrowed(borrowed) => (0..borrowed.len())
-            .map(|i| keep(i).then(|| borrowed[i].clone()))
+            .map(|i| keep(i).map(|reads| (borrowed[i].clone(), reads)))
             .collect(),
     };
     let edits = &plan.edits;
     kept.into_iter()
         .enumerate()
-        .map(|(i, resolution)| {
-            let mut resolution = resolution?;
+        .map(|(i, kept)| {
+            let (mut resolution, reads) = kept?;
             if let Some(resolution) = &mut resolution {
                 moved(edits, &mut resolution.relies_on);
                 if let Some(filter) = &mut resolution.filter {
                     filter.shift(shift_of(edits, old.patterns[i].file, old.patterns[i].span.start));
                 }
             }
-            Some(resolution)
+            Some((resolution, reads))
         })
         .collect()
 }

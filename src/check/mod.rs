@@ -15,6 +15,7 @@ pub mod lang;
 pub mod lints;
 mod lower;
 pub mod model;
+pub mod reads;
 pub mod resolve;
 pub mod sample;
 pub mod shard;
@@ -52,9 +53,9 @@ pub struct Schema {
     pub resolutions: Vec<Option<resolve::Resolution>>,
     /// Syntax and semantic diagnostics, by file and then in source order.
     pub diagnostics: Vec<Diagnostic>,
-    /// Per pattern: whether resolving it reported nothing, which lets a
-    /// later check reuse its Query (`incremental`).
-    quiet: Vec<bool>,
+    /// Per pattern: when resolving it reported nothing, what it read of the
+    /// entities, which lets a later check reuse its Query (`incremental`).
+    reads: Vec<Option<Arc<reads::Reads>>>,
 }
 
 impl Schema {
@@ -179,10 +180,15 @@ fn check_on(
         None => lower::lower(&trees, &mut diagnostics),
     };
     model.defaults = *defaults;
-    let registry = resolve::registry::Registry::new(&model);
-    let reused = match earlier {
-        Some((earlier, plan)) => incremental::reusable(earlier, &plan, &lowered, &model),
-        None => vec![None; model.patterns.len()],
+    let (registry, reused) = match earlier {
+        Some((earlier, plan)) => (
+            incremental::registry(earlier, &plan, &model),
+            incremental::reusable(earlier, &plan, &lowered, &model),
+        ),
+        None => (
+            resolve::registry::Registry::new(&model),
+            vec![None; model.patterns.len()],
+        ),
     };
     // Where fixes are tried out, their budget is per thread: one thread.
     let threads = if resolve::tries_fixes(sources) {
@@ -191,10 +197,10 @@ fn check_on(
         threads(&model)
     };
     // The model lints run while the patterns resolve.
-    let ((resolutions, quiet), findings) = parallel::join(
+    let ((resolutions, reads), findings) = parallel::join(
         threads,
         || resolve::resolve_all(sources, &model, &registry, reused, threads, &mut diagnostics),
-        || lints::model_lints(&model, &registry),
+        || lints::model_lints(&model, &registry, threads),
     );
     lints::lint_with(&model, &registry, &resolutions, findings, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.file, d.span.start, d.span.end));
@@ -203,7 +209,7 @@ fn check_on(
         registry,
         resolutions,
         diagnostics,
-        quiet,
+        reads,
     }
 }
 

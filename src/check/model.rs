@@ -100,6 +100,7 @@ impl Model {
     }
 
     pub fn entity_named(&self, name: &str) -> Option<EntityId> {
+        super::reads::whole();
         self.ids.entities.get(name).copied()
     }
 
@@ -120,6 +121,7 @@ impl Model {
 
     /// Every entity with its id, in declaration order.
     pub fn entity_ids(&self) -> impl Iterator<Item = (EntityId, &Entity)> {
+        super::reads::whole();
         self.entities.iter().enumerate().map(|(i, e)| (EntityId::new(i), e))
     }
 

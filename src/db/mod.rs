@@ -350,7 +350,8 @@ impl Workspace {
                 .map(|((&file, text), parse)| Source { file, text, parse })
                 .collect();
             let mut earlier = lock(&self.earlier).remove(&(files.to_vec(), *defaults));
-            // Held by no one else, the earlier Queries and model are taken,
+            // Held by no one else, the earlier Queries, model and registry
+            // are taken,
             // so that what is kept moves rather than being copied.
             let taken = earlier
                 .as_mut()
@@ -361,22 +362,26 @@ impl Workspace {
                     (
                         std::mem::take(&mut schema.resolutions),
                         std::mem::take(&mut schema.model),
+                        std::mem::take(&mut schema.registry),
                     )
                 });
-            // What the check left of the taken Queries and model.
+            // What the check left of what was taken.
             let mut left = None;
             let schema = match earlier.as_ref().and_then(|memo| memo.get()) {
                 Some(before) => {
                     let texts: Vec<(FileId, &str)> =
                         files.iter().copied().zip(before.texts.iter().map(|t| &**t)).collect();
                     let mut earlier = check::incremental::Earlier::new(&texts, &before.schema);
-                    if let Some((resolutions, model)) = taken {
+                    if let Some((resolutions, model, registry)) = taken {
                         earlier.resolutions = Cow::Owned(resolutions);
                         earlier.model = Cow::Owned(model);
+                        earlier.registry = Cow::Owned(registry);
                     }
                     let schema = check::check_after(&sources, defaults, &mut earlier);
-                    if let (Cow::Owned(resolutions), Cow::Owned(model)) = (earlier.resolutions, earlier.model) {
-                        left = Some((resolutions, model));
+                    if let (Cow::Owned(resolutions), Cow::Owned(model), Cow::Owned(registry)) =
+                        (earlier.resolutions, earlier.model, earlier.registry)
+                    {
+                        left = Some((resolutions, model, registry));
                     }
                     schema
                 }

@@ -42,7 +42,7 @@ use crate::diagnostic::Diagnostic;
 
 /// Runs every registry lint; pure over the analysed schema.
 pub fn lint(model: &Model, registry: &Registry, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
-    let findings = model_lints(model, registry);
+    let findings = model_lints(model, registry, 1);
     lint_with(model, registry, resolutions, findings, diagnostics);
 }
 
@@ -53,18 +53,33 @@ pub struct ModelFindings {
     after_order: Vec<Diagnostic>,
 }
 
-pub fn model_lints(model: &Model, registry: &Registry) -> ModelFindings {
-    let mut before_order = Vec::new();
-    tags::type_tag_prefixes(model, registry, &mut before_order);
-    tags::mixed_delimiters(model, &mut before_order);
-    overwrite::overwrites(model, registry, &mut before_order);
-    let mut after_order = Vec::new();
-    limits::key_lengths(model, &mut after_order);
-    ttl::ttl_types(model, &mut after_order);
-    ttl::expired_reads(model, &mut after_order);
-    bounds::coarse_bounds(model, &mut after_order);
-    unused::unused_entities(model, &mut after_order);
-    hot::hot_writes(model, &mut after_order);
+/// In two halves of about equal work, at once when `threads` > 1: after an
+/// edit few patterns are left to resolve, and the check waits for these.
+pub fn model_lints(model: &Model, registry: &Registry, threads: usize) -> ModelFindings {
+    let (first, second) = crate::parallel::join(
+        threads,
+        || {
+            let (mut before_order, mut after_order) = (Vec::new(), Vec::new());
+            tags::type_tag_prefixes(model, registry, &mut before_order);
+            tags::mixed_delimiters(model, &mut before_order);
+            limits::key_lengths(model, &mut after_order);
+            (before_order, after_order)
+        },
+        || {
+            let (mut before_order, mut after_order) = (Vec::new(), Vec::new());
+            overwrite::overwrites(model, registry, &mut before_order);
+            ttl::ttl_types(model, &mut after_order);
+            ttl::expired_reads(model, &mut after_order);
+            bounds::coarse_bounds(model, &mut after_order);
+            unused::unused_entities(model, &mut after_order);
+            hot::hot_writes(model, &mut after_order);
+            (before_order, after_order)
+        },
+    );
+    // Each half's findings after the first's: the order of one thread.
+    let ((mut before_order, mut after_order), (before, after)) = (first, second);
+    before_order.extend(before);
+    after_order.extend(after);
     ModelFindings {
         before_order,
         after_order,

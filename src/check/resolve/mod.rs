@@ -25,9 +25,12 @@ pub use knowns::literal_text;
 pub use operation::{BATCH_GET_KEYS, Read};
 use registry::{ItemRef, Registry};
 
+use std::sync::Arc;
+
 use super::Source;
 use super::lang;
 use super::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, Return, TableId};
+use super::reads::{self, Reads};
 use super::suggest::{closest, escape};
 use super::value::{self, Value};
 use crate::diagnostic::{Code, Diagnostic, Fix};
@@ -126,17 +129,18 @@ impl Context<'_> {
 /// Query could be found (reported). `sources` are the files the model was
 /// lowered from.
 ///
-/// `reused` holds, per pattern, a Query kept from an earlier check (`Some`)
-/// or `None` to resolve it; only the latter are resolved, spread over the
-/// threads. Also returns, per pattern, whether it reported nothing.
+/// `reused` holds, per pattern, a Query kept from an earlier check with
+/// what resolving it read (`Some`), or `None` to resolve it; only the
+/// latter are resolved, spread over the threads. Also returns, per pattern
+/// that reported nothing, what its resolving read.
 pub fn resolve_all(
     sources: &[Source<'_>],
     model: &Model,
     registry: &Registry,
-    reused: Vec<Option<Option<Resolution>>>,
+    reused: Vec<Option<Kept>>,
     threads: usize,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Vec<Option<Resolution>>, Vec<bool>) {
+) -> (Vec<Option<Resolution>>, Vec<Option<Arc<Reads>>>) {
     let todo: Vec<&Pattern> = model
         .patterns
         .iter()
@@ -146,18 +150,22 @@ pub fn resolve_all(
         .collect();
     let mut resolved = crate::parallel::map(threads, &todo, diagnostics, |pattern, diagnostics| {
         let before = diagnostics.len();
-        let resolution = resolve(sources, model, registry, pattern, diagnostics);
-        (resolution, diagnostics.len() == before)
+        let (resolution, reads) = reads::recording(|| resolve(sources, model, registry, pattern, diagnostics));
+        (resolution, (diagnostics.len() == before).then(|| Arc::new(reads)))
     })
     .into_iter();
     reused
         .into_iter()
         .map(|kept| match kept {
-            Some(resolution) => (resolution, true),
+            Some((resolution, reads)) => (resolution, Some(reads)),
             None => resolved.next().expect("one result per pattern resolved"),
         })
         .unzip()
 }
+
+/// A Query kept from an earlier check (or its absence, when that pattern
+/// had nothing to resolve), with what resolving it read.
+pub type Kept = (Option<Resolution>, Arc<Reads>);
 
 fn resolve(
     sources: &[Source<'_>],

@@ -3,6 +3,8 @@
 //! with, sorted, so a lookup touches only templates whose leading literal is
 //! compatible with the value's (one a prefix of the other).
 
+use std::borrow::Cow;
+
 use crate::check::model::{EntityId, Model, TableId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,9 +31,37 @@ struct Bucket {
 
 impl Registry {
     pub fn new(model: &Model) -> Registry {
+        Registry::of_tables(model, &vec![true; model.tables.len()])
+    }
+
+    /// The registry of `model`, with the buckets of each table that
+    /// `rebuild` does not name taken (or copied) from `earlier`: a check
+    /// of an earlier text whose entities of those tables are the same, by
+    /// the same ids.
+    pub fn reusing(model: &Model, earlier: &mut Cow<'_, Registry>, rebuild: &[bool]) -> Registry {
+        if earlier.by_table.len() != model.tables.len() || rebuild.len() != model.tables.len() {
+            return Registry::new(model);
+        }
+        let mut registry = Registry::of_tables(model, rebuild);
+        for (table, buckets) in registry.by_table.iter_mut().enumerate() {
+            if !rebuild[table] {
+                *buckets = match earlier {
+                    Cow::Owned(earlier) => std::mem::take(&mut earlier.by_table[table]),
+                    Cow::Borrowed(earlier) => earlier.by_table[table].clone(),
+                };
+            }
+        }
+        registry
+    }
+
+    /// The buckets of the tables `tables` names; the others empty.
+    fn of_tables(model: &Model, tables: &[bool]) -> Registry {
         let mut by_table: Vec<Vec<Bucket>> = vec![Vec::new(); model.tables.len()];
         for (entity_id, entity) in model.entity_ids() {
-            let Some(buckets) = entity.table.and_then(|t| by_table.get_mut(t.index())) else {
+            let Some(buckets) = (entity.table)
+                .filter(|t| tables[t.index()])
+                .and_then(|t| by_table.get_mut(t.index()))
+            else {
                 continue;
             };
             for (item_id, item) in entity.items.iter().enumerate() {
@@ -74,6 +104,7 @@ impl Registry {
     /// those whose literal extends `head`, then those whose literal is a
     /// proper prefix of it, shortest first.
     pub fn compatible(&self, table: TableId, attr: &str, head: &str) -> Vec<ItemRef> {
+        crate::check::reads::lookup(table, attr, Some(head));
         let Some(bucket) = self.bucket(table, attr) else {
             return Vec::new();
         };
@@ -108,11 +139,13 @@ impl Registry {
 
     /// Every (leading literal, item) for a key attribute, sorted.
     pub fn entries(&self, table: TableId, attr: &str) -> &[(String, ItemRef)] {
+        crate::check::reads::lookup(table, attr, None);
         self.bucket(table, attr).map_or(&[], |b| b.entries.as_slice())
     }
 
     /// Every (table, key attribute) with its sorted (leading literal, item) list.
     pub fn keys(&self) -> impl Iterator<Item = (TableId, &str, &[(String, ItemRef)])> {
+        crate::check::reads::whole();
         self.by_table.iter().enumerate().flat_map(|(t, buckets)| {
             buckets
                 .iter()
