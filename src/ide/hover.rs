@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::File;
-use super::locate::{self, Symbol};
+use super::locate::Symbol;
 use crate::check::cost;
 use crate::check::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, PatternId, Projection, TableId};
 use crate::check::sample::example_item;
@@ -35,7 +35,7 @@ pub fn hover(file: &File, offset: usize) -> Option<HoverResult> {
     {
         return Some(result);
     }
-    let occurrence = locate::at(file.occurrences(), offset)?;
+    let occurrence = file.occurrence_at(offset)?;
     let model = &file.analysis.schema.model;
     let markdown = match &occurrence.symbol {
         Symbol::Pattern(p) => pattern(file, *p),

@@ -60,11 +60,26 @@ pub fn at(occurrences: &[Occurrence], offset: usize) -> Option<&Occurrence> {
 }
 
 pub fn occurrences(analysis: &Analysis) -> Vec<Occurrence> {
+    of_items(analysis, analysis.parse.file.items.iter())
+}
+
+/// The occurrences of the items that contain `offset` or end there: all
+/// that [`at`] can find at `offset` (an item's occurrences lie within its
+/// span), without walking the whole file.
+pub fn occurrences_near(analysis: &Analysis, offset: usize) -> Vec<Occurrence> {
+    let items = analysis.parse.file.items.iter();
+    of_items(
+        analysis,
+        items.filter(|item| (item.span().start..=item.span().end).contains(&offset)),
+    )
+}
+
+fn of_items<'a>(analysis: &Analysis, items: impl Iterator<Item = &'a Item>) -> Vec<Occurrence> {
     let mut walk = Walk {
         model: &analysis.schema.model,
         out: Vec::new(),
     };
-    for item in &analysis.parse.file.items {
+    for item in items {
         match item {
             Item::Table(t) => walk.table(t),
             Item::Entity(e) => walk.entity(e),
@@ -388,6 +403,27 @@ impl Walk<'_> {
         } else {
             let attrs = self.returned_attributes(pattern, &name.text);
             self.push_all(name.span, attrs);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_items_at_an_offset_hold_what_the_whole_index_finds_there() {
+        let mut texts = crate::test_edits::texts();
+        // Broken items too: recovery leaves partial trees.
+        texts.push(texts[0].replacen('}', "", 3));
+        for text in &texts {
+            let analysis = crate::check::analyze(text);
+            let all = occurrences(&analysis);
+            assert!(all.len() > 50, "{}", all.len());
+            for offset in 0..=text.len() {
+                let near = occurrences_near(&analysis, offset);
+                assert_eq!(at(&near, offset), at(&all, offset), "at {offset}");
+            }
         }
     }
 }

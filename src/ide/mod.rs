@@ -69,6 +69,16 @@ impl File {
         self.occurrences.get_or_init(|| locate::occurrences(&self.analysis))
     }
 
+    /// The occurrence under the cursor: from the file's index once built,
+    /// else from the items at `offset` alone (a hover right after an edit
+    /// should not wait for an index of the whole file).
+    pub fn occurrence_at(&self, offset: usize) -> Option<Occurrence> {
+        match self.occurrences.get() {
+            Some(all) => locate::at(all, offset).cloned(),
+            None => locate::at(&locate::occurrences_near(&self.analysis, offset), offset).cloned(),
+        }
+    }
+
     /// How the pattern is served (`None` where no single Query serves it),
     /// computed once: hovers and inlay hints ask for it on every request.
     pub fn served(&self, pattern: PatternId) -> Option<&Served> {
