@@ -13,6 +13,7 @@
 use std::cell::RefCell;
 
 use super::model::{Entity, TableId};
+use super::resolve::registry::heads_agree;
 
 /// The lookups one pattern's resolving made.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -92,8 +93,7 @@ impl Reads {
         self.lookups.iter().filter(|l| l.table == table).any(|lookup| {
             (written.keys.iter().filter(|(attr, _)| **attr == *lookup.attr)).any(|(_, literal)| {
                 let Some(head) = &lookup.head else { return true };
-                // As `Registry::compatible`: one a prefix of the other.
-                literal.starts_with(&**head) || head.starts_with(literal.as_str())
+                heads_agree(literal, head)
             })
         })
     }

@@ -351,8 +351,7 @@ impl Workspace {
                 .collect();
             let mut earlier = lock(&self.earlier).remove(&(files.to_vec(), *defaults));
             // Held by no one else, the earlier Queries, model and registry
-            // are taken,
-            // so that what is kept moves rather than being copied.
+            // are taken, so that what is kept moves rather than being copied.
             let taken = earlier
                 .as_mut()
                 .and_then(Arc::get_mut)

@@ -6,7 +6,7 @@
 //! declaration.
 
 use super::File;
-use super::locate::{self, Occurrence, Symbol};
+use super::locate::{Occurrence, Symbol};
 use crate::check::model::{EntityId, Model};
 use crate::check::resolve::Resolution;
 use crate::syntax::ast::KnownKind;
@@ -15,12 +15,12 @@ use crate::syntax::{FileSpan, Span};
 /// Locations leave the file: a Query relies on key lines of entities and
 /// on an index, wherever they are declared.
 pub fn definition(file: &File, offset: usize) -> Vec<FileSpan> {
-    let Some(occurrence) = locate::at(file.occurrences(), offset) else {
+    let Some(occurrence) = file.occurrence_at(offset) else {
         return Vec::new();
     };
     let model = &file.analysis.schema.model;
     if let Some(resolution) = enclosing_resolution(file, occurrence.span.start) {
-        let relied = relied_on(model, resolution, occurrence);
+        let relied = relied_on(model, resolution, &occurrence);
         if !relied.is_empty() {
             return relied;
         }
@@ -40,7 +40,7 @@ pub fn definition_in(files: &[&File], current: usize, offset: usize) -> Vec<File
     if !found.is_empty() {
         return found;
     }
-    let Some(occurrence) = locate::at(file.occurrences(), offset) else {
+    let Some(occurrence) = file.occurrence_at(offset) else {
         return Vec::new();
     };
     files

@@ -9,7 +9,7 @@ use crate::syntax::{FileSpan, Span, names, template};
 
 /// The span that would be renamed, or `None` where nothing can be.
 pub fn prepare(file: &File, offset: usize) -> Option<Span> {
-    locate::at(file.occurrences(), offset).map(|o| o.span)
+    file.occurrence_at(offset).map(|o| o.span)
 }
 
 /// Every edit of the rename, each in its file, or why it cannot be done.

@@ -29,6 +29,14 @@ struct Bucket {
     lengths: Vec<usize>,
 }
 
+/// Whether a template with leading literal `literal` could produce a value
+/// starting with `head`: one is a prefix of the other. What
+/// [`Registry::compatible`] finds by sorted search, and what
+/// `check::reads` tests an edited entity's items against.
+pub fn heads_agree(literal: &str, head: &str) -> bool {
+    literal.starts_with(head) || head.starts_with(literal)
+}
+
 impl Registry {
     pub fn new(model: &Model) -> Registry {
         Registry::of_tables(model, &vec![true; model.tables.len()])
@@ -151,5 +159,43 @@ impl Registry {
                 .iter()
                 .map(move |b| (TableId::new(t), b.attr.as_str(), b.entries.as_slice()))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sorted search finds exactly the items [`heads_agree`] names,
+    /// for heads shorter than, equal to, between and longer than the
+    /// literals (multi-byte ones included).
+    #[test]
+    fn compatible_finds_exactly_the_items_whose_heads_agree() {
+        let literals = ["", "U", "USER#", "USERGROUP#", "USER#1", "ORG#", "É#", "ÉTÉ#"];
+        let mut schema = String::from("table T {\n  key pk, sk\n}\n");
+        for (n, literal) in literals.iter().enumerate() {
+            schema.push_str(&format!(
+                "entity E{n} {{\n  id: id\n  pk = \"{literal}{{id}}\"\n  sk = \"X\"\n}}\n"
+            ));
+        }
+        let analysis = crate::check::analyze(&schema);
+        let model = &analysis.schema.model;
+        let registry = Registry::new(model);
+        let table = TableId::new(0);
+        let heads = [
+            "", "U", "US", "USER", "USER#", "USER#1", "USER#12", "USERG", "O", "ORG#X", "É", "ÉT", "Z",
+        ];
+        for head in heads {
+            let mut found: Vec<&str> = (registry.compatible(table, "pk", head).iter())
+                .map(|item| model.entity(item.entity).name.text.as_str())
+                .collect();
+            found.sort_unstable();
+            let mut expected: Vec<String> = (literals.iter().enumerate())
+                .filter(|(_, literal)| heads_agree(literal, head))
+                .map(|(n, _)| format!("E{n}"))
+                .collect();
+            expected.sort_unstable();
+            assert_eq!(found, expected, "head {head:?}");
+        }
     }
 }
