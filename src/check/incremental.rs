@@ -16,7 +16,9 @@
 //! entity moved (with what lowering it reported, moved too). A pattern
 //! also reads the entities' names and what it returns: it is kept when
 //! untouched, returning no touched entity, and no touched entity was
-//! renamed. Tables are lowered again, and the lints run in full.
+//! renamed. Tables are lowered again. The model lints that read one table
+//! (its declaration, its entities, their buckets) keep their findings for
+//! a table no touched entity was or is on, moved; the others run in full.
 //!
 //! An item is "touched" when the edit reaches into its stretch of text,
 //! from its keyword to the next item's (where its parse could change), or
@@ -27,6 +29,7 @@
 
 use std::borrow::Cow;
 
+use super::lints::TableFindings;
 use super::lower::Places;
 use super::model::{Entity, Model, Pattern};
 use super::reads::Written;
@@ -144,7 +147,11 @@ impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
     fn keep<T: moved::Lowered + Shift>(&mut self, n: usize, docs: &Option<ast::Docs>) -> (T, Vec<Diagnostic>) {
         let (mut kept, mut reported) = moved::take::<T>(&mut self.earlier.model, n);
         let (file, span) = kept.place();
-        kept.shift(self.shift(file, span.start));
+        // Nothing before the edit moves: no need to walk those items.
+        let by = self.shift(file, span.start);
+        if by != 0 {
+            kept.shift(by);
+        }
         for diagnostic in &mut reported {
             moved::move_diagnostic(diagnostic, |file, span| self.shift(file, span.start));
         }
@@ -204,17 +211,44 @@ struct Edit {
 /// of the item before.
 const KEYWORD: usize = "pattern".len();
 
-/// The new model's registry: a table that no touched entity was or is on
-/// holds the same items as before, by the same ids, and keeps its buckets.
-pub(super) fn registry(earlier: &mut Earlier<'_>, plan: &Plan, model: &Model) -> Registry {
+/// Per table: whether a touched entity was or is on it. The others hold
+/// the same items as before, by the same ids (tables themselves are never
+/// touched when anything is kept).
+pub(super) fn tables_rebuilt(earlier: &Earlier<'_>, plan: &Plan, model: &Model) -> Vec<bool> {
     let old = &*earlier.model;
-    let mut rebuild = vec![false; model.tables.len()];
+    let mut rebuilt = vec![false; model.tables.len()];
     for (i, _) in plan.entities.iter().enumerate().filter(|(_, touched)| **touched) {
         for table in [old.entities[i].table, model.entities[i].table].into_iter().flatten() {
-            rebuild[table.index()] = true;
+            rebuilt[table.index()] = true;
         }
     }
-    Registry::reusing(model, &mut earlier.registry, &rebuild)
+    rebuilt
+}
+
+/// The new model's registry: a table not `rebuilt` keeps its buckets.
+pub(super) fn registry(earlier: &mut Earlier<'_>, rebuilt: &[bool], model: &Model) -> Registry {
+    Registry::reusing(model, &mut earlier.registry, rebuilt)
+}
+
+/// Per table, the earlier model lints' findings, moved to the new text,
+/// where the table is not `rebuilt`: those lints read the table's
+/// declaration and the entities on it alone, and none of those changed.
+pub(super) fn findings(earlier: &Earlier<'_>, plan: &Plan, rebuilt: &[bool]) -> Vec<Option<TableFindings>> {
+    let old = &earlier.schema.findings.tables;
+    if old.len() != rebuilt.len() {
+        return Vec::new();
+    }
+    (old.iter().zip(rebuilt))
+        .map(|(found, &rebuilt)| {
+            (!rebuilt).then(|| {
+                let mut found = found.clone();
+                for diagnostic in found.diagnostics_mut() {
+                    moved::move_diagnostic(diagnostic, |file, span| shift_of(&plan.edits, file, span.start));
+                }
+                found
+            })
+        })
+        .collect()
 }
 
 /// Per pattern of the new model: its earlier Query, moved to the new text,

@@ -56,6 +56,9 @@ pub struct Schema {
     /// Per pattern: when resolving it reported nothing, what it read of the
     /// entities, which lets a later check reuse its Query (`incremental`).
     reads: Vec<Option<Arc<reads::Reads>>>,
+    /// What the model lints found, per table: a later check keeps a
+    /// table's when the edit did not touch it (`incremental`).
+    findings: lints::ModelFindings,
 }
 
 impl Schema {
@@ -180,14 +183,19 @@ fn check_on(
         None => lower::lower(&trees, &mut diagnostics),
     };
     model.defaults = *defaults;
-    let (registry, reused) = match earlier {
-        Some((earlier, plan)) => (
-            incremental::registry(earlier, &plan, &model),
-            incremental::reusable(earlier, &plan, &lowered, &model),
-        ),
+    let (registry, reused, kept_findings) = match earlier {
+        Some((earlier, plan)) => {
+            let rebuilt = incremental::tables_rebuilt(earlier, &plan, &model);
+            (
+                incremental::registry(earlier, &rebuilt, &model),
+                incremental::reusable(earlier, &plan, &lowered, &model),
+                incremental::findings(earlier, &plan, &rebuilt),
+            )
+        }
         None => (
             resolve::registry::Registry::new(&model),
             vec![None; model.patterns.len()],
+            Vec::new(),
         ),
     };
     // Where fixes are tried out, their budget is per thread: one thread.
@@ -200,9 +208,9 @@ fn check_on(
     let ((resolutions, reads), findings) = parallel::join(
         threads,
         || resolve::resolve_all(sources, &model, &registry, reused, threads, &mut diagnostics),
-        || lints::model_lints(&model, &registry, threads),
+        || lints::model_lints(&model, &registry, threads, kept_findings),
     );
-    lints::lint_with(&model, &registry, &resolutions, findings, &mut diagnostics);
+    lints::lint_with(&model, &registry, &resolutions, &findings, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.file, d.span.start, d.span.end));
     Schema {
         model,
@@ -210,6 +218,7 @@ fn check_on(
         resolutions,
         diagnostics,
         reads,
+        findings,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 
-use super::{Earlier, Keeping, Plan, reusable};
+use super::{Earlier, Keeping, Plan, findings, reusable, tables_rebuilt};
 use crate::check::lower::{self, Reuse};
 use crate::check::model::{Entity, Model, Pattern};
 use crate::check::reads::Written;
@@ -124,6 +124,7 @@ fn same(a: &Schema, b: &Schema) -> Result<(), TestCaseError> {
     prop_assert_eq!(format!("{:?}", a.registry), format!("{:?}", b.registry));
     // What a kept Query's resolving read is what resolving it again reads.
     prop_assert_eq!(&a.reads, &b.reads);
+    prop_assert_eq!(&a.findings.tables, &b.findings.tables);
     Ok(())
 }
 
@@ -433,4 +434,50 @@ fn an_entity_moved_to_another_table_is_in_that_table_s_registry() {
     // joined; a pattern of the table it joined now reads its items.
     let before = "table Tab1 {\n  key pk, sk\n}\n\ntable Tab2 {\n  key pk, sk\n}\n\nentity A in Tab1 {\n  id: id\n  pk = \"O#{id}\"\n  sk = \"O\"\n}\n\nentity Order in Tab2 {\n  id: id\n  pk = \"O#{id}\"\n  sk = \"O\"\n}\n\npattern a(id) -> A\n\npattern order(id) -> Order\n";
     checked_again_into_a_hazard(before, &before.replace("entity A in Tab1", "entity A in Tab2"));
+}
+
+/// Per table, whether the check of `now` after that of `before` keeps the
+/// model lints' findings of `before` (empty when it keeps nothing).
+fn findings_kept(before: &str, now: &str) -> Vec<bool> {
+    let earlier = fresh(before);
+    let parse = syntax::parse_in(FILE, now);
+    let texts = [(FILE, before)];
+    let trees = [(FILE, &parse.file)];
+    let mut earlier = Earlier::new(&texts, &earlier);
+    let places = lower::places(&trees);
+    let Some(plan) = Plan::new(&earlier, &[source(now, &parse)], &places) else {
+        return Vec::new();
+    };
+    let model = lower::lower_reusing(&trees, &mut Vec::new(), &mut Keeping::new(&plan, &mut earlier));
+    let rebuilt = tables_rebuilt(&earlier, &plan, &model);
+    findings(&earlier, &plan, &rebuilt)
+        .iter()
+        .map(Option::is_some)
+        .collect()
+}
+
+#[test]
+fn a_table_no_touched_entity_is_on_keeps_its_findings_moved() {
+    // `B`'s mixed delimiter (W302) is found once; an edit earlier in the
+    // text, in `A` of the other table, moves it, and makes one in `A`.
+    let before = "table Tab1 {\n  key pk, sk\n}\n\ntable Tab2 {\n  key pk, sk\n}\n\nentity A in Tab1 {\n  id: id\n  pk = \"A#{id}\"\n  sk = \"A\"\n}\n\nentity B in Tab2 {\n  id: id\n  pk = \"B#{id}\"\n  sk = \"B|{id}\"\n}\n\npattern a(id) -> A\n\npattern b(id) -> B\n";
+    let now = before.replace("sk = \"A\"", "sk = \"A|x\"");
+    let mixed = |text: &str| {
+        (fresh(text).diagnostics.iter())
+            .filter(|d| d.code == crate::diagnostic::Code::MixedDelimiter)
+            .map(|d| d.span.start)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(mixed(before), [before.find("B|").unwrap()]);
+    assert_eq!(mixed(&now), [now.find("A|").unwrap(), now.find("B|").unwrap()]);
+    assert_eq!(findings_kept(before, &now), [false, true]);
+    for taken in [false, true] {
+        same(&after(&now, before, fresh(before), taken), &fresh(&now)).unwrap();
+    }
+    // Moved into the other table: both tables' lints run again.
+    let moved = before.replace("entity A in Tab1", "entity A in Tab2");
+    assert_eq!(findings_kept(before, &moved), [false, false]);
+    for taken in [false, true] {
+        same(&after(&moved, before, fresh(before), taken), &fresh(&moved)).unwrap();
+    }
 }

@@ -6,18 +6,18 @@
 use crate::check::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::check::lang::{Part, Shape};
-use crate::check::model::{KeyAttr, Model, Table};
+use crate::check::model::{EntityId, KeyAttr, Model, Table};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::ast::KeyType;
 
 pub const PARTITION_KEY_MAX: usize = 2048;
 pub const SORT_KEY_MAX: usize = 1024;
 
-pub fn key_lengths(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
+pub fn key_lengths(model: &Model, entities: &[EntityId], diagnostics: &mut Vec<Diagnostic>) {
     let mut seen = HashSet::default();
     // The longest rendering of each distinct hole shape, computed once.
     let mut shape_max: HashMap<&Shape, Option<usize>> = HashMap::default();
-    for entity in &model.entities {
+    for entity in entities.iter().map(|&e| model.entity(e)) {
         let Some(table) = entity.table.map(|t| model.table(t)) else {
             continue;
         };
@@ -25,7 +25,8 @@ pub fn key_lengths(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
             let Some((limit, role)) = limit(table, &key.attr) else {
                 continue;
             };
-            if !seen.insert(key.template.span) {
+            // Keys written beside `item { }` blocks are shared by items.
+            if !seen.insert(entity.at(key.template.span)) {
                 continue;
             }
             // Holes are independent, so the longest value is the sum of the

@@ -35,55 +35,112 @@ mod unused;
 #[cfg(test)]
 mod tests;
 
-use super::model::{Entity, KeyValue, Model};
+use super::model::{Entity, EntityId, KeyValue, Model, TableId};
 use super::resolve::Resolution;
 use super::resolve::registry::{ItemRef, Registry};
 use crate::diagnostic::Diagnostic;
 
 /// Runs every registry lint; pure over the analysed schema.
 pub fn lint(model: &Model, registry: &Registry, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
-    let findings = model_lints(model, registry, 1);
-    lint_with(model, registry, resolutions, findings, diagnostics);
+    let findings = model_lints(model, registry, 1, Vec::new());
+    lint_with(model, registry, resolutions, &findings, diagnostics);
 }
 
 /// What the lints that read the model alone found: they need no pattern's
-/// Query, so they can run while the patterns resolve.
+/// Query, so they can run while the patterns resolve. Most of their work
+/// reads one table (its declaration, the entities on it, their registry
+/// buckets), and is kept per table: after an edit, a table no touched
+/// entity was or is on has the same findings, moved (`check::incremental`).
+#[derive(Clone, Debug, Default)]
 pub struct ModelFindings {
-    before_order: Vec<Diagnostic>,
-    after_order: Vec<Diagnostic>,
+    /// Per table.
+    pub tables: Vec<TableFindings>,
+    /// The lints that read the patterns or every entity (after the tables').
+    whole: Vec<Diagnostic>,
+}
+
+/// One table's findings, in the two places of the lints' order that the
+/// model lints take (before and after the unsorted-values lint).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TableFindings {
+    pub before_order: Vec<Diagnostic>,
+    pub after_order: Vec<Diagnostic>,
+}
+
+impl TableFindings {
+    pub fn diagnostics_mut(&mut self) -> impl Iterator<Item = &mut Diagnostic> {
+        self.before_order.iter_mut().chain(&mut self.after_order)
+    }
 }
 
 /// In two halves of about equal work, at once when `threads` > 1: after an
 /// edit few patterns are left to resolve, and the check waits for these.
-pub fn model_lints(model: &Model, registry: &Registry, threads: usize) -> ModelFindings {
-    let (first, second) = crate::parallel::join(
+/// `kept` holds, per table, findings of an earlier check that still hold
+/// (`None`, or no entry: that table's lints run).
+pub fn model_lints(
+    model: &Model,
+    registry: &Registry,
+    threads: usize,
+    mut kept: Vec<Option<TableFindings>>,
+) -> ModelFindings {
+    kept.resize(model.tables.len(), None);
+    let mut on_table: Vec<Vec<EntityId>> = vec![Vec::new(); model.tables.len()];
+    for (id, entity) in model.entities.iter().enumerate() {
+        if let Some(table) = entity.table.filter(|t| kept[t.index()].is_none()) {
+            on_table[table.index()].push(EntityId::new(id));
+        }
+    }
+    let to_lint: Vec<TableId> = (0..model.tables.len())
+        .filter(|&t| kept[t].is_none())
+        .map(TableId::new)
+        .collect();
+    let (first, (second, whole)) = crate::parallel::join(
         threads,
         || {
-            let (mut before_order, mut after_order) = (Vec::new(), Vec::new());
-            tags::type_tag_prefixes(model, registry, &mut before_order);
-            tags::mixed_delimiters(model, &mut before_order);
-            limits::key_lengths(model, &mut after_order);
-            (before_order, after_order)
+            let lint_table = |&table: &TableId| {
+                let (mut before_order, mut after_order) = (Vec::new(), Vec::new());
+                let entities = &on_table[table.index()];
+                tags::type_tag_prefixes(model, registry, table, &mut before_order);
+                tags::mixed_delimiters(model, entities, &mut before_order);
+                limits::key_lengths(model, entities, &mut after_order);
+                (before_order, after_order)
+            };
+            to_lint.iter().map(lint_table).collect::<Vec<_>>()
         },
         || {
-            let (mut before_order, mut after_order) = (Vec::new(), Vec::new());
-            overwrite::overwrites(model, registry, &mut before_order);
-            ttl::ttl_types(model, &mut after_order);
-            ttl::expired_reads(model, &mut after_order);
-            bounds::coarse_bounds(model, &mut after_order);
-            unused::unused_entities(model, &mut after_order);
-            hot::hot_writes(model, &mut after_order);
-            (before_order, after_order)
+            let overwrites = (to_lint.iter())
+                .map(|&table| {
+                    let mut found = Vec::new();
+                    overwrite::overwrites(model, registry, table, &mut found);
+                    found
+                })
+                .collect::<Vec<_>>();
+            let mut whole = Vec::new();
+            ttl::ttl_types(model, &mut whole);
+            ttl::expired_reads(model, &mut whole);
+            bounds::coarse_bounds(model, &mut whole);
+            unused::unused_entities(model, &mut whole);
+            hot::hot_writes(model, &mut whole);
+            (overwrites, whole)
         },
     );
-    // Each half's findings after the first's: the order of one thread.
-    let ((mut before_order, mut after_order), (before, after)) = (first, second);
-    before_order.extend(before);
-    after_order.extend(after);
-    ModelFindings {
-        before_order,
-        after_order,
-    }
+    // Per table, the first half's findings and then the second's: the
+    // order of one thread.
+    let mut linted = to_lint.iter().zip(first.into_iter().zip(second));
+    let tables = kept
+        .into_iter()
+        .map(|kept| {
+            kept.unwrap_or_else(|| {
+                let (_, ((mut before_order, after_order), overwrites)) = linted.next().expect("one per table linted");
+                before_order.extend(overwrites);
+                TableFindings {
+                    before_order,
+                    after_order,
+                }
+            })
+        })
+        .collect();
+    ModelFindings { tables, whole }
 }
 
 /// The lints that read the resolutions, with the model lints' findings, in
@@ -92,12 +149,13 @@ pub fn lint_with(
     model: &Model,
     registry: &Registry,
     resolutions: &[Option<Resolution>],
-    findings: ModelFindings,
+    findings: &ModelFindings,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    diagnostics.extend(findings.before_order);
+    diagnostics.extend(findings.tables.iter().flat_map(|t| &t.before_order).cloned());
     order::unsorted_values(model, resolutions, diagnostics);
-    diagnostics.extend(findings.after_order);
+    diagnostics.extend(findings.tables.iter().flat_map(|t| &t.after_order).cloned());
+    diagnostics.extend(findings.whole.iter().cloned());
     unused::unused_indexes(model, resolutions, diagnostics);
     hot::hot_reads(model, registry, resolutions, diagnostics);
 }

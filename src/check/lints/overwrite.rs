@@ -28,7 +28,7 @@ use super::correlated::{self, Sym, Verdict};
 use super::{describe_item, key_of};
 use crate::check::lang::Shape as LangShape;
 use crate::check::lang::{self, Automaton, Shape};
-use crate::check::model::{KeyValue, Model, Part};
+use crate::check::model::{KeyValue, Model, Part, TableId};
 use crate::check::resolve::registry::{ItemRef, Registry};
 use crate::diagnostic::{Code, Diagnostic};
 
@@ -81,61 +81,60 @@ struct Group<'a> {
     members: Vec<usize>,
 }
 
-pub fn overwrites(model: &Model, registry: &Registry, diagnostics: &mut Vec<Diagnostic>) {
-    for (table_id, table) in model.table_ids() {
-        let Some(base) = table.base() else { continue };
-        let sk_name = base.sk.as_ref().map(|k| k.name.as_str());
-        let mut entries: Vec<Entry> = Vec::new();
-        let mut leads: Vec<&str> = Vec::new();
-        for (lead, item) in registry.entries(table_id, &base.pk.name) {
-            let Some(pk) = key_of(model, *item, &base.pk.name) else {
-                continue;
+pub fn overwrites(model: &Model, registry: &Registry, table_id: TableId, diagnostics: &mut Vec<Diagnostic>) {
+    let table = model.table(table_id);
+    let Some(base) = table.base() else { return };
+    let sk_name = base.sk.as_ref().map(|k| k.name.as_str());
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut leads: Vec<&str> = Vec::new();
+    for (lead, item) in registry.entries(table_id, &base.pk.name) {
+        let Some(pk) = key_of(model, *item, &base.pk.name) else {
+            continue;
+        };
+        let sk = match sk_name {
+            // An item without the table's sort key is already an error.
+            Some(name) => match key_of(model, *item, name) {
+                Some(sk) => Some(sk),
+                None => continue,
+            },
+            None => None,
+        };
+        entries.push(Entry {
+            item: *item,
+            pk,
+            sk,
+            sk_lead: sk.map_or_else(String::new, |k| k.template.literal_prefix()),
+            pk_tail: literal_suffix(pk),
+            sk_tail: sk.map_or_else(String::new, literal_suffix),
+            pk_first: first_bytes(&pk.template.lang),
+            sk_first: sk.map_or(ByteSet::ALL, |k| first_bytes(&k.template.lang)),
+            pk_automaton: OnceCell::new(),
+            sk_automaton: OnceCell::new(),
+            correlated: repeats_attribute(pk, sk),
+        });
+        leads.push(lead);
+    }
+    let groups = group(&entries, &leads);
+    let mut candidates = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        within(&entries, &g.members, &mut candidates);
+        for h in groups[i + 1..].iter().take_while(|h| h.lead.starts_with(g.lead)) {
+            let (small, big) = if g.members.len() <= h.members.len() {
+                (g, h)
+            } else {
+                (h, g)
             };
-            let sk = match sk_name {
-                // An item without the table's sort key is already an error.
-                Some(name) => match key_of(model, *item, name) {
-                    Some(sk) => Some(sk),
-                    None => continue,
-                },
-                None => None,
-            };
-            entries.push(Entry {
-                item: *item,
-                pk,
-                sk,
-                sk_lead: sk.map_or_else(String::new, |k| k.template.literal_prefix()),
-                pk_tail: literal_suffix(pk),
-                sk_tail: sk.map_or_else(String::new, literal_suffix),
-                pk_first: first_bytes(&pk.template.lang),
-                sk_first: sk.map_or(ByteSet::ALL, |k| first_bytes(&k.template.lang)),
-                pk_automaton: OnceCell::new(),
-                sk_automaton: OnceCell::new(),
-                correlated: repeats_attribute(pk, sk),
-            });
-            leads.push(lead);
-        }
-        let groups = group(&entries, &leads);
-        let mut candidates = Vec::new();
-        for (i, g) in groups.iter().enumerate() {
-            within(&entries, &g.members, &mut candidates);
-            for h in groups[i + 1..].iter().take_while(|h| h.lead.starts_with(g.lead)) {
-                let (small, big) = if g.members.len() <= h.members.len() {
-                    (g, h)
-                } else {
-                    (h, g)
-                };
-                let mut found = Vec::new();
-                for &a in &small.members {
-                    found.clear();
-                    compatible(&entries, &big.members, &entries[a].sk_lead, &mut found);
-                    candidates.extend(found.iter().map(|&b| (a, b)));
-                }
+            let mut found = Vec::new();
+            for &a in &small.members {
+                found.clear();
+                compatible(&entries, &big.members, &entries[a].sk_lead, &mut found);
+                candidates.extend(found.iter().map(|&b| (a, b)));
             }
         }
-        for (a, b) in candidates {
-            if let Some(d) = check_pair(model, &base.pk.name, sk_name, &entries[a], &entries[b]) {
-                diagnostics.push(d);
-            }
+    }
+    for (a, b) in candidates {
+        if let Some(d) = check_pair(model, &base.pk.name, sk_name, &entries[a], &entries[b]) {
+            diagnostics.push(d);
         }
     }
 }

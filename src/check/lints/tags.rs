@@ -6,7 +6,7 @@ use crate::check::fxhash::FxHashSet as HashSet;
 
 use super::{key_of, shorten};
 use crate::check::lang;
-use crate::check::model::{EntityId, KeyValue, Model, Part, Table};
+use crate::check::model::{EntityId, KeyValue, Model, Part, Table, TableId};
 use crate::check::resolve::registry::Registry;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::ast::KeyType;
@@ -64,57 +64,56 @@ impl Tagged<'_> {
 /// forward only while the next tag extends the current one (two tags that
 /// are not prefixes of one another cannot leak: both would be prefixes of
 /// one key); each candidate is then decided exactly.
-pub fn type_tag_prefixes(model: &Model, registry: &Registry, diagnostics: &mut Vec<Diagnostic>) {
-    for (table_id, table) in model.table_ids() {
-        let mut reported: HashSet<(&str, &str, &str)> = HashSet::default();
-        // A multi-attribute key has no templates to read a type tag from.
-        for access in table.access.iter().filter(|a| !a.is_multi_attribute()) {
-            let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
-                continue;
-            };
-            let attr = sk.name.as_str();
-            // Parts, not templates: a template caches its automaton.
-            let mut seen: HashSet<(&[lang::Part], &[lang::Part])> = HashSet::default();
-            let mut tagged: Vec<Tagged> = registry
-                .entries(table_id, attr)
-                .iter()
-                .filter_map(|(leading, item)| {
-                    let tag = type_tag(leading, &table.delimiter);
-                    let key = key_of(model, *item, attr)?;
-                    // Not in this index without its partition key.
-                    let pk = key_of(model, *item, &access.pk.name)?;
-                    (!tag.is_empty() && !key.implicit).then_some(Tagged {
-                        tag,
-                        sk: key,
-                        pk,
-                        entity: item.entity,
-                    })
+pub fn type_tag_prefixes(model: &Model, registry: &Registry, table_id: TableId, diagnostics: &mut Vec<Diagnostic>) {
+    let table = model.table(table_id);
+    let mut reported: HashSet<(&str, &str, &str)> = HashSet::default();
+    // A multi-attribute key has no templates to read a type tag from.
+    for access in table.access.iter().filter(|a| !a.is_multi_attribute()) {
+        let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
+            continue;
+        };
+        let attr = sk.name.as_str();
+        // Parts, not templates: a template caches its automaton.
+        let mut seen: HashSet<(&[lang::Part], &[lang::Part])> = HashSet::default();
+        let mut tagged: Vec<Tagged> = registry
+            .entries(table_id, attr)
+            .iter()
+            .filter_map(|(leading, item)| {
+                let tag = type_tag(leading, &table.delimiter);
+                let key = key_of(model, *item, attr)?;
+                // Not in this index without its partition key.
+                let pk = key_of(model, *item, &access.pk.name)?;
+                (!tag.is_empty() && !key.implicit).then_some(Tagged {
+                    tag,
+                    sk: key,
+                    pk,
+                    entity: item.entity,
                 })
-                .collect();
-            // In source order within a tag; the same pair of templates once.
-            tagged.sort_by(|a, b| {
-                a.tag
-                    .cmp(b.tag)
-                    .then(a.sk.template.span.start.cmp(&b.sk.template.span.start))
-            });
-            tagged.retain(|t| seen.insert((&t.sk.template.lang.parts, &t.pk.template.lang.parts)));
-            let groups: Vec<&[Tagged]> = tagged.chunk_by(|a, b| a.tag == b.tag).collect();
-            for (i, group) in groups.iter().enumerate() {
-                let short = group[0].tag;
-                for other in groups[i + 1..].iter().take_while(|g| g[0].tag.starts_with(short)) {
-                    let leak = group.iter().find_map(|a| {
-                        other.iter().find_map(|b| {
-                            a.leaks_into(b)
-                                .map(|p| (a, b, p))
-                                .or_else(|| b.leaks_into(a).map(|p| (b, a, p)))
-                        })
-                    });
-                    let Some((from, into, prefix)) = leak else { continue };
-                    if !reported.insert((attr, short, other[0].tag)) {
-                        continue;
-                    }
-                    diagnostics.push(leak_diagnostic(model, table, attr, from, into, &prefix));
+            })
+            .collect();
+        // In source order within a tag; the same pair of templates once.
+        tagged.sort_by(|a, b| {
+            a.tag
+                .cmp(b.tag)
+                .then(a.sk.template.span.start.cmp(&b.sk.template.span.start))
+        });
+        tagged.retain(|t| seen.insert((&t.sk.template.lang.parts, &t.pk.template.lang.parts)));
+        let groups: Vec<&[Tagged]> = tagged.chunk_by(|a, b| a.tag == b.tag).collect();
+        for (i, group) in groups.iter().enumerate() {
+            let short = group[0].tag;
+            for other in groups[i + 1..].iter().take_while(|g| g[0].tag.starts_with(short)) {
+                let leak = group.iter().find_map(|a| {
+                    other.iter().find_map(|b| {
+                        a.leaks_into(b)
+                            .map(|p| (a, b, p))
+                            .or_else(|| b.leaks_into(a).map(|p| (b, a, p)))
+                    })
+                });
+                let Some((from, into, prefix)) = leak else { continue };
+                if !reported.insert((attr, short, other[0].tag)) {
+                    continue;
                 }
+                diagnostics.push(leak_diagnostic(model, table, attr, from, into, &prefix));
             }
         }
     }
@@ -150,9 +149,9 @@ fn leak_diagnostic(model: &Model, table: &Table, attr: &str, from: &Tagged, into
 
 /// W302: a template literal that contains a delimiter-like character other
 /// than its table's delimiter. One diagnostic per literal segment.
-pub fn mixed_delimiters(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
+pub fn mixed_delimiters(model: &Model, entities: &[EntityId], diagnostics: &mut Vec<Diagnostic>) {
     let mut seen = HashSet::default();
-    for entity in &model.entities {
+    for entity in entities.iter().map(|&e| model.entity(e)) {
         let Some(table) = entity.table.map(|t| model.table(t)) else {
             continue;
         };

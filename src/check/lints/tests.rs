@@ -341,13 +341,21 @@ fn two_thousand_entities() {
         run(&mut scratch);
         eprintln!("  {name}: {:?}", started.elapsed());
     };
-    time("type tags", &mut |d| super::tags::type_tag_prefixes(model, registry, d));
-    time("delimiters", &mut |d| super::tags::mixed_delimiters(model, d));
-    time("overwrites", &mut |d| super::overwrite::overwrites(model, registry, d));
+    let tables = || model.table_ids().map(|(t, _)| t);
+    let entities: Vec<_> = model.entity_ids().map(|(e, _)| e).collect();
+    time("type tags", &mut |d| {
+        tables().for_each(|t| super::tags::type_tag_prefixes(model, registry, t, d))
+    });
+    time("delimiters", &mut |d| {
+        super::tags::mixed_delimiters(model, &entities, d)
+    });
+    time("overwrites", &mut |d| {
+        tables().for_each(|t| super::overwrite::overwrites(model, registry, t, d))
+    });
     time("sort values", &mut |d| {
         super::order::unsorted_values(model, resolutions, d)
     });
-    time("key lengths", &mut |d| super::limits::key_lengths(model, d));
+    time("key lengths", &mut |d| super::limits::key_lengths(model, &entities, d));
     time("unused", &mut |d| {
         super::unused::unused_entities(model, d);
         super::unused::unused_indexes(model, resolutions, d);
