@@ -293,6 +293,38 @@ pattern open(t) -> Open[]
 }
 
 #[test]
+fn key_length_limits_in_two_files_at_the_same_offsets() {
+    // Two entities whose sort keys lie at the same offsets of two files:
+    // each is reported (keys shared by items are deduplicated per file).
+    let c1016 = "C".repeat(1016);
+    let entity = |name: &str| {
+        format!("entity {name} {{ t: id  code: int(pad 8)  pk = \"{name}#{{t}}\"  sk = \"{c1016}#{{code}}\" }}\n")
+    };
+    let first = format!("{HEAD}{}", entity("Big"));
+    let second = format!("{}{}", "\n".repeat(HEAD.len()), entity("Bog"));
+    let (a, b) = (crate::syntax::FileId(0), crate::syntax::FileId(1));
+    let parses = [crate::syntax::parse_in(a, &first), crate::syntax::parse_in(b, &second)];
+    let schema = crate::check::check(&[
+        crate::check::Source {
+            file: a,
+            text: &first,
+            parse: &parses[0],
+        },
+        crate::check::Source {
+            file: b,
+            text: &second,
+            parse: &parses[1],
+        },
+    ]);
+    let too_long: Vec<_> = (schema.diagnostics.iter())
+        .filter(|d| d.code == Code::KeyTooLong)
+        .map(|d| (d.file, d.span))
+        .collect();
+    assert_eq!(too_long.len(), 2, "{:#?}", schema.diagnostics);
+    assert_eq!(too_long[0].1, too_long[1].1);
+}
+
+#[test]
 fn unused_entities_and_indexes_are_hints() {
     let text = "table App {\n  key pk, sk\n  index gsi1 (gsi1pk, gsi1sk)\n  index gsi2 (gsi2pk, gsi2sk)\n}\n\
                 entity User { u: id  r: enum(a, b)  pk = \"USER#{u}\"  sk = \"USER\"  gsi1pk = \"ROLE#{r}\"  gsi1sk = \"USER#{u}\" }\n\
