@@ -29,7 +29,7 @@
 
 use std::borrow::Cow;
 
-use super::lints::TableFindings;
+use super::lints::{Dependent, TableFindings};
 use super::lower::Places;
 use super::model::{Entity, Model, Pattern};
 use super::reads::Written;
@@ -246,6 +246,28 @@ pub(super) fn findings(earlier: &Earlier<'_>, plan: &Plan, rebuilt: &[bool]) -> 
                     moved::move_diagnostic(diagnostic, |file, span| shift_of(&plan.edits, file, span.start));
                 }
                 found
+            })
+        })
+        .collect()
+}
+
+/// Per pattern, what the earlier lint of unsorted values found it relies
+/// on, moved to the new text, where its Query is `kept`: that depends on
+/// the pattern, its Query and the entities it returns alone, which are then
+/// the same.
+pub(super) fn orders(earlier: &Earlier<'_>, plan: &Plan, kept: &[bool]) -> Vec<Option<Vec<Dependent>>> {
+    let old = &earlier.schema.orders;
+    if old.len() != kept.len() {
+        return Vec::new();
+    }
+    (old.iter().zip(kept))
+        .map(|(dependents, &kept)| {
+            kept.then(|| {
+                let mut dependents = dependents.clone();
+                for hole in dependents.iter_mut().map(|d| &mut d.hole) {
+                    hole.span.shift(shift_of(&plan.edits, hole.file, hole.span.start));
+                }
+                dependents
             })
         })
         .collect()

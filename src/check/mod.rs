@@ -59,6 +59,9 @@ pub struct Schema {
     /// What the model lints found, per table: a later check keeps a
     /// table's when the edit did not touch it (`incremental`).
     findings: lints::ModelFindings,
+    /// Per pattern, the holes its Query relies on for an order they do not
+    /// have: a later check keeps a pattern's with its Query.
+    orders: Vec<Vec<lints::Dependent>>,
 }
 
 impl Schema {
@@ -183,18 +186,22 @@ fn check_on(
         None => lower::lower(&trees, &mut diagnostics),
     };
     model.defaults = *defaults;
-    let (registry, reused, kept_findings) = match earlier {
+    let (registry, reused, kept_findings, kept_orders) = match earlier {
         Some((earlier, plan)) => {
             let rebuilt = incremental::tables_rebuilt(earlier, &plan, &model);
+            let reused = incremental::reusable(earlier, &plan, &lowered, &model);
+            let kept: Vec<bool> = reused.iter().map(Option::is_some).collect();
             (
                 incremental::registry(earlier, &rebuilt, &model),
-                incremental::reusable(earlier, &plan, &lowered, &model),
+                reused,
                 incremental::findings(earlier, &plan, &rebuilt),
+                incremental::orders(earlier, &plan, &kept),
             )
         }
         None => (
             resolve::registry::Registry::new(&model),
             vec![None; model.patterns.len()],
+            Vec::new(),
             Vec::new(),
         ),
     };
@@ -210,7 +217,8 @@ fn check_on(
         || resolve::resolve_all(sources, &model, &registry, reused, threads, &mut diagnostics),
         || lints::model_lints(&model, &registry, threads, kept_findings),
     );
-    lints::lint_with(&model, &registry, &resolutions, &findings, &mut diagnostics);
+    let orders = lints::orders(&model, &resolutions, kept_orders);
+    lints::lint_with(&model, &registry, &resolutions, &findings, &orders, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.file, d.span.start, d.span.end));
     Schema {
         model,
@@ -219,6 +227,7 @@ fn check_on(
         diagnostics,
         reads,
         findings,
+        orders,
     }
 }
 

@@ -125,6 +125,7 @@ fn same(a: &Schema, b: &Schema) -> Result<(), TestCaseError> {
     // What a kept Query's resolving read is what resolving it again reads.
     prop_assert_eq!(&a.reads, &b.reads);
     prop_assert_eq!(&a.findings.tables, &b.findings.tables);
+    prop_assert_eq!(&a.orders, &b.orders);
     Ok(())
 }
 
@@ -479,5 +480,25 @@ fn a_table_no_touched_entity_is_on_keeps_its_findings_moved() {
     assert_eq!(findings_kept(before, &moved), [false, false]);
     for taken in [false, true] {
         same(&after(&moved, before, fresh(before), taken), &fresh(&moved)).unwrap();
+    }
+}
+
+#[test]
+fn a_kept_query_keeps_its_unsorted_values_moved() {
+    // `events` ranges over a `string` date (W303); an edit in `Other`,
+    // before `Event`, keeps its Query, and what it relies on moves.
+    let before = "table App {\n  key pk, sk\n}\n\nentity Other {\n  id: id\n  pk = \"O#{id}\"\n  sk = \"O\"\n}\n\nentity Event {\n  t: id\n  createdAt: string\n  pk = \"T#{t}\"\n  sk = \"EVENT#{createdAt}\"\n}\n\npattern others(id) -> Other\n\npattern events(t, createdAt >= since) -> Event[]\n";
+    let now = before.replace("  id: id\n", "  id: id\n  note: string\n");
+    let unsorted = |text: &str| {
+        (fresh(text).diagnostics.iter())
+            .filter(|d| d.code == crate::diagnostic::Code::UnsortedSortValue)
+            .map(|d| d.span.start)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(unsorted(before), [before.find("{createdAt}").unwrap()]);
+    assert_eq!(unsorted(&now), [now.find("{createdAt}").unwrap()]);
+    assert_eq!(resolved_again(before, &now), 1);
+    for taken in [false, true] {
+        same(&after(&now, before, fresh(before), taken), &fresh(&now)).unwrap();
     }
 }

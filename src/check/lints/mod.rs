@@ -27,6 +27,7 @@ mod correlated;
 pub(crate) mod hot;
 mod limits;
 mod order;
+pub use order::Dependent;
 mod overwrite;
 mod tags;
 mod ttl;
@@ -43,7 +44,23 @@ use crate::diagnostic::Diagnostic;
 /// Runs every registry lint; pure over the analysed schema.
 pub fn lint(model: &Model, registry: &Registry, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
     let findings = model_lints(model, registry, 1, Vec::new());
-    lint_with(model, registry, resolutions, &findings, diagnostics);
+    let orders = orders(model, resolutions, Vec::new());
+    lint_with(model, registry, resolutions, &findings, &orders, diagnostics);
+}
+
+/// Per pattern, the holes its Query relies on for an order they do not
+/// have (W303): `kept` where an earlier check's still hold.
+pub fn orders(
+    model: &Model,
+    resolutions: &[Option<Resolution>],
+    mut kept: Vec<Option<Vec<Dependent>>>,
+) -> Vec<Vec<Dependent>> {
+    kept.resize(model.patterns.len(), None);
+    (model.patterns.iter().zip(resolutions).zip(kept))
+        .map(|((pattern, resolution), kept)| {
+            kept.unwrap_or_else(|| order::dependents(model, pattern, resolution.as_ref()))
+        })
+        .collect()
 }
 
 /// What the lints that read the model alone found: they need no pattern's
@@ -150,10 +167,11 @@ pub fn lint_with(
     registry: &Registry,
     resolutions: &[Option<Resolution>],
     findings: &ModelFindings,
+    orders: &[Vec<Dependent>],
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     diagnostics.extend(findings.tables.iter().flat_map(|t| &t.before_order).cloned());
-    order::unsorted_values(model, resolutions, diagnostics);
+    order::unsorted_values(model, orders, diagnostics);
     diagnostics.extend(findings.tables.iter().flat_map(|t| &t.after_order).cloned());
     diagnostics.extend(findings.whole.iter().cloned());
     unused::unused_indexes(model, resolutions, diagnostics);

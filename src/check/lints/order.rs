@@ -6,13 +6,14 @@
 
 use std::collections::BTreeMap;
 
-use crate::check::model::{AttrType, EntityId, Model, Part, Pattern, Zone};
+use crate::check::model::{AttrType, EntityId, Model, Part, Pattern, PatternId, Zone};
 use crate::check::resolve::Resolution;
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::syntax::ast::{KeyType, KnownKind};
 use crate::syntax::{FileSpan, names};
 
 /// Why a hole's text does not sort like its value, and the type to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Unsorted {
     Int,
     StringDate(&'static str),
@@ -22,71 +23,100 @@ enum Unsorted {
 }
 
 /// What a pattern does that depends on an attribute's order.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Dependence {
     OrdersBy,
     Ranges,
 }
 
-struct Finding<'m> {
+/// A hole of a key that one pattern's Query relies on for its order, whose
+/// text does not sort like its value: what that pattern adds to W303. It
+/// depends on the pattern, its Query and the entities it returns alone, so
+/// a check after an edit keeps it with the Query (`check::incremental`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dependent {
+    pub hole: FileSpan,
+    entity: EntityId,
+    attr: usize,
+    why: Unsorted,
+    dependence: Dependence,
+}
+
+struct Finding {
     entity: EntityId,
     attr: usize,
     why: Unsorted,
     /// The patterns that depend on the order, with what they do.
-    patterns: Vec<(&'m Pattern, Dependence)>,
+    patterns: Vec<(PatternId, Dependence)>,
 }
 
-pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagnostics: &mut Vec<Diagnostic>) {
+/// The holes `pattern`'s Query relies on for an order they do not have.
+pub fn dependents(model: &Model, pattern: &Pattern, resolution: Option<&Resolution>) -> Vec<Dependent> {
+    let mut found = Vec::new();
+    let Some(resolution) = resolution else { return found };
+    let access = resolution.key_schema(model);
+    // A multi-attribute key compares each attribute whole, by its own
+    // type: no value is followed by anything in it.
+    if access.is_multi_attribute() {
+        return found;
+    }
+    let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
+        return found;
+    };
+    for (attr, dependence) in ordered_attributes(pattern) {
+        for &entity_id in &resolution.returns {
+            let entity = model.entity(entity_id);
+            // The items the Query reads: those whose sort-key line it relies on.
+            let keys = entity
+                .items
+                .iter()
+                .filter_map(|i| i.key(&sk.name))
+                .filter(|k| resolution.relies_on.contains(&entity.at(k.span)));
+            for key in keys {
+                for part in &key.template.parts {
+                    let Part::Hole {
+                        name,
+                        span,
+                        attr: Some(index),
+                    } = part
+                    else {
+                        continue;
+                    };
+                    if name.text != attr {
+                        continue;
+                    }
+                    let Some(why) = unsorted(&entity.attributes[*index].ty, &name.text) else {
+                        continue;
+                    };
+                    found.push(Dependent {
+                        hole: entity.at(*span),
+                        entity: entity_id,
+                        attr: *index,
+                        why,
+                        dependence,
+                    });
+                }
+            }
+        }
+    }
+    found
+}
+
+/// W303 from every pattern's [`dependents`] (in model order).
+pub fn unsorted_values(model: &Model, dependents: &[Vec<Dependent>], diagnostics: &mut Vec<Diagnostic>) {
     // By hole span, so a hole several patterns rely on is reported once.
     let mut findings: BTreeMap<FileSpan, Finding> = BTreeMap::new();
-    for (pattern, resolution) in model.patterns.iter().zip(resolutions) {
-        let Some(resolution) = resolution else { continue };
-        let access = resolution.key_schema(model);
-        // A multi-attribute key compares each attribute whole, by its own
-        // type: no value is followed by anything in it.
-        if access.is_multi_attribute() {
-            continue;
-        }
-        let Some(sk) = access.sk.as_ref().filter(|k| k.ty == KeyType::String) else {
-            continue;
-        };
-        for (attr, dependence) in ordered_attributes(pattern) {
-            for &entity_id in &resolution.returns {
-                let entity = model.entity(entity_id);
-                // The items the Query reads: those whose sort-key line it relies on.
-                let keys = entity
-                    .items
-                    .iter()
-                    .filter_map(|i| i.key(&sk.name))
-                    .filter(|k| resolution.relies_on.contains(&entity.at(k.span)));
-                for key in keys {
-                    for part in &key.template.parts {
-                        let Part::Hole {
-                            name,
-                            span,
-                            attr: Some(index),
-                        } = part
-                        else {
-                            continue;
-                        };
-                        if name.text != attr {
-                            continue;
-                        }
-                        let Some(why) = unsorted(&entity.attributes[*index].ty, &name.text) else {
-                            continue;
-                        };
-                        let finding = findings.entry(entity.at(*span)).or_insert_with(|| Finding {
-                            entity: entity_id,
-                            attr: *index,
-                            why,
-                            patterns: Vec::new(),
-                        });
-                        let at = pattern.at(pattern.name.span);
-                        if !finding.patterns.iter().any(|(p, _)| p.at(p.name.span) == at) {
-                            finding.patterns.push((pattern, dependence));
-                        }
-                    }
-                }
+    for (pattern, dependents) in dependents.iter().enumerate() {
+        let pattern = PatternId::new(pattern);
+        for dependent in dependents {
+            let finding = findings.entry(dependent.hole).or_insert_with(|| Finding {
+                entity: dependent.entity,
+                attr: dependent.attr,
+                why: dependent.why,
+                patterns: Vec::new(),
+            });
+            if !finding.patterns.iter().any(|(p, _)| *p == pattern) {
+                finding.patterns.push((pattern, dependent.dependence));
             }
         }
     }
@@ -143,6 +173,7 @@ pub fn unsorted_values(model: &Model, resolutions: &[Option<Resolution>], diagno
             .with_help(help)
             .with_fixes(fix);
         for (pattern, dependence) in finding.patterns {
+            let pattern = model.pattern(pattern);
             let doing = match dependence {
                 Dependence::OrdersBy => "orders by",
                 Dependence::Ranges => "reads a range of",

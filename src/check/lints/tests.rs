@@ -385,7 +385,7 @@ fn two_thousand_entities() {
         tables().for_each(|t| super::overwrite::overwrites(model, registry, t, d))
     });
     time("sort values", &mut |d| {
-        super::order::unsorted_values(model, resolutions, d)
+        super::order::unsorted_values(model, &super::orders(model, resolutions, Vec::new()), d)
     });
     time("key lengths", &mut |d| super::limits::key_lengths(model, &entities, d));
     time("unused", &mut |d| {
