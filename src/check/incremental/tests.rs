@@ -49,24 +49,35 @@ fn after(text: &str, earlier_text: &str, mut earlier: Schema, taken: bool) -> Sc
     check::check_after(&[source(text, &parse)], &Defaults::default(), &mut before)
 }
 
-/// How many patterns an edit from `before` to `now` leaves to resolve.
-fn resolved_again(before: &str, now: &str) -> usize {
+/// `f` over the check of `now` after that of `before`, once its entities
+/// and patterns are lowered (through `Keeping`): the earlier check, the
+/// plan, which patterns kept their lowering, and the new model. `None` when
+/// the edit keeps nothing.
+fn after_lowering<T>(
+    before: &str,
+    now: &str,
+    f: impl FnOnce(&mut Earlier<'_>, &Plan, &[bool], &Model) -> T,
+) -> Option<T> {
     let earlier = fresh(before);
     let parse = syntax::parse_in(FILE, now);
     let texts = [(FILE, before)];
     let trees = [(FILE, &parse.file)];
     let mut earlier = Earlier::new(&texts, &earlier);
-    let places = lower::places(&trees);
-    let Some(plan) = Plan::new(&earlier, &[source(now, &parse)], &places) else {
-        return places.patterns.len();
-    };
+    let plan = Plan::new(&earlier, &[source(now, &parse)], &lower::places(&trees))?;
     let mut keeping = Keeping::new(&plan, &mut earlier);
     let model = lower::lower_reusing(&trees, &mut Vec::new(), &mut keeping);
     let lowered = keeping.kept_patterns();
-    reusable(&mut earlier, &plan, &lowered, &model)
-        .iter()
-        .filter(|kept| kept.is_none())
-        .count()
+    Some(f(&mut earlier, &plan, &lowered, &model))
+}
+
+/// How many patterns an edit from `before` to `now` leaves to resolve.
+fn resolved_again(before: &str, now: &str) -> usize {
+    after_lowering(before, now, |earlier, plan, lowered, model| {
+        (reusable(earlier, plan, lowered, model).iter())
+            .filter(|kept| kept.is_none())
+            .count()
+    })
+    .unwrap_or_else(|| fresh(now).model.patterns.len())
 }
 
 /// Lowering through `Keeping`, counting what it lowers again.
@@ -186,15 +197,20 @@ fn an_edit_in_an_entity_resolves_the_patterns_that_read_its_items() {
     assert!(again * 4 <= of_table, "{again} of the table's {of_table}");
 }
 
-/// `before` checks clean, `now` does not, and the check of `now` after
-/// that of `before` (taken or borrowed) equals a fresh one.
+/// The check of `now` after that of `before` (taken or borrowed) equals a
+/// fresh one.
+fn checked_again(before: &str, now: &str) {
+    for taken in [false, true] {
+        same(&after(now, before, fresh(before), taken), &fresh(now)).unwrap();
+    }
+}
+
+/// `before` checks clean, `now` does not, and [`checked_again`].
 fn checked_again_into_a_hazard(before: &str, now: &str) {
     let earlier = fresh(before);
     assert!(earlier.diagnostics.is_empty(), "{:#?}", earlier.diagnostics);
     assert!(!fresh(now).diagnostics.is_empty());
-    for taken in [false, true] {
-        same(&after(now, before, fresh(before), taken), &fresh(now)).unwrap();
-    }
+    checked_again(before, now);
 }
 
 #[test]
@@ -381,10 +397,7 @@ fn a_renamed_entity_is_found_by_an_untouched_pattern_that_names_it() {
     let now = before.replace("entity Order", "entity Ordr");
     let earlier = fresh(before);
     assert!(earlier.diagnostics.iter().any(|d| d.message.contains("unknown entity")));
-    for taken in [false, true] {
-        let again = after(&now, before, fresh(before), taken);
-        same(&again, &fresh(&now)).unwrap();
-    }
+    checked_again(before, &now);
 }
 
 #[test]
@@ -395,9 +408,7 @@ fn a_kept_scan_names_its_index_where_it_now_is() {
             "table T {{\n  key pk, sk\n  index gsi1 (gpk, gsk)\n}}\n\nentity E in T {{\n  id: id\n  pk = \"E#{{id}}\"\n  sk = \"E\"\n  gpk = \"G\"\n  gsk = \"{{id}}\"\n}}\n\npattern p(id) -> E\n\npattern all() -> E[] scan {index}\n"
         );
         let now = before.replace("pattern p(id)", "pattern pxx(id)");
-        for taken in [false, true] {
-            same(&after(&now, &before, fresh(&before), taken), &fresh(&now)).unwrap();
-        }
+        checked_again(&before, &now);
     }
 }
 
@@ -413,9 +424,7 @@ fn a_pattern_whose_second_return_now_resolves_is_resolved_again() {
             .iter()
             .any(|d| d.message.contains("different tables"))
     );
-    for taken in [false, true] {
-        same(&after(&now, before, fresh(before), taken), &fresh(&now)).unwrap();
-    }
+    checked_again(before, &now);
 }
 
 #[test]
@@ -440,20 +449,20 @@ fn an_entity_moved_to_another_table_is_in_that_table_s_registry() {
 /// Per table, whether the check of `now` after that of `before` keeps the
 /// model lints' findings of `before` (empty when it keeps nothing).
 fn findings_kept(before: &str, now: &str) -> Vec<bool> {
-    let earlier = fresh(before);
-    let parse = syntax::parse_in(FILE, now);
-    let texts = [(FILE, before)];
-    let trees = [(FILE, &parse.file)];
-    let mut earlier = Earlier::new(&texts, &earlier);
-    let places = lower::places(&trees);
-    let Some(plan) = Plan::new(&earlier, &[source(now, &parse)], &places) else {
-        return Vec::new();
-    };
-    let model = lower::lower_reusing(&trees, &mut Vec::new(), &mut Keeping::new(&plan, &mut earlier));
-    let rebuilt = tables_rebuilt(&earlier, &plan, &model);
-    findings(&earlier, &plan, &rebuilt)
-        .iter()
-        .map(Option::is_some)
+    after_lowering(before, now, |earlier, plan, _, model| {
+        let rebuilt = tables_rebuilt(earlier, plan, model);
+        (findings(earlier, plan, &rebuilt).iter())
+            .map(Option::is_some)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// Where the diagnostics of `code` in a fresh check of `text` start.
+fn starts_of(text: &str, code: crate::diagnostic::Code) -> Vec<usize> {
+    (fresh(text).diagnostics.iter())
+        .filter(|d| d.code == code)
+        .map(|d| d.span.start)
         .collect()
 }
 
@@ -463,24 +472,15 @@ fn a_table_no_touched_entity_is_on_keeps_its_findings_moved() {
     // text, in `A` of the other table, moves it, and makes one in `A`.
     let before = "table Tab1 {\n  key pk, sk\n}\n\ntable Tab2 {\n  key pk, sk\n}\n\nentity A in Tab1 {\n  id: id\n  pk = \"A#{id}\"\n  sk = \"A\"\n}\n\nentity B in Tab2 {\n  id: id\n  pk = \"B#{id}\"\n  sk = \"B|{id}\"\n}\n\npattern a(id) -> A\n\npattern b(id) -> B\n";
     let now = before.replace("sk = \"A\"", "sk = \"A|x\"");
-    let mixed = |text: &str| {
-        (fresh(text).diagnostics.iter())
-            .filter(|d| d.code == crate::diagnostic::Code::MixedDelimiter)
-            .map(|d| d.span.start)
-            .collect::<Vec<_>>()
-    };
+    let mixed = |text: &str| starts_of(text, crate::diagnostic::Code::MixedDelimiter);
     assert_eq!(mixed(before), [before.find("B|").unwrap()]);
     assert_eq!(mixed(&now), [now.find("A|").unwrap(), now.find("B|").unwrap()]);
     assert_eq!(findings_kept(before, &now), [false, true]);
-    for taken in [false, true] {
-        same(&after(&now, before, fresh(before), taken), &fresh(&now)).unwrap();
-    }
+    checked_again(before, &now);
     // Moved into the other table: both tables' lints run again.
     let moved = before.replace("entity A in Tab1", "entity A in Tab2");
     assert_eq!(findings_kept(before, &moved), [false, false]);
-    for taken in [false, true] {
-        same(&after(&moved, before, fresh(before), taken), &fresh(&moved)).unwrap();
-    }
+    checked_again(before, &moved);
 }
 
 #[test]
@@ -489,16 +489,9 @@ fn a_kept_query_keeps_its_unsorted_values_moved() {
     // before `Event`, keeps its Query, and what it relies on moves.
     let before = "table App {\n  key pk, sk\n}\n\nentity Other {\n  id: id\n  pk = \"O#{id}\"\n  sk = \"O\"\n}\n\nentity Event {\n  t: id\n  createdAt: string\n  pk = \"T#{t}\"\n  sk = \"EVENT#{createdAt}\"\n}\n\npattern others(id) -> Other\n\npattern events(t, createdAt >= since) -> Event[]\n";
     let now = before.replace("  id: id\n", "  id: id\n  note: string\n");
-    let unsorted = |text: &str| {
-        (fresh(text).diagnostics.iter())
-            .filter(|d| d.code == crate::diagnostic::Code::UnsortedSortValue)
-            .map(|d| d.span.start)
-            .collect::<Vec<_>>()
-    };
+    let unsorted = |text: &str| starts_of(text, crate::diagnostic::Code::UnsortedSortValue);
     assert_eq!(unsorted(before), [before.find("{createdAt}").unwrap()]);
     assert_eq!(unsorted(&now), [now.find("{createdAt}").unwrap()]);
     assert_eq!(resolved_again(before, &now), 1);
-    for taken in [false, true] {
-        same(&after(&now, before, fresh(before), taken), &fresh(&now)).unwrap();
-    }
+    checked_again(before, &now);
 }

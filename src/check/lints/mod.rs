@@ -143,12 +143,12 @@ pub fn model_lints(
     );
     // Per table, the first half's findings and then the second's: the
     // order of one thread.
-    let mut linted = to_lint.iter().zip(first.into_iter().zip(second));
+    let mut linted = first.into_iter().zip(second);
     let tables = kept
         .into_iter()
         .map(|kept| {
             kept.unwrap_or_else(|| {
-                let (_, ((mut before_order, after_order), overwrites)) = linted.next().expect("one per table linted");
+                let ((mut before_order, after_order), overwrites) = linted.next().expect("one per table linted");
                 before_order.extend(overwrites);
                 TableFindings {
                     before_order,
