@@ -2,7 +2,7 @@
 //! numbers, size hints, and the recovery that resynchronises a body at the
 //! next member.
 
-use chumsky::error::{EmptyErr, LabelError};
+use chumsky::error::LabelError;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
@@ -13,11 +13,10 @@ use crate::syntax::{Span, names, template};
 
 pub type Extra<E> = extra::Err<E>;
 
-/// What the parsers need of their error type. They are built twice: with
-/// `Rich` errors, which say what was expected, for the diagnostics, and with
-/// `EmptyErr` for a first pass that allocates nothing for alternatives that
-/// fail (`parser::parse` only takes the `Rich` pass when the first one
-/// found an error).
+/// What the parsers need of their error type: `Rich` errors, which say
+/// what was expected. The grammar runs only on chunks the hand-written
+/// parser (`direct`) found an error in; before that parser, it also ran
+/// with chumsky's `EmptyErr` as a first pass, which is why it is generic.
 pub trait Fail<'t, 'src: 't, I: Tokens<'t, 'src>>:
     chumsky::error::Error<'t, I> + LabelError<'t, I, &'static str> + 't
 {
@@ -28,12 +27,6 @@ pub trait Fail<'t, 'src: 't, I: Tokens<'t, 'src>>:
 impl<'t, 'src: 't, I: Tokens<'t, 'src>> Fail<'t, 'src, I> for Rich<'t, Token<'src>, SimpleSpan> {
     fn coded(code: Code, at: SimpleSpan, message: impl std::fmt::Display) -> Self {
         Rich::custom(at, format!("{}|{message}", code.as_str()))
-    }
-}
-
-impl<'t, 'src: 't, I: Tokens<'t, 'src>> Fail<'t, 'src, I> for EmptyErr {
-    fn coded(_: Code, _: SimpleSpan, _: impl std::fmt::Display) -> Self {
-        EmptyErr::default()
     }
 }
 

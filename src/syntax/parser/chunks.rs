@@ -7,11 +7,11 @@
 
 use std::sync::Arc;
 
-use chumsky::error::EmptyErr;
 use chumsky::prelude::*;
 
 use super::{
-    Parse, at_line_end_if_next_line, attach_docs, chunk_parser, docs_at, docs_span_before, file_parser, to_diagnostic,
+    Parse, at_line_end_if_next_line, attach_docs, chunk_parser, direct, docs_at, docs_span_before, file_parser,
+    to_diagnostic,
 };
 use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::ast::{Docs, Item, SourceFile};
@@ -52,12 +52,12 @@ fn keyword_len(keyword: Token<'static>) -> usize {
 }
 
 /// Where a chunk's tokens and text are.
-struct Plan {
+pub(super) struct Plan {
     /// Its first token, and the next chunk's (its ending keyword).
     first: usize,
     end_token: usize,
     /// The last chunk of the text: no keyword ends it.
-    ends_text: bool,
+    pub(super) ends_text: bool,
     span: Span,
     next: Option<Token<'static>>,
 }
@@ -83,18 +83,38 @@ fn parse_all_on(file: FileId, text: &str, threads: impl FnOnce(usize) -> usize) 
     }
 }
 
-/// Parses the chunks of `text[region]`. The region starts at the text's
-/// start or at an item keyword, and ends at the text's end or just before
-/// the item keyword `next`; `docs_above` are the docs of an item at its
-/// start (they lie before it).
-fn parse_region(
-    file: FileId,
-    text: &str,
-    region: Span,
-    next: Option<Token<'static>>,
-    docs_above: Option<Span>,
-    threads: impl FnOnce(usize) -> usize,
-) -> Region {
+/// One stretch of a text lexed and cut into chunks.
+pub(super) struct Lexed<'src> {
+    /// The lexer's diagnostics, in token order.
+    lexical: Vec<Diagnostic>,
+    /// The tokens the parser reads, then the keyword that ends the region
+    /// (when one does).
+    pub(super) significant: Vec<(Token<'src>, SimpleSpan)>,
+    /// Comments and unknown bytes (for the docs).
+    others: Vec<(Token<'src>, Span)>,
+    /// How many of `significant` are the region's own.
+    pub(super) lexed: usize,
+    /// Where the parser's input ends.
+    pub(super) eoi: usize,
+    pub(super) plans: Vec<Plan>,
+}
+
+impl Plan {
+    /// Its tokens, with the keyword that ends it.
+    pub(super) fn tokens<'a, 'src>(
+        &self,
+        significant: &'a [(Token<'src>, SimpleSpan)],
+    ) -> &'a [(Token<'src>, SimpleSpan)] {
+        if self.ends_text {
+            &significant[self.first..self.end_token]
+        } else {
+            &significant[self.first..=self.end_token]
+        }
+    }
+}
+
+/// Lexes `text[region]` (see [`parse_region`]) and cuts it into chunks.
+pub(super) fn lex_region<'src>(text: &'src str, region: Span, next: Option<Token<'static>>) -> Lexed<'src> {
     let base = region.start;
     let mut lexical = Vec::new();
     // Comments are trivia and unknown bytes were reported by the lexer:
@@ -148,38 +168,60 @@ fn parse_region(
             next: starts.get(c + 1).map_or(next, |&k| item_keyword(significant[k].0)),
         })
         .collect();
+    Lexed {
+        lexical,
+        significant,
+        others,
+        lexed,
+        eoi,
+        plans,
+    }
+}
+
+/// Parses the chunks of `text[region]`. The region starts at the text's
+/// start or at an item keyword, and ends at the text's end or just before
+/// the item keyword `next`; `docs_above` are the docs of an item at its
+/// start (they lie before it).
+fn parse_region(
+    file: FileId,
+    text: &str,
+    region: Span,
+    next: Option<Token<'static>>,
+    docs_above: Option<Span>,
+    threads: impl FnOnce(usize) -> usize,
+) -> Region {
+    let Lexed {
+        lexical,
+        significant,
+        others,
+        lexed,
+        eoi,
+        plans,
+    } = lex_region(text, region, next);
     // The chunks of a large text are parsed on several threads at once.
     let threads = threads(plans.len());
     let parsed = crate::parallel::runs(threads, &plans, |run| {
-        // Most chunks have no syntax error: a first pass with errors that
-        // record nothing is enough for them. Only when it finds one does
-        // the parser run again to say what was expected; without errors
-        // both passes take the same path and build the same tree.
-        let fast_chunk = chunk_parser::<_, EmptyErr>();
-        let fast_last = file_parser::<_, EmptyErr>();
         let mut items: Vec<Item> = Vec::new();
         let mut parse = |plan: &Plan| {
-            let tokens = if plan.ends_text {
-                &significant[plan.first..plan.end_token]
-            } else {
-                &significant[plan.first..=plan.end_token]
-            };
-            let input = tokens.split_token_span(SimpleSpan::from(eoi..eoi));
-            let fast = if plan.ends_text {
-                fast_last.parse(input)
-            } else {
-                fast_chunk.parse(input)
-            };
-            let (output, errors) = if !fast.has_errors() {
-                (fast.into_output(), Vec::new())
-            } else if plan.ends_text {
-                file_parser::<_, Rich<'_, Token<'_>>>()
-                    .parse(input)
-                    .into_output_errors()
-            } else {
-                chunk_parser::<_, Rich<'_, Token<'_>>>()
-                    .parse(input)
-                    .into_output_errors()
+            let tokens = plan.tokens(&significant);
+            // Most chunks have no syntax error, and the hand-written parser
+            // reads them; where it finds one, the grammar reads the chunk
+            // again to say what was expected and to recover.
+            let (output, errors) = match direct::chunk(tokens, plan.ends_text) {
+                Some(output) => (output, Vec::new()),
+                None => {
+                    let input = tokens.split_token_span(SimpleSpan::from(eoi..eoi));
+                    let (output, errors) = if plan.ends_text {
+                        file_parser::<_, Rich<'_, Token<'_>>>()
+                            .parse(input)
+                            .into_output_errors()
+                    } else {
+                        chunk_parser::<_, Rich<'_, Token<'_>>>()
+                            .parse(input)
+                            .into_output_errors()
+                    };
+                    (output.unwrap_or_default().into_iter().flatten().collect(), errors)
+                }
             };
             let errors: Vec<Diagnostic> = errors
                 .iter()
@@ -192,7 +234,7 @@ fn parse_region(
                 })
                 .collect();
             let before = items.len();
-            items.extend(output.unwrap_or_default().into_iter().flatten());
+            items.extend(output);
             (items.len() - before, errors)
         };
         let counts: Vec<_> = run.iter().map(&mut parse).collect();
@@ -237,9 +279,9 @@ fn parse_region(
 
     let (significant, others) = (&significant[..lexed], &others[..]);
     attach_docs(text, &mut out.items, significant, others);
-    if base != 0
+    if region.start != 0
         && let Some(first) = out.items.first_mut()
-        && first.span().start == base
+        && first.span().start == region.start
     {
         set_docs(first, docs_above.map(|span| docs_at(text, span)));
     }

@@ -1,5 +1,9 @@
-//! The parser (chumsky over the logos tokens) with error recovery: the
-//! result is always a syntax tree, possibly partial, plus diagnostics.
+//! The parser over the logos tokens, with error recovery: the result is
+//! always a syntax tree, possibly partial, plus diagnostics. Two readers of
+//! one grammar: a hand-written one (`direct`) reads the items that have no
+//! error, and the grammar written with chumsky's combinators reads again
+//! an item the first one found an error in, to say what was expected and
+//! to recover (the tests hold both to the same trees).
 //! Recovery happens at three levels: a broken member of a `{}` body skips to
 //! the next member, a broken `()` list is skipped as a whole, and a broken
 //! item skips to the next `table`, `entity` or `pattern` keyword. None of
@@ -8,6 +12,7 @@
 
 mod atoms;
 mod chunks;
+mod direct;
 mod entity;
 mod pattern;
 mod table;
