@@ -18,7 +18,10 @@
 //! a hover sent right after each typed letter (timed from request to
 //! response, before the analysis of the edit is done). Then `--requests`
 //! hovers and as many completions at random positions of the settled
-//! document. Last, the server's peak resident memory (`VmHWM`).
+//! document. Then `--words` words of `--letters` letters typed as an
+//! editor sends them, a key every `--interval` ms without waiting for the
+//! server, each timed from its last key to the complete diagnostics. Last,
+//! the server's peak resident memory (`VmHWM`), before the typing and after.
 //!
 //! `--server PATH` picks the binary (default: `dyno` next to this example's
 //! directory, i.e. `target/release/dyno`).
@@ -220,6 +223,72 @@ fn type_and_delete(
     out
 }
 
+/// Words typed as an editor sends them: a key every `interval`, without
+/// waiting for any publish, at each of `at`; each word is then deleted in
+/// one change. Timed from the word's last key to the complete
+/// `publishDiagnostics` of that version (the earlier versions' publishes,
+/// if any, are let pass).
+fn type_words(
+    server: &mut Server,
+    text: &mut String,
+    version: &mut i64,
+    at: &[(usize, usize)],
+    rng: &mut Rng,
+    letters: usize,
+    interval: Duration,
+) -> Stats {
+    let mut stats = Stats::new("word typed at one key an interval → complete publishDiagnostics after its last key");
+    for &(line, column) in at {
+        let word: String = (0..letters).map(|_| (b'a' + rng.below(26) as u8) as char).collect();
+        let start = offset(text, line, column);
+        let mut typed = text.clone();
+        typed.insert_str(start, &word);
+        // Computed before the first key: on two cores, the client's own
+        // analysis would slow the server while it types.
+        let expected = expected_codes(&typed);
+        let mut last_sent = None;
+        for (k, letter) in word.chars().enumerate() {
+            *version += 1;
+            let change = json!({ "range": { "start": { "line": line, "character": column + k },
+                                            "end": { "line": line, "character": column + k } },
+                                 "text": letter.to_string() });
+            if k > 0 {
+                std::thread::sleep(interval);
+            }
+            last_sent = Some(server.notify(
+                "textDocument/didChange",
+                json!({ "textDocument": { "uri": URI, "version": *version }, "contentChanges": [change] }),
+            ));
+        }
+        *text = typed;
+        let last = *version;
+        let complete = server.wait(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["version"] == json!(last)
+                && codes(m) == expected
+        });
+        stats.samples.push(complete.at - last_sent.expect("a word has letters"));
+        // The word goes again in one change, waited for, untimed.
+        text.replace_range(start..start + word.len(), "");
+        let expected = expected_codes(text);
+        *version += 1;
+        let change = json!({ "range": { "start": { "line": line, "character": column },
+                                        "end": { "line": line, "character": column + letters } },
+                             "text": "" });
+        server.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": URI, "version": *version }, "contentChanges": [change] }),
+        );
+        let restored = *version;
+        server.wait(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["version"] == json!(restored)
+                && codes(m) == expected
+        });
+    }
+    stats
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |flag: &str| {
@@ -233,6 +302,9 @@ fn main() {
     let edits = number("--edits", 200);
     let requests = number("--requests", 100);
     let seed = number("--seed", 1) as u64;
+    let words = number("--words", 20);
+    let letters = number("--letters", 8).max(1);
+    let interval = Duration::from_millis(number("--interval", 50) as u64);
     let server_path = value("--server").map(PathBuf::from).unwrap_or_else(|| {
         let exe = std::env::current_exe().expect("current exe");
         exe.parent().and_then(|p| p.parent()).expect("target dir").join("dyno")
@@ -326,6 +398,25 @@ fn main() {
         }
     }
 
+    // Last, as its peak memory is read before and after it: words typed
+    // faster than the file is checked.
+    let before_typing = server.status_kib("VmHWM:");
+    let places: Vec<(usize, usize)> = (0..words)
+        .map(|_| {
+            let line = rng.below(line_lengths.len());
+            (line, rng.below(line_lengths[line] + 1))
+        })
+        .collect();
+    let typing = type_words(
+        &mut server,
+        &mut text,
+        &mut version,
+        &places,
+        &mut rng,
+        letters,
+        interval,
+    );
+
     let rss = server.status_kib("VmHWM:");
     let (id, _) = server.request("shutdown", Value::Null);
     server.response(id);
@@ -351,6 +442,16 @@ fn main() {
     rows.extend([&hovered.hover, &hover, &completion]);
     for stats in rows {
         println!("{}", stats.row());
+    }
+    println!(
+        "\ntyping: {words} words of {letters} letters, one key every {} ms\n",
+        interval.as_millis()
+    );
+    println!("| what | n | p50 ms | p95 ms | max ms |");
+    println!("|------|--:|-------:|-------:|-------:|");
+    println!("{}", typing.row());
+    if let Some(kib) = before_typing {
+        println!("\npeak RSS (VmHWM) before the typing: {:.1} MiB", kib as f64 / 1024.0);
     }
     match rss {
         Some(kib) => println!(
