@@ -18,6 +18,7 @@ mod disk;
 pub mod folder;
 pub mod git;
 mod items;
+mod turns;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -30,6 +31,7 @@ use crate::check::{self, Analysis, Defaults, Schema, Source};
 use crate::syntax::{self, FileId, Parse};
 pub use disk::Stamp;
 pub use items::{Declared, DeclaredKind, Items};
+use turns::Turns;
 
 /// One revision of one file's text, with what is derived from it alone.
 /// Shared by every snapshot that sees this revision.
@@ -130,6 +132,13 @@ pub struct Workspace {
     /// the next check reuses what the edit cannot have changed, then lets
     /// it go.
     earlier: Arc<Mutex<HashMap<SchemaOf, SchemaMemo>>>,
+    /// Per set of files and defaults, the turns its checks take (`turns`):
+    /// one at a time, so that a check an edit superseded while it ran is
+    /// what the next starts from.
+    turns: Arc<Mutex<HashMap<SchemaOf, Arc<Turns>>>>,
+    /// Each file's latest revision, as the workspace that edits it has it:
+    /// what tells a snapshot's check that an edit has superseded it.
+    latest: Arc<Mutex<HashMap<FileId, u64>>>,
     /// What the cost model assumes where a schema gives no hint: an input
     /// like the texts (an editor setting).
     defaults: Defaults,
@@ -217,6 +226,7 @@ impl Workspace {
                 file
             }
         };
+        lock(&self.latest).insert(file, self.revisions);
         (file, superseded)
     }
 
@@ -339,68 +349,111 @@ impl Workspace {
     pub fn schema_with(&self, files: &[FileId], defaults: &Defaults) -> Arc<Schema> {
         let revisions = files.iter().map(|&f| self.revision(f)).collect();
         let key: SchemaKey = (files.to_vec(), revisions, *defaults);
-        let memo = lock(&self.schemas).entry(key).or_default().clone();
-        memo.get_or_init(|| {
-            let texts: Vec<Arc<str>> = files.iter().map(|&f| self.text(f)).collect();
-            let parses: Vec<Arc<Parse>> = files.iter().map(|&f| self.parse(f)).collect();
-            let sources: Vec<Source<'_>> = files
-                .iter()
-                .zip(&texts)
-                .zip(&parses)
-                .map(|((&file, text), parse)| Source { file, text, parse })
-                .collect();
-            let mut earlier = lock(&self.earlier).remove(&(files.to_vec(), *defaults));
-            // Held by no one else, the earlier Queries, model and registry
-            // are taken, so that what is kept moves rather than being copied.
-            let taken = earlier
-                .as_mut()
-                .and_then(Arc::get_mut)
-                .and_then(OnceLock::get_mut)
-                .and_then(|before| Arc::get_mut(&mut before.schema))
-                .map(|schema| {
-                    (
-                        std::mem::take(&mut schema.resolutions),
-                        std::mem::take(&mut schema.model),
-                        std::mem::take(&mut schema.registry),
-                    )
-                });
-            // What the check left of what was taken.
-            let mut left = None;
-            let schema = match earlier.as_ref().and_then(|memo| memo.get()) {
-                Some(before) => {
-                    let texts: Vec<(FileId, &str)> =
-                        files.iter().copied().zip(before.texts.iter().map(|t| &**t)).collect();
-                    let mut earlier = check::incremental::Earlier::new(&texts, &before.schema);
-                    if let Some((resolutions, model, registry)) = taken {
-                        earlier.resolutions = Cow::Owned(resolutions);
-                        earlier.model = Cow::Owned(model);
-                        earlier.registry = Cow::Owned(registry);
-                    }
-                    let schema = check::check_after(&sources, defaults, &mut earlier);
-                    if let (Cow::Owned(resolutions), Cow::Owned(model), Cow::Owned(registry)) =
-                        (earlier.resolutions, earlier.model, earlier.registry)
-                    {
-                        left = Some((resolutions, model, registry));
-                    }
-                    schema
+        let memo = lock(&self.schemas).entry(key.clone()).or_default().clone();
+        if let Some(checked) = memo.get() {
+            return checked.schema.clone();
+        }
+        let set: SchemaOf = (files.to_vec(), *defaults);
+        let turns = self.turns_of(&set);
+        let _turn = turns.take(key.1.iter().copied().max().unwrap_or_default());
+        let schema = memo
+            .get_or_init(|| self.check_from_earlier(files, defaults))
+            .schema
+            .clone();
+        // An edit superseded it (while it ran, or before: a request pinned
+        // to an earlier revision): the next check of these files starts
+        // from it, and an older one still waiting goes.
+        if self.superseded(&key) {
+            // A request pinned to this revision may have listed it again
+            // after the edit; kept there, it could not be taken.
+            let mut schemas = lock(&self.schemas);
+            if schemas.get(&key).is_some_and(|listed| Arc::ptr_eq(listed, &memo)) {
+                schemas.remove(&key);
+            }
+            drop(schemas);
+            let older = lock(&self.earlier).insert(set, memo);
+            if let Some(older) = older.filter(|memo| Arc::strong_count(memo) == 1) {
+                free_elsewhere(older);
+            }
+        }
+        schema
+    }
+
+    /// Whether a file of the check has had an edit since.
+    fn superseded(&self, (files, revisions, _): &SchemaKey) -> bool {
+        let latest = lock(&self.latest);
+        files
+            .iter()
+            .zip(revisions)
+            .any(|(file, revision)| latest.get(file).is_some_and(|latest| latest > revision))
+    }
+
+    fn turns_of(&self, set: &SchemaOf) -> Arc<Turns> {
+        lock(&self.turns).entry(set.clone()).or_default().clone()
+    }
+
+    /// Waits while a check of an earlier revision of the schema made of
+    /// `files` runs or waits: a check of the current revision then starts
+    /// from it.
+    pub fn wait_for_check(&self, files: &[FileId], defaults: &Defaults) {
+        let revision = files.iter().map(|&f| self.revision(f)).max().unwrap_or_default();
+        drop(self.turns_of(&(files.to_vec(), *defaults)).take(revision));
+    }
+
+    /// The check of `files` as they are now: from the earlier check of
+    /// the same files when an edit made one stale, else from scratch.
+    fn check_from_earlier(&self, files: &[FileId], defaults: &Defaults) -> Checked {
+        let texts: Vec<Arc<str>> = files.iter().map(|&f| self.text(f)).collect();
+        let parses: Vec<Arc<Parse>> = files.iter().map(|&f| self.parse(f)).collect();
+        let sources: Vec<Source<'_>> = files
+            .iter()
+            .zip(&texts)
+            .zip(&parses)
+            .map(|((&file, text), parse)| Source { file, text, parse })
+            .collect();
+        let mut earlier = lock(&self.earlier).remove(&(files.to_vec(), *defaults));
+        // Held by no one else, the earlier Queries, model and registry
+        // are taken, so that what is kept moves rather than being copied.
+        let taken = earlier
+            .as_mut()
+            .and_then(Arc::get_mut)
+            .and_then(OnceLock::get_mut)
+            .and_then(|before| Arc::get_mut(&mut before.schema))
+            .map(|schema| {
+                (
+                    std::mem::take(&mut schema.resolutions),
+                    std::mem::take(&mut schema.model),
+                    std::mem::take(&mut schema.registry),
+                )
+            });
+        // What the check left of what was taken.
+        let mut left = None;
+        let schema = match earlier.as_ref().and_then(|memo| memo.get()) {
+            Some(before) => {
+                let texts: Vec<(FileId, &str)> = files.iter().copied().zip(before.texts.iter().map(|t| &**t)).collect();
+                let mut earlier = check::incremental::Earlier::new(&texts, &before.schema);
+                if let Some((resolutions, model, registry)) = taken {
+                    earlier.resolutions = Cow::Owned(resolutions);
+                    earlier.model = Cow::Owned(model);
+                    earlier.registry = Cow::Owned(registry);
                 }
-                None => check::check_with(&sources, defaults),
-            };
-            // Freeing the earlier check of a large schema takes milliseconds
-            // that this check's callers should not wait for.
-            // (Should no thread be had, it is freed here.)
-            if left.is_some() || earlier.as_ref().is_some_and(|memo| Arc::strong_count(memo) == 1) {
-                let _ = std::thread::Builder::new()
-                    .name("dyno-free".into())
-                    .spawn(move || drop((earlier, left)));
+                let schema = check::check_after(&sources, defaults, &mut earlier);
+                if let (Cow::Owned(resolutions), Cow::Owned(model), Cow::Owned(registry)) =
+                    (earlier.resolutions, earlier.model, earlier.registry)
+                {
+                    left = Some((resolutions, model, registry));
+                }
+                schema
             }
-            Checked {
-                schema: Arc::new(schema),
-                texts,
-            }
-        })
-        .schema
-        .clone()
+            None => check::check_with(&sources, defaults),
+        };
+        if left.is_some() || earlier.as_ref().is_some_and(|memo| Arc::strong_count(memo) == 1) {
+            free_elsewhere((earlier, left));
+        }
+        Checked {
+            schema: Arc::new(schema),
+            texts,
+        }
     }
 
     /// `file` as part of the schema made of `files`.
@@ -432,6 +485,15 @@ impl Workspace {
             .cloned()
             .collect()
     }
+}
+
+/// Drops `value` on a thread of its own: freeing the check of a large
+/// schema takes milliseconds that a check's callers should not wait for.
+/// (Should no thread be had, it is freed here.)
+fn free_elsewhere<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new()
+        .name("dyno-free".into())
+        .spawn(move || drop(value));
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

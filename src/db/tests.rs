@@ -237,3 +237,28 @@ fn a_set_of_files_no_longer_checked_lets_its_check_go() {
     assert!(alone.upgrade().is_none(), "the check of `a` alone is not kept");
     assert_eq!(lock(&db.earlier).len(), 1);
 }
+
+#[test]
+fn a_check_an_edit_superseded_is_where_the_next_one_starts() {
+    let (mut db, tables, entities) = workspace();
+    let files = [tables, entities];
+    db.schema(&files);
+    drop(db.edit(entities, |rope| rope.insert(0, "// one\n")));
+    // A request pinned to this revision checks it only after the next edit:
+    // it starts from the check before it, and the next check starts from it
+    // (not from scratch, and not from the older one).
+    let pinned = db.clone();
+    drop(db.edit(entities, |rope| rope.insert(0, "// two\n")));
+    let superseded = pinned.schema(&files);
+    let earlier = lock(&db.earlier);
+    let [memo] = earlier.values().collect::<Vec<_>>()[..] else {
+        panic!("one earlier check, not {}", earlier.len())
+    };
+    let checked = memo.get().expect("computed");
+    assert!(Arc::ptr_eq(&checked.schema, &superseded));
+    assert_eq!(&*checked.texts[1], &*pinned.text(entities));
+    drop((earlier, superseded));
+    let current = db.schema(&files);
+    assert!(lock(&db.earlier).is_empty(), "used, then let go");
+    assert_same(&current, &fresh(&db, &files));
+}

@@ -439,6 +439,21 @@ impl Documents {
         self.lock().docs.keys().cloned().collect()
     }
 
+    /// Waits while a check of the document's schema runs (one an edit has
+    /// made stale, most likely): the check of the current revision then
+    /// starts from it, and a caller whose revision went stale meanwhile can
+    /// skip its own.
+    pub fn wait_for_check(&self, uri: &Url) {
+        let Some((workspace, schema, defaults)) = ({
+            let store = self.lock();
+            let doc = store.docs.get(uri);
+            doc.map(|doc| (store.workspace.clone(), store.schema_of(doc), store.defaults_of(doc)))
+        }) else {
+            return;
+        };
+        workspace.wait_for_check(&schema, &defaults);
+    }
+
     /// The current revision with its analysis, computed at most once per
     /// revision (outside the lock, so edits are never held up by it).
     pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
@@ -491,9 +506,10 @@ impl Documents {
 /// there to do it: dropping the tree and model of a large file takes
 /// milliseconds, which the edit that made them stale should not wait for.
 fn release(superseded: Superseded, mut view: Option<Analysed>) {
-    // The stale view's parse goes at once (the new revision holds it as its
-    // previous one): held by no one else, its kept items then move into the
-    // next parse instead of being copied (`syntax::reparse_in`).
+    // The stale view's parse and check go at once (the new revision holds
+    // them as its previous parse and its earlier check): held by no one
+    // else, what they keep then moves into the next parse and check
+    // instead of being copied (`syntax::reparse_in`, `check::check_after`).
     if let Some(file) = view
         .as_mut()
         .and_then(Arc::get_mut)
@@ -501,6 +517,7 @@ fn release(superseded: Superseded, mut view: Option<Analysed>) {
         .and_then(Arc::get_mut)
     {
         file.analysis.parse = Arc::default();
+        file.analysis.schema = Arc::default();
     }
     let heavy = superseded.is_heavy() || view.as_ref().is_some_and(|v| v.get().is_some());
     if !heavy {

@@ -269,11 +269,23 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
     let report = progress::Report::after(&client, state.work_done_progress(), &uri);
     let mut analysis = tokio::task::spawn_blocking(move || {
         catch_unwind(AssertUnwindSafe(|| {
+            // Typing faster than a large file is checked: the check of an
+            // earlier revision may still run. This one starts from it, or,
+            // superseded meanwhile, leaves the work to the next revision's.
+            analysed.documents.wait_for_check(&target);
+            if analysed.documents.revision(&target) != Some(revision) {
+                return None;
+            }
             let snapshot = analysed.documents.snapshot_with(&target, |rope, syntax| {
                 if large {
                     let _ = parsed.send((rope.clone(), syntax.to_vec()));
                 }
             })?;
+            // Superseded while it was checked: let go of it at once, for
+            // the next revision's check to take rather than copy.
+            if analysed.documents.revision(&target) != Some(snapshot.revision) {
+                return None;
+            }
             let diagnostics = handlers::diagnostics::all(&analysed, &snapshot);
             let shown = Shown {
                 revision: snapshot.revision,
@@ -303,7 +315,7 @@ async fn publish(client: Client, state: Arc<State>, published: Published, uri: U
     report.finish();
     let (shown, version, diagnostics) = match computed {
         Ok(Ok(Some(computed))) => computed,
-        Ok(Ok(None)) => return, // closed meanwhile
+        Ok(Ok(None)) => return, // closed or superseded meanwhile
         Ok(Err(_)) | Err(_) => {
             client
                 .log_message(MessageType::ERROR, format!("dyno: could not analyse {uri}"))
