@@ -27,7 +27,7 @@ fn errors(text: &str) -> Vec<(String, Option<String>)> {
                 .patterns
                 .iter()
                 .find(|p| p.span.start <= d.span.start && d.span.end <= p.span.end)
-                .map(|p| p.name.text.clone());
+                .map(|p| p.name.text.to_string());
             (d.message.clone(), pattern)
         })
         .collect()

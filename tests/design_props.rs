@@ -54,7 +54,7 @@ fn problems(input: &str, clean: bool) -> Vec<String> {
         let pattern = model
             .pattern_ids()
             .find(|(_, p)| p.span.start <= e.span.start && e.span.end <= p.span.end)
-            .map(|(_, p)| p.name.text.clone());
+            .map(|(_, p)| p.name.text.to_string());
         match pattern {
             None => out.push(format!(
                 "{} outside any pattern: {} (at {}..{}: `{}`)",

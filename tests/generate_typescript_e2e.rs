@@ -93,7 +93,7 @@ fn every_example_round_trips_through_the_generated_typescript() {
             if let Err(e) = compare(model, read, &returned) {
                 failures.push(format!("{stem}: {e}"));
             }
-            if let Some(pattern) = model.patterns.iter().find(|p| p.name.text == read["pattern"])
+            if let Some(pattern) = model.patterns.iter().find(|p| p.name.text.as_str() == read["pattern"])
                 && let Some(order) = &pattern.order
                 && let Err(e) = in_order(&returned, &order.attr.text, order.descending)
             {

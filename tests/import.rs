@@ -78,7 +78,10 @@ fn tables_of_schema(schema: &str) -> Vec<(String, Vec<String>)> {
         .iter()
         .map(|t| {
             let indexes = t.access.iter().filter(|a| a.kind != AccessKind::Base);
-            (t.name.text.clone(), indexes.map(|a| a.name.text.clone()).collect())
+            (
+                t.name.text.to_string(),
+                indexes.map(|a| a.name.text.to_string()).collect(),
+            )
         })
         .collect()
 }

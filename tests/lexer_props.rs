@@ -117,7 +117,7 @@ fn check_spans(text: &str) {
         // A quoted name's span covers its quotes; its text is what they hold.
         assert_eq!(
             dyno::syntax::names::read(&text[item.name().span.range()]),
-            item.name().text,
+            item.name().text.as_str(),
             "a name's span must hold its text"
         );
     }

@@ -245,7 +245,7 @@ fn billing_prints_every_pattern_passing() {
     for pattern in &patterns {
         assert!(
             text.lines()
-                .any(|l| l.starts_with("pass  ") && l.contains(&pattern.name.text)),
+                .any(|l| l.starts_with("pass  ") && l.contains(pattern.name.text.as_str())),
             "`{}` passes:\n{text}",
             pattern.name.text
         );

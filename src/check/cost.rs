@@ -236,7 +236,7 @@ fn item_attributes(model: &Model, entity: &Entity, item: &ItemShape) -> Vec<(Str
             continue;
         }
         out.push((
-            attribute.name.text.clone(),
+            attribute.name.text.to_string(),
             Size::exact(attribute.name.text.len() as f64).add(value_size(&model.defaults, attribute)),
         ));
     }

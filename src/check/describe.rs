@@ -106,12 +106,12 @@ pub fn served(schema: &Schema, pattern: PatternId) -> Option<Served> {
     let access = resolution.key_schema(model);
     Some(Served {
         table: resolution.table,
-        index: access.is_index().then(|| access.name.text.clone()),
+        index: access.is_index().then(|| access.name.text.to_string()),
         pinned: resolution.pinned,
         returns: resolution
             .returns
             .iter()
-            .map(|&e| model.entity(e).name.text.clone())
+            .map(|&e| model.entity(e).name.text.to_string())
             .collect(),
         request: request(model, resolution),
         cost: cost::read_cost(model, &schema.registry, model.pattern(pattern), resolution),
@@ -166,7 +166,7 @@ pub fn proved(schema: &Schema) -> Proved {
         let name = if model.tables.len() > 1 {
             format!("{}.{}", model.table(resolution.table).name.text, access.name.text)
         } else {
-            access.name.text.clone()
+            access.name.text.to_string()
         };
         match on_indexes.iter_mut().find(|(n, _)| *n == name) {
             Some((_, count)) => *count += 1,

@@ -97,10 +97,10 @@ pub fn operand<'a>(model: &Model, returns: &[EntityId], attr: &str, value: &'a F
         FilterValue::Literal(Literal::Word(w)) | FilterValue::Word(w) => {
             let is_enum_value = returns.iter().any(|&e| {
                 matches!(model.entity(e).attribute(attr).map(|a| &a.ty),
-                    Some(AttrType::Enum(values)) if values.contains(&w.text))
+                    Some(AttrType::Enum(values)) if values.iter().any(|v| *v == w.text))
             });
             if is_enum_value {
-                Operand::Constant(Constant::S(w.text.clone()))
+                Operand::Constant(Constant::S(w.text.to_string()))
             } else {
                 Operand::Param(&w.text)
             }
@@ -241,7 +241,7 @@ pub fn mismatches(model: &Model, returns: &[EntityId], filter: &Filter) -> Vec<M
             if let Some(message) = problem {
                 out.push(Mismatch {
                     span: value.span(),
-                    attr: attr.text.clone(),
+                    attr: attr.text.to_string(),
                     entity: e,
                     declared: entity.at(attribute.span),
                     message,

@@ -187,7 +187,7 @@ fn unique(kind: &str, at: FileSpan, name: &str, first: Option<FileSpan>, diagnos
 
 fn key_attr(attr: &ast::KeyAttr) -> KeyAttr {
     KeyAttr {
-        name: attr.name.text.clone(),
+        name: attr.name.text.to_string(),
         span: attr.name.span,
         ty: attr.ty.map_or(KeyType::String, |(t, _)| t),
     }
@@ -343,7 +343,7 @@ fn lower_index(
     let projection = match &index.projection {
         ast::Projection::Default | ast::Projection::All(_) => Projection::All,
         ast::Projection::KeysOnly(_) => Projection::KeysOnly,
-        ast::Projection::Include(_, names) => Projection::Include(names.iter().map(|n| n.text.clone()).collect()),
+        ast::Projection::Include(_, names) => Projection::Include(names.iter().map(|n| n.text.to_string()).collect()),
     };
     KeySchema {
         kind: if index.local { AccessKind::Lsi } else { AccessKind::Gsi },
@@ -506,7 +506,7 @@ fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>
                     invalid(*span, format!("`{quoted}`: a number has 1 to 38 digits"), diagnostics);
                 }
             }
-            TypeArg::Word(word) if name == "enum" => words.push((word.text.clone(), word.span)),
+            TypeArg::Word(word) if name == "enum" => words.push((word.text.to_string(), word.span)),
             TypeArg::Word(word) if name == "datetime" && ["utc", "local", "offset"].contains(&word.text.as_str()) => {
                 zone = match word.text.as_str() {
                     "local" => Zone::Local,
@@ -535,7 +535,7 @@ fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>
                 }
             }
             TypeArg::Of(source) if name == "shard" && shard_source.is_none() => {
-                shard_source = Some(source.text.clone());
+                shard_source = Some(source.text.to_string());
             }
             other => invalid(other.span(), format!("`{name}` takes no such argument"), diagnostics),
         }
@@ -575,7 +575,7 @@ fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>
                 } else if value.is_empty() {
                     invalid(span, "an enum value cannot be empty".into(), diagnostics);
                 } else {
-                    values.push(value);
+                    values.push(value.to_string());
                 }
             }
             if values.is_empty() {
@@ -632,7 +632,7 @@ fn lower_entity(file: FileId, entity: &ast::Entity, tables: &[Table], diagnostic
         file,
         name: entity.name.clone(),
         span: entity.span,
-        docs: entity.docs.as_ref().map(|d| d.text.clone()),
+        docs: entity.docs.as_ref().map(|d| d.text.to_string()),
         table,
         attributes,
         items: Vec::with_capacity(entity.items.len().max(1)),
@@ -801,7 +801,7 @@ fn lower_item(
             check_number_key(entity, key, &template, diagnostics);
         }
         item.keys.push(KeyValue {
-            attr: key.key.text.clone(),
+            attr: key.key.text.to_string(),
             span: key.span,
             template,
             implicit: false,
@@ -1152,7 +1152,7 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
         file,
         name: pattern.name.clone(),
         span: pattern.span,
-        docs: pattern.docs.as_ref().map(|d| d.text.clone()),
+        docs: pattern.docs.as_ref().map(|d| d.text.to_string()),
         known: pattern.known.clone(),
         returns,
         order,

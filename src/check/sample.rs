@@ -397,7 +397,7 @@ impl Generator<'_> {
             if ttl.is_some_and(|ttl| ttl.text == *name) {
                 value = future_expiry(&attribute.ty, k).unwrap_or(value);
             }
-            values.push((name.clone(), value));
+            values.push((name.to_string(), value));
         }
         calculate_shards(entity, &mut values);
         Record {
@@ -482,13 +482,15 @@ fn build_item(model: &Model, entity: &Entity, shape: &ItemShape, record: &Record
                         item.insert(name.to_string(), value.stored.clone());
                         continue;
                     }
-                    value.text.clone()
+                    value.text.to_string()
                 }
                 None => continue, // an optional attribute left out: sparse
             }
         } else {
             let filled = fill_template(&kv.template, |name, attr| match attr {
-                Some(a) => record.value(&entity.attributes[a].name.text).map(|v| v.text.clone()),
+                Some(a) => record
+                    .value(&entity.attributes[a].name.text)
+                    .map(|v| v.text.to_string()),
                 None => Some(name.to_string()),
             });
             match filled {
@@ -1046,7 +1048,7 @@ mod tests {
             .records
             .iter()
             .filter(|r| r.entity == customer)
-            .map(|r| r.value("email").unwrap().text.clone())
+            .map(|r| r.value("email").unwrap().text.to_string())
             .collect();
         assert!(emails.iter().all(|e| e.contains('@')), "{emails:?}");
     }
@@ -1067,7 +1069,7 @@ mod tests {
     #[test]
     fn batches_hold_at_most_25_puts() {
         let (model, samples) = billing();
-        let batches = batch_requests(&model, &samples, |t| model.table(t).name.text.clone());
+        let batches = batch_requests(&model, &samples, |t| model.table(t).name.text.to_string());
         let total: usize = batches
             .iter()
             .map(|b| b["RequestItems"]["Billing"].as_array().unwrap().len())

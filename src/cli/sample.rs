@@ -53,7 +53,7 @@ pub fn run(args: &SampleArgs) -> i32 {
     match args.format {
         SampleFormat::DynamodbJson => {
             let mut out = String::new();
-            for request in sample::batch_requests(model, &samples, |t| model.table(t).name.text.clone()) {
+            for request in sample::batch_requests(model, &samples, |t| model.table(t).name.text.to_string()) {
                 out.push_str(&request.to_string());
                 out.push('\n');
             }

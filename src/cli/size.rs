@@ -288,7 +288,7 @@ fn json_report(model: Option<&Model>, measured: &[Measured], summary: &Summary) 
                         json!({
                             "name": model.entity(first.entity).name.text,
                             "item_shape": first.shape,
-                            "also": rest.iter().map(|r| model.entity(r.entity).name.text.clone()).collect::<Vec<_>>(),
+                            "also": rest.iter().map(|r| model.entity(r.entity).name.text.to_string()).collect::<Vec<_>>(),
                             "expected_bytes": expected.bytes,
                             "hinted": expected.hinted,
                             "estimated": expected.estimated,

@@ -33,7 +33,7 @@ impl Items {
             if !name.text.is_empty() {
                 declared.push(Declared {
                     kind,
-                    name: name.text.clone(),
+                    name: name.text.to_string(),
                     span: name.span,
                 });
             }

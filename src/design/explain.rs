@@ -42,7 +42,7 @@ pub fn choices(model: &Model, needs: &[Need], layout: &Layout, rendered: &Render
         serves.dedup();
         serves
             .iter()
-            .map(|&n| model.pattern(needs[n].pattern).name.text.clone())
+            .map(|&n| model.pattern(needs[n].pattern).name.text.to_string())
             .collect()
     };
     let mut out = Vec::new();
@@ -135,13 +135,13 @@ pub fn unserved(
 ) -> Vec<Unserved> {
     let mut out: Vec<Unserved> = Vec::new();
     let push = |pattern: PatternId, why: String, out: &mut Vec<Unserved>| {
-        let name = model.pattern(pattern).name.text.clone();
+        let name = model.pattern(pattern).name.text.to_string();
         if out.iter().any(|u| u.pattern == name) {
             return;
         }
         let alternative = nearest(model, needs, layout, pattern);
         out.push(Unserved {
-            pattern: name,
+            pattern: name.to_string(),
             why,
             alternative,
         });

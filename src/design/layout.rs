@@ -72,7 +72,7 @@ pub fn identities(model: &Model, needs: &[Need], entity: EntityId) -> Vec<Vec<St
                 .iter()
                 .filter(required)
                 .filter(keep)
-                .map(|a| a.name.text.clone())
+                .map(|a| a.name.text.to_string())
                 .collect()
         };
         let ids = [

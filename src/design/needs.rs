@@ -67,7 +67,7 @@ fn need(model: &Model, id: PatternId, pattern: &Pattern) -> Result<Option<Need>,
     let mut equal = Vec::new();
     let mut ranged = Vec::new();
     for known in &pattern.known {
-        let attr = known.attr.text.clone();
+        let attr = known.attr.text.to_string();
         match known.kind {
             KnownKind::Equal | KnownKind::Fixed(_) | KnownKind::Compare(CompareOp::Eq, _) => {
                 if !equal.contains(&attr) {
@@ -81,7 +81,7 @@ fn need(model: &Model, id: PatternId, pattern: &Pattern) -> Result<Option<Need>,
             }
         }
     }
-    let order = pattern.order.as_ref().map(|o| o.attr.text.clone());
+    let order = pattern.order.as_ref().map(|o| o.attr.text.to_string());
     let sorted = match (ranged.as_slice(), order) {
         ([], order) => order,
         ([one], None) => Some(one.clone()),

@@ -149,7 +149,7 @@ fn shards(model: &Model, needs: &[Need], layout: &Layout) -> HashMap<EntityId, S
                 .find(|a| matches!(a.ty, AttrType::Shard { count, of: None } if count >= n));
             let shard = match own {
                 Some(a) => Shard {
-                    attr: a.name.text.clone(),
+                    attr: a.name.text.to_string(),
                     declare: None,
                 },
                 None => {
@@ -174,7 +174,7 @@ pub(super) fn place_names(model: &Model, table: TableId, place: Place) -> Option
     let (kind, n) = match place {
         Place::Table => {
             return Some((
-                t.name.text.clone(),
+                t.name.text.to_string(),
                 base.pk.name.clone(),
                 base.sk.as_ref().map_or(String::new(), |k| k.name.clone()),
                 false,
@@ -190,7 +190,7 @@ pub(super) fn place_names(model: &Model, table: TableId, place: Place) -> Option
         .collect();
     if let Some(access) = existing.get(n - 1) {
         return Some((
-            access.name.text.clone(),
+            access.name.text.to_string(),
             access.pk.name.clone(),
             access.sk.as_ref()?.name.clone(),
             false,

@@ -308,7 +308,7 @@ fn existing(model: &Model) -> Existing {
         for (entity_id, entity) in model.entity_ids().filter(|(_, e)| e.table == Some(table_id)) {
             if let Some(pk) = entity.items.iter().find_map(|i| i.key(&base.pk.name)) {
                 out.keyed.push(entity_id);
-                let holes = pk.template.holes().map(|(name, _)| name.text.clone()).collect();
+                let holes = pk.template.holes().map(|(name, _)| name.text.to_string()).collect();
                 out.base_partition.push((entity_id, holes));
                 // A partition key written (often an attribute named like
                 // the key) without the sort key: the design adds that one.
@@ -356,7 +356,7 @@ fn written_slots(model: &Model, table_id: TableId) -> Vec<Slot> {
             if access.sk.is_some() && sk.is_none() {
                 continue;
             }
-            let holes = |t: &Template| t.holes().map(|(n, _)| n.text.clone()).collect::<Vec<_>>();
+            let holes = |t: &Template| t.holes().map(|(n, _)| n.text.to_string()).collect::<Vec<_>>();
             let sort = sk.map(|k| holes(&k.template)).unwrap_or_default();
             out.push(Slot {
                 entity: entity_id,

@@ -67,7 +67,7 @@ pub fn compare(old: Version<'_>, new: Version<'_>, pairing: &Pairing, out: &mut 
     }
     for &old_id in &pairing.removed {
         let a = old_model.entity(old_id);
-        let table = table_of(old_model, a).map_or(String::new(), |t| t.name.text.clone());
+        let table = table_of(old_model, a).map_or(String::new(), |t| t.name.text.to_string());
         for shape in 0..a.items.len() {
             let affected = affected(old_model, old_id, shape, &table);
             out.push(
@@ -103,7 +103,7 @@ pub(super) struct Pair<'a> {
 
 impl Pair<'_> {
     fn affected(&self, shape: usize) -> Affected {
-        let table = table_of(&self.old.schema.model, self.a).map_or(String::new(), |t| t.name.text.clone());
+        let table = table_of(&self.old.schema.model, self.a).map_or(String::new(), |t| t.name.text.to_string());
         affected(&self.old.schema.model, self.old_id, shape, &table)
     }
 
@@ -128,7 +128,7 @@ fn affected(model: &Model, entity: EntityId, shape: usize, table: &str) -> Affec
     Affected {
         entity,
         shape,
-        name: model.entity(entity).name.text.clone(),
+        name: model.entity(entity).name.text.to_string(),
         table: table.to_string(),
         keys,
     }
@@ -249,7 +249,7 @@ fn pieces(key: &KeyValue, entity: &Entity, delimiter: &str, rename: impl Fn(usiz
         .map(|p| match p {
             Part::Literal { text, .. } => Piece::Literal(text.clone()),
             Part::Hole { name, attr, .. } => {
-                let named = attr.and_then(&rename).unwrap_or_else(|| name.text.clone());
+                let named = attr.and_then(&rename).unwrap_or_else(|| name.text.to_string());
                 let shape = attr.and_then(|i| entity.attributes[i].ty.shape(delimiter));
                 Piece::Hole(named, shape)
             }

@@ -57,7 +57,10 @@ impl Pairing {
         for &(o, n) in &pairing.entities {
             let (a, b) = (old.entity(o), new.entity(n));
             for (i, j) in Attributes::new(a, b).renamed {
-                let rename = (a.attributes[i].name.text.clone(), b.attributes[j].name.text.clone());
+                let rename = (
+                    a.attributes[i].name.text.to_string(),
+                    b.attributes[j].name.text.to_string(),
+                );
                 if !pairing.attribute_renames.contains(&rename) {
                     pairing.attribute_renames.push(rename);
                 }
@@ -80,7 +83,7 @@ impl Pairing {
 /// Whether two differently named entities are one renamed: in the same
 /// table, with equal attributes and, if `same_keys`, equal key templates.
 fn renamed(old: &Model, a: &Entity, new: &Model, b: &Entity, same_keys: bool) -> bool {
-    let table = |m: &Model, e: &Entity| e.table.map(|t| m.table(t).name.text.clone());
+    let table = |m: &Model, e: &Entity| e.table.map(|t| m.table(t).name.text.to_string());
     if table(old, a) != table(new, b) || a.attributes.len() != b.attributes.len() || a.attributes.is_empty() {
         return false;
     }

@@ -133,7 +133,7 @@ fn renamed_returns(old: &Model, new: &Model, pairing: &Pairing, names: &[String]
         .map(|name| {
             old.entity_named(name)
                 .and_then(|o| pairing.new_of(o))
-                .map_or(name.clone(), |n| new.entity(n).name.text.clone())
+                .map_or(name.clone(), |n| new.entity(n).name.text.to_string())
         })
         .collect()
 }

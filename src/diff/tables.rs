@@ -239,11 +239,11 @@ fn lost_attributes(old: &Projection, new: &Projection, model: &Model, table: &Ta
     {
         for attr in &entity.attributes {
             let name = &attr.name.text;
-            if table.is_key_attribute(name) || lost.contains(name) {
+            if table.is_key_attribute(name) || lost.iter().any(|l| l == name) {
                 continue;
             }
             if carries(old, name) && !carries(new, name) {
-                lost.push(name.clone());
+                lost.push(name.to_string());
             }
         }
     }

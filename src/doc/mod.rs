@@ -242,7 +242,7 @@ fn item_collections(out: &mut String, model: &Model) {
                     "\n### `{}` on `{}`\n",
                     inline(&format!("{} = \"{pk}\"", access.pk.name)),
                     inline(&if access.is_index() {
-                        access.name.text.clone()
+                        access.name.text.to_string()
                     } else {
                         format!("table {}", table.name.text)
                     })
@@ -289,7 +289,7 @@ fn collections(model: &Model, table: TableId, access: &KeySchema) -> Vec<Collect
                 .as_ref()
                 .and_then(|k| item.key(&k.name))
                 .map(|k| k.template.text());
-            let member = (entity.name.text.clone(), sk);
+            let member = (entity.name.text.to_string(), sk);
             match groups.iter_mut().find(|(p, _)| *p == pk) {
                 Some((_, members)) => {
                     if !members.contains(&member) {

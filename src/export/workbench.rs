@@ -87,12 +87,12 @@ pub fn data_model(analysis: &Analysis, path: &Path, options: &Options, created: 
                     .collect();
                 for attribute in &entity.attributes {
                     let name = &attribute.name.text;
-                    if !base_keys.contains(&name.as_str()) && !non_key.contains(name) {
-                        non_key.push(name.clone());
+                    if !base_keys.contains(&name.as_str()) && !non_key.iter().any(|n| n == name) {
+                        non_key.push(name.to_string());
                     }
                 }
                 let facet_name = if n == 0 {
-                    entity.name.text.clone()
+                    entity.name.text.to_string()
                 } else {
                     format!("{}_{}", entity.name.text, n + 1)
                 };

@@ -230,7 +230,7 @@ fn table_api(schema: &Schema, id: TableId, table: &Table) -> TableApi {
         })
         .collect();
     TableApi {
-        name: table.name.text.clone(),
+        name: table.name.text.to_string(),
         keys,
         entities,
         reads,
@@ -242,7 +242,7 @@ fn entity_api(entity: &Entity, delimiter: &str, keys: &[KeyAttrApi]) -> EntityAp
         .attributes
         .iter()
         .map(|a| Field {
-            name: a.name.text.clone(),
+            name: a.name.text.to_string(),
             ty: a.ty.clone(),
             optional: a.optional,
             stored: Stored::of(&a.ty),
@@ -268,7 +268,7 @@ fn entity_api(entity: &Entity, delimiter: &str, keys: &[KeyAttrApi]) -> EntityAp
                         .filter_map(|part| match part {
                             Part::Literal { text, .. } => Some(Segment::Literal(text.clone())),
                             Part::Hole { attr, .. } => {
-                                attr.map(|a| Segment::Value(entity.attributes[a].name.text.clone()))
+                                attr.map(|a| Segment::Value(entity.attributes[a].name.text.to_string()))
                             }
                         })
                         .collect();
@@ -285,7 +285,7 @@ fn entity_api(entity: &Entity, delimiter: &str, keys: &[KeyAttrApi]) -> EntityAp
         })
         .collect();
     EntityApi {
-        name: entity.name.text.clone(),
+        name: entity.name.text.to_string(),
         docs: entity.docs.clone(),
         fields,
         shapes,
@@ -352,7 +352,7 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
         .iter()
         .filter_map(|r| {
             Some(ReturnApi {
-                entity: model.entity(r.entity?).name.text.clone(),
+                entity: model.entity(r.entity?).name.text.to_string(),
                 many: r.many,
             })
         })
@@ -374,7 +374,7 @@ fn read_api(model: &Model, resolution: &Resolution, pattern: &Pattern, served: &
         (_, Projection::Include(attrs)) => Some(attrs.clone()),
     };
     ReadApi {
-        name: pattern.name.text.clone(),
+        name: pattern.name.text.to_string(),
         docs: pattern.docs.clone(),
         operation,
         params,
@@ -404,7 +404,7 @@ fn pattern_order(pattern: &Pattern) -> Vec<String> {
     if let Some(filter) = &pattern.filter {
         for (_, value) in filter.expr.values() {
             if let crate::syntax::ast::FilterValue::Word(w) = value {
-                names.push(w.text.clone());
+                names.push(w.text.to_string());
             }
         }
     }
@@ -420,7 +420,9 @@ fn param_types(model: &Model, pattern: &Pattern, returns: &[EntityId]) -> BTreeM
     let mut types = BTreeMap::new();
     for entity in returns {
         for attribute in &model.entity(*entity).attributes {
-            types.entry(attribute.name.text.clone()).or_insert(attribute.ty.clone());
+            types
+                .entry(attribute.name.text.to_string())
+                .or_insert(attribute.ty.clone());
         }
     }
     for known in &pattern.known {

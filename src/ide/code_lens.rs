@@ -72,7 +72,7 @@ pub fn lenses(file: &File) -> Vec<Lens> {
             span: pattern.name.span,
             title,
             action,
-            pattern: Some(pattern.name.text.clone()),
+            pattern: Some(pattern.name.text.to_string()),
         };
         match file.served(id) {
             Some(served) => {

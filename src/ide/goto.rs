@@ -137,7 +137,7 @@ fn relied_on(model: &Model, resolution: &Resolution, occurrence: &Occurrence) ->
 /// bound (`since` in `at >= since`) stands for the attribute it bounds.
 fn occurrence_text(model: &Model, occurrence: &Occurrence) -> String {
     match &occurrence.symbol {
-        Symbol::Attribute { entity, attr } => model.entity(*entity).attributes[*attr].name.text.clone(),
+        Symbol::Attribute { entity, attr } => model.entity(*entity).attributes[*attr].name.text.to_string(),
         Symbol::Value { pattern, name } => model
             .pattern(*pattern)
             .known
@@ -147,7 +147,7 @@ fn occurrence_text(model: &Model, occurrence: &Occurrence) -> String {
                 KnownKind::Between(a, b) => a.text == *name || b.text == *name,
                 KnownKind::Equal | KnownKind::Fixed(_) => false,
             })
-            .map_or_else(|| name.clone(), |k| k.attr.text.clone()),
+            .map_or_else(|| name.clone(), |k| k.attr.text.to_string()),
         _ => String::new(),
     }
 }

@@ -151,7 +151,7 @@ impl Walk<'_> {
         for attr in attrs {
             let symbol = Symbol::Key {
                 table,
-                name: attr.name.text.clone(),
+                name: attr.name.text.to_string(),
             };
             self.push(attr.name.span, symbol, true);
         }
@@ -187,7 +187,7 @@ impl Walk<'_> {
                     key.key.span,
                     Symbol::Key {
                         table,
-                        name: key.key.text.clone(),
+                        name: key.key.text.to_string(),
                     },
                     false,
                 );
@@ -287,7 +287,7 @@ impl Walk<'_> {
                     bound.span,
                     Symbol::Value {
                         pattern: id,
-                        name: bound.text.clone(),
+                        name: bound.text.to_string(),
                     },
                     true,
                 );
@@ -358,7 +358,7 @@ impl Walk<'_> {
                 condition.key.span,
                 Symbol::Key {
                     table,
-                    name: condition.key.text.clone(),
+                    name: condition.key.text.to_string(),
                 },
                 false,
             );
@@ -396,7 +396,7 @@ impl Walk<'_> {
                 name.span,
                 Symbol::Value {
                     pattern,
-                    name: name.text.clone(),
+                    name: name.text.to_string(),
                 },
                 false,
             );

@@ -252,7 +252,7 @@ fn entity_names(schema: &str, value: Json) -> Vec<String> {
     let model = &analysis.schema.model;
     identify(model, &item(value))
         .into_iter()
-        .map(|m| model.entity(m.entity).name.text.clone())
+        .map(|m| model.entity(m.entity).name.text.to_string())
         .collect()
 }
 

@@ -2,18 +2,23 @@
 //! span. The tree may be partial: the parser keeps what it could read around
 //! errors, so every consumer must accept missing pieces.
 
+use smol_str::SmolStr;
+
 use super::Span;
 
+/// A name as written. Its text is a `SmolStr`: a name up to 23 bytes (nearly
+/// every one) lives inline, and a copy of a longer one shares it, so the
+/// tree and the model that copies names from it allocate nothing per name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name {
-    pub text: String,
+    pub text: SmolStr,
     pub span: Span,
 }
 
 impl Name {
-    pub fn new(text: impl Into<String>, span: Span) -> Name {
+    pub fn new(text: impl AsRef<str>, span: Span) -> Name {
         Name {
-            text: text.into(),
+            text: SmolStr::new(text),
             span,
         }
     }

@@ -97,7 +97,7 @@ fn size(hint: &Option<SizeHint>) -> String {
 
 fn type_ref(t: &TypeRef) -> String {
     if t.args.is_empty() {
-        return t.name.text.clone();
+        return t.name.text.to_string();
     }
     let args: Vec<String> = t
         .args
@@ -105,7 +105,7 @@ fn type_ref(t: &TypeRef) -> String {
         .map(|a| match a {
             TypeArg::Pad { width, .. } => format!("pad {width}"),
             TypeArg::Size(h) => size(&Some(h.clone())).trim().to_string(),
-            TypeArg::Word(w) => w.text.clone(),
+            TypeArg::Word(w) => w.text.to_string(),
             TypeArg::Str(s) => format!("{:?}", s.display()),
             TypeArg::Count { value, .. } => value.to_string(),
             TypeArg::Of(attr) => format!("of {}", attr.text),
@@ -163,7 +163,7 @@ fn operand(o: &Operand) -> String {
     match o {
         Operand::Str(s) => format!("{:?}", s.display()),
         Operand::Number(n, _) => n.clone(),
-        Operand::Param(p) => p.text.clone(),
+        Operand::Param(p) => p.text.to_string(),
     }
 }
 

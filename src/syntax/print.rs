@@ -195,7 +195,7 @@ fn attribute_line(attribute: &Attribute) -> String {
 
 fn type_ref(ty: &TypeRef) -> String {
     if ty.args.is_empty() {
-        return ty.name.text.clone();
+        return ty.name.text.to_string();
     }
     let args: Vec<String> = ty
         .args
@@ -203,7 +203,7 @@ fn type_ref(ty: &TypeRef) -> String {
         .map(|arg| match arg {
             TypeArg::Pad { width, .. } => format!("pad {width}"),
             TypeArg::Size(size) => size_hint(size),
-            TypeArg::Word(word) => word.text.clone(),
+            TypeArg::Word(word) => word.text.to_string(),
             TypeArg::Str(value) => string(value),
             TypeArg::Count { value, .. } => value.to_string(),
             TypeArg::Of(attr) => format!("of {}", written(&attr.text)),
@@ -317,7 +317,7 @@ fn literal(value: &Literal) -> String {
         Literal::Str(s) => string(s),
         Literal::Number(text, _) => text.clone(),
         Literal::Bool(b, _) => b.to_string(),
-        Literal::Word(word) => word.text.clone(),
+        Literal::Word(word) => word.text.to_string(),
     }
 }
 
@@ -394,7 +394,7 @@ fn filter_expr(expr: &FilterExpr) -> String {
 fn filter_value(value: &FilterValue) -> String {
     match value {
         FilterValue::Literal(value) => literal(value),
-        FilterValue::Word(word) => word.text.clone(),
+        FilterValue::Word(word) => word.text.to_string(),
     }
 }
 
@@ -426,7 +426,7 @@ fn operand(value: &Operand) -> String {
     match value {
         Operand::Str(s) => string(s),
         Operand::Number(text, _) => text.clone(),
-        Operand::Param(name) => name.text.clone(),
+        Operand::Param(name) => name.text.to_string(),
     }
 }
 

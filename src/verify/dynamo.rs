@@ -180,7 +180,7 @@ async fn create(client: &Client, table: &Table, name: &str, multi_attribute: boo
         match access.kind {
             AccessKind::Gsi => gsis.push(
                 GlobalSecondaryIndex::builder()
-                    .index_name(&access.name.text)
+                    .index_name(access.name.text.as_str())
                     .set_key_schema(Some(key_schema(access)?))
                     .projection(projection(&access.projection))
                     .build()
@@ -188,7 +188,7 @@ async fn create(client: &Client, table: &Table, name: &str, multi_attribute: boo
             ),
             AccessKind::Lsi => lsis.push(
                 LocalSecondaryIndex::builder()
-                    .index_name(&access.name.text)
+                    .index_name(access.name.text.as_str())
                     .set_key_schema(Some(key_schema(access)?))
                     .projection(projection(&access.projection))
                     .build()
@@ -390,9 +390,9 @@ pub async fn query_pages(
         let output = client
             .query()
             .table_name(name)
-            .set_index_name(access.is_index().then(|| access.name.text.clone()))
+            .set_index_name(access.is_index().then(|| access.name.text.to_string()))
             .key_condition_expression(&expression)
-            .set_filter_expression(query.filter.as_ref().map(|f| f.text.clone()))
+            .set_filter_expression(query.filter.as_ref().map(|f| f.text.to_string()))
             .set_expression_attribute_names(Some(names.clone()))
             .set_expression_attribute_values(Some(values.clone()))
             .scan_index_forward(query.forward)

@@ -90,7 +90,7 @@ impl Eval<'_> {
     /// The item's value against the right side; `None` when the attribute
     /// is missing or the types differ (or booleans differ: they are not ordered).
     fn compare(&self, attr: &Name, value: &FilterValue) -> Option<Ordering> {
-        let got = self.item.get(&attr.text)?.as_object()?.iter().next()?;
+        let got = self.item.get(attr.text.as_str())?.as_object()?.iter().next()?;
         let operand = self.operand(attr, value);
         let want = operand.as_object()?.iter().next()?;
         if got.0 != want.0 {
@@ -122,14 +122,14 @@ impl Eval<'_> {
             FilterExpr::BeginsWith { attr, value, .. } => {
                 let got = self
                     .item
-                    .get(&attr.text)
+                    .get(attr.text.as_str())
                     .and_then(|v| v.get("S"))
                     .and_then(Json::as_str);
                 let operand = self.operand(attr, value);
                 let prefix = operand.get("S").and_then(Json::as_str);
                 matches!((got, prefix), (Some(got), Some(prefix)) if got.starts_with(prefix))
             }
-            FilterExpr::Exists { attr, exists, .. } => self.item.contains_key(&attr.text) == *exists,
+            FilterExpr::Exists { attr, exists, .. } => self.item.contains_key(attr.text.as_str()) == *exists,
             FilterExpr::And(a, b) => self.expr(a) && self.expr(b),
             FilterExpr::Or(a, b) => self.expr(a) || self.expr(b),
             FilterExpr::Not { inner, .. } => !self.expr(inner),

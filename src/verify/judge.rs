@@ -205,7 +205,7 @@ impl<'a> Judge<'a> {
             .iter()
             .flat_map(|b| std::iter::once(b.pk.name.as_str()).chain(b.sk.as_ref().map(|k| k.name.as_str())));
         ItemDescription {
-            entity: entity.map(|e| self.model.entity(e).name.text.clone()),
+            entity: entity.map(|e| self.model.entity(e).name.text.to_string()),
             key: names
                 .filter_map(|k| Some((k.to_string(), scalar_text(item.get(k)?))))
                 .collect(),
@@ -237,7 +237,7 @@ impl<'a> Judge<'a> {
     fn order_value(&self, n: usize) -> Option<String> {
         let order = self.pattern.order.as_ref()?;
         let record = &self.samples.records[self.items()[n].record];
-        Some(record.value(&order.attr.text)?.text.clone())
+        Some(record.value(&order.attr.text)?.text.to_string())
     }
 
     fn order_type(&self) -> Option<AttrType> {
@@ -544,7 +544,7 @@ fn limit(judge: &mut Judge<'_>, first_page: &[usize], access: &KeySchema, limit:
             .pattern
             .order
             .as_ref()
-            .map(|o| o.attr.text.clone())
+            .map(|o| o.attr.text.to_string())
             .unwrap_or_default();
         let message = format!(
             "with {what}, the first page is not the first {want} matching items by `{order}`: these should have been on it"

@@ -238,7 +238,7 @@ fn filter_params(model: &Model, pattern: &Pattern) -> Vec<(String, String)> {
         .into_iter()
         .filter_map(
             |(attr, value)| match crate::check::filter::operand(model, &returns, &attr.text, value) {
-                crate::check::filter::Operand::Param(param) => Some((param.to_string(), attr.text.clone())),
+                crate::check::filter::Operand::Param(param) => Some((param.to_string(), attr.text.to_string())),
                 crate::check::filter::Operand::Constant(_) => None,
             },
         )
@@ -375,21 +375,21 @@ enum Role {
 fn param_roles(model: &Model, pattern: &Pattern) -> HashMap<String, Role> {
     let mut roles = HashMap::new();
     for known in &pattern.known {
-        let attr = known.attr.text.clone();
+        let attr = known.attr.text.to_string();
         match &known.kind {
             KnownKind::Equal => {
-                roles.insert(attr.clone(), Role::Equal(attr));
+                roles.insert(attr.clone(), Role::Equal(attr.to_string()));
             }
             KnownKind::Fixed(_) => {}
             KnownKind::Compare(op, bound) => {
-                roles.insert(bound.text.clone(), Role::Compare(attr, *op));
+                roles.insert(bound.text.to_string(), Role::Compare(attr.to_string(), *op));
             }
             KnownKind::Between(lo, hi) => {
-                roles.insert(lo.text.clone(), Role::Lower(attr.clone()));
-                roles.insert(hi.text.clone(), Role::Upper(attr));
+                roles.insert(lo.text.to_string(), Role::Lower(attr.to_string()));
+                roles.insert(hi.text.to_string(), Role::Upper(attr.to_string()));
             }
             KnownKind::BeginsWith(p) => {
-                roles.insert(p.text.clone(), Role::Prefix(attr));
+                roles.insert(p.text.to_string(), Role::Prefix(attr.to_string()));
             }
         }
     }
@@ -436,7 +436,7 @@ fn choose_params(
                     .iter()
                     .all(|e| r.value(e).map(|v| &v.text) == record.value(e).map(|v| &v.text))
             })
-            .filter_map(|r| r.value(attr).map(|v| v.text.clone()))
+            .filter_map(|r| r.value(attr).map(|v| v.text.to_string()))
             .collect();
         values.sort_by(|a, b| compare_typed(ty.as_ref(), a, b));
         values.dedup();
@@ -445,7 +445,7 @@ fn choose_params(
     names
         .into_iter()
         .map(|name| {
-            let own = |attr: &str| record.value(attr).map(|v| v.text.clone());
+            let own = |attr: &str| record.value(attr).map(|v| v.text.to_string());
             let value = match roles.get(&name) {
                 Some(Role::Equal(attr)) => own(attr),
                 Some(Role::Compare(attr, op)) => {

@@ -234,7 +234,7 @@ pub async fn verify(texts: &[&str], analysis: &Analysis, options: &Options) -> R
             let items: Vec<_> = samples.tables[t.index()].items.iter().map(|i| &i.item).collect();
             dynamo::write_items(&client, &name, &items).await?;
             report.tables.push(TableReport {
-                table: table.name.text.clone(),
+                table: table.name.text.to_string(),
                 name,
                 items: items.len(),
                 global_indexes: table
@@ -259,7 +259,7 @@ pub async fn verify(texts: &[&str], analysis: &Analysis, options: &Options) -> R
     }
 
     for ((id, pattern), plan) in model.pattern_ids().zip(plans) {
-        let pattern = pattern.name.text.clone();
+        let pattern = pattern.name.text.to_string();
         // An index the endpoint rejected is not on its table: nothing to run.
         let plan = match endpoint_rejected(analysis, id, &rejected) {
             Some(reason) => Err(reason),

@@ -84,7 +84,7 @@ fn simulate(source: &str) -> Vec<Run> {
         };
         let verdict = check(model, &samples, &plan, returned);
         out.push(Run {
-            name: pattern.name.text.clone(),
+            name: pattern.name.text.to_string(),
             returned: items.len(),
             plan,
             verdict,

@@ -155,7 +155,7 @@ fn record(model: &Model, entity: EntityId, shape: usize, item: &Item) -> Record 
             from_keys.extend(
                 holes
                     .into_iter()
-                    .map(|(name, value)| (name.text.clone(), value.to_string())),
+                    .map(|(name, value)| (name.text.to_string(), value.to_string())),
             );
         }
     }
@@ -171,7 +171,7 @@ fn record(model: &Model, entity: EntityId, shape: usize, item: &Item) -> Record 
                 .map(|(_, v)| v.clone())
                 .or_else(|| stored.as_ref().map(scalar_text))?;
             let stored = stored.unwrap_or_else(|| serde_json::json!({ "S": text }));
-            Some((name.clone(), AttrValue { text, stored }))
+            Some((name.to_string(), AttrValue { text, stored }))
         })
         .collect();
     Record { entity, values }

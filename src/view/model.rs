@@ -137,8 +137,8 @@ pub fn build(texts: &[&str], analysis: &Analysis, items: Items) -> Page {
             }
             Legend {
                 entity: id,
-                name: entity.name.text.clone(),
-                table: table.map(|t| t.name.text.clone()),
+                name: entity.name.text.to_string(),
+                table: table.map(|t| t.name.text.to_string()),
                 keys,
             }
         })
@@ -241,7 +241,7 @@ fn key_cell(model: &Model, item: &ViewItem, attr: &str) -> KeyCell {
             .map(|part| match part {
                 Part::Literal { text, .. } => Some(Segment::Literal(text.clone())),
                 Part::Hole { .. } => holes.next().map(|(name, value)| Segment::Hole {
-                    attr: name.text.clone(),
+                    attr: name.text.to_string(),
                     value: value.to_string(),
                 }),
             })
@@ -279,7 +279,7 @@ fn pattern(texts: &[&str], analysis: &Analysis, items: &Items, grids: &[Grid], i
     let declared = model.pattern(id);
     let served = describe::served(&analysis.schema, id);
     let mut view = PatternView {
-        name: declared.name.text.clone(),
+        name: declared.name.text.to_string(),
         docs: declared.docs.clone(),
         grid: None,
         how: String::new(),

@@ -151,7 +151,7 @@ impl Lowered for Pattern {
 
 fn nameless(span: Span) -> ast::Name {
     ast::Name {
-        text: String::new(),
+        text: Default::default(),
         span,
     }
 }

@@ -147,7 +147,7 @@ fn without_sort_key(cx: &Context, pattern: &Pattern) -> Result<(), Rejection> {
     }
     if let Some(order) = &pattern.order {
         return Err(Rejection::NoSortKeyForOrder {
-            attr: order.attr.text.clone(),
+            attr: order.attr.text.to_string(),
         });
     }
     Ok(())

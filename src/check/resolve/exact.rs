@@ -161,7 +161,7 @@ fn really_matches(
     }
     let mut tied = vec![false; vars.bindings.len()];
     for (name, _) in pk.template.holes() {
-        if let Some(&var) = vars.ids.get(&name.text)
+        if let Some(&var) = vars.ids.get(name.text.as_str())
             && vars.bindings[var as usize] == Binding::Param
         {
             tied[var as usize] = true;
@@ -216,7 +216,7 @@ fn single_item(
         if !not_unique.iter().any(|n: &NotUnique| n.entity == item.entity) {
             not_unique.push(NotUnique {
                 entity: item.entity,
-                index: access.name.text.clone(),
+                index: access.name.text.to_string(),
             });
         }
         return Ok(());
@@ -289,13 +289,15 @@ impl Vars {
         };
         for known in &pattern.known {
             let attr = &known.attr.text;
-            let Some(value) = equal.get(attr) else { continue };
+            let Some(value) = equal.get(attr.as_str()) else {
+                continue;
+            };
             let binding = match value.constant() {
                 Some(text) => Binding::Fixed(text.to_string()),
                 None => Binding::Param,
             };
-            if !vars.ids.contains_key(attr) {
-                vars.ids.insert(attr.clone(), vars.bindings.len() as u32);
+            if !vars.ids.contains_key(attr.as_str()) {
+                vars.ids.insert(attr.to_string(), vars.bindings.len() as u32);
                 vars.bindings.push(binding);
             }
         }

@@ -29,7 +29,7 @@ pub fn literal_text(literal: &Literal) -> Option<String> {
         Literal::Str(s) => s.constant(),
         Literal::Number(n, _) => Some(n.clone()),
         Literal::Bool(b, _) => Some(b.to_string()),
-        Literal::Word(w) => Some(w.text.clone()),
+        Literal::Word(w) => Some(w.text.to_string()),
     }
 }
 
@@ -49,24 +49,31 @@ impl Knowns {
     pub fn new(known: &[ast::Known], shape_of: impl Fn(&str) -> lang::Shape) -> Knowns {
         let mut knowns = Knowns::default();
         for k in known {
-            let attr = k.attr.text.clone();
+            let attr = k.attr.text.to_string();
             match &k.kind {
                 KnownKind::Equal => {
                     let mut value = Value::default();
                     value.push_param(&attr, shape_of(&attr));
-                    knowns.equal.insert(attr, value);
+                    knowns.equal.insert(attr.to_string(), value);
                 }
                 KnownKind::Fixed(literal) => {
                     if let Some(text) = literal_text(literal) {
                         let text = key_text(text, &shape_of(&attr));
-                        knowns.equal.insert(attr, Value::literal(&text));
+                        knowns.equal.insert(attr.to_string(), Value::literal(&text));
                     }
                 }
-                KnownKind::Compare(op, bound) => knowns.range = Some((attr, Range::Compare(*op, bound.text.clone()))),
-                KnownKind::Between(lo, hi) => {
-                    knowns.range = Some((attr, Range::Between(lo.text.clone(), hi.text.clone())))
+                KnownKind::Compare(op, bound) => {
+                    knowns.range = Some((attr.to_string(), Range::Compare(*op, bound.text.to_string())))
                 }
-                KnownKind::BeginsWith(p) => knowns.range = Some((attr, Range::BeginsWith(p.text.clone()))),
+                KnownKind::Between(lo, hi) => {
+                    knowns.range = Some((
+                        attr.to_string(),
+                        Range::Between(lo.text.to_string(), hi.text.to_string()),
+                    ))
+                }
+                KnownKind::BeginsWith(p) => {
+                    knowns.range = Some((attr.to_string(), Range::BeginsWith(p.text.to_string())))
+                }
             }
         }
         knowns
@@ -90,13 +97,13 @@ pub fn instantiate(template: &Template, knowns: &Knowns) -> (Value, Next) {
     for (i, part) in template.parts.iter().enumerate() {
         match part {
             Part::Literal { text, .. } => value.push_literal(text),
-            Part::Hole { name, .. } => match knowns.equal.get(&name.text) {
+            Part::Hole { name, .. } => match knowns.equal.get(name.text.as_str()) {
                 Some(known) => value.extend(known),
                 None => {
                     return (
                         value,
                         Next::Hole {
-                            attr: name.text.clone(),
+                            attr: name.text.to_string(),
                             at: i,
                         },
                     );

@@ -85,7 +85,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         }
         if let Some(order) = &pattern.order {
             return Err(Rejection::NoSortKeyForOrder {
-                attr: order.attr.text.clone(),
+                attr: order.attr.text.to_string(),
             });
         }
     }
@@ -168,7 +168,7 @@ pub fn try_access(cx: &Context, pattern: &Pattern, access_id: AccessId) -> Resul
         .filter_map(|r| r.entity)
         .map(|entity| NotUnique {
             entity,
-            index: access.name.text.clone(),
+            index: access.name.text.to_string(),
         })
         .collect();
     let mut partition = partition.into_iter();
@@ -230,7 +230,7 @@ pub fn in_index(access: &KeySchema, item: &ItemShape) -> bool {
 /// attribute of that name, or a template that is one hole.
 fn plain_attribute(model: &Model, entity: EntityId, kv: &KeyValue) -> Result<String, Rejection> {
     match kv.template.parts.as_slice() {
-        [Part::Hole { name, .. }] => Ok(name.text.clone()),
+        [Part::Hole { name, .. }] => Ok(name.text.to_string()),
         _ => Err(Rejection::MultiAttribute(format!(
             "`{}` writes `{}` from a template, and a multi-attribute key compares whole attributes: \
              declare `{}` as an attribute of `{}` instead",

@@ -574,11 +574,16 @@ fn partition_condition(
     condition: &ast::Condition,
     seen: bool,
 ) -> Result<Spanned<Value>, Vec<(Span, KeyRule)>> {
-    let key = condition.key.text.clone();
+    let key = condition.key.text.to_string();
     match &condition.kind {
         ConditionKind::Compare(CompareOp::Eq, operand) if !seen => Ok((operand.span(), operand_value(cx, operand))),
-        ConditionKind::Compare(CompareOp::Eq, _) => Err(vec![(condition.span, KeyRule::PartitionTwice { key })]),
-        _ => Err(vec![(condition.span, KeyRule::PartitionNotEqual { key })]),
+        ConditionKind::Compare(CompareOp::Eq, _) => {
+            Err(vec![(condition.span, KeyRule::PartitionTwice { key: key.to_string() })])
+        }
+        _ => Err(vec![(
+            condition.span,
+            KeyRule::PartitionNotEqual { key: key.to_string() },
+        )]),
     }
 }
 
@@ -604,8 +609,8 @@ fn sort_condition(
         ConditionKind::Between(lo, hi) => SortOp::Between(operand_value(cx, lo), operand_value(cx, hi)),
         ConditionKind::BeginsWith(prefix) => {
             if !is_string {
-                let key = condition.key.text.clone();
-                rules.push((condition.span, KeyRule::BeginsWithOnNumber { key }));
+                let key = condition.key.text.to_string();
+                rules.push((condition.span, KeyRule::BeginsWithOnNumber { key: key.to_string() }));
             }
             SortOp::BeginsWith(operand_value(cx, prefix))
         }
@@ -631,13 +636,13 @@ fn not_a_key(cx: &Context, access: &KeySchema, query: &ast::Query, key: &str) ->
         .find(|a| a.pk.name == key || a.sk.as_ref().is_some_and(|s| s.name == key));
     KeyRule::NotAKey {
         key: key.to_string(),
-        access: access.name.text.clone(),
+        access: access.name.text.to_string(),
         keys: std::iter::once(&access.pk)
             .chain(access.sk.as_ref())
             .map(|k| k.name.clone())
             .collect(),
-        table: query.table.text.clone(),
-        index: elsewhere.filter(|a| a.is_index()).map(|a| a.name.text.clone()),
+        table: query.table.text.to_string(),
+        index: elsewhere.filter(|a| a.is_index()).map(|a| a.name.text.to_string()),
     }
 }
 

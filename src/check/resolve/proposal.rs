@@ -255,7 +255,7 @@ impl Proposal {
             .filter(|k| matches!(k.kind, KnownKind::Equal | KnownKind::Fixed(_)))
         {
             pk.push_str(&format!("{}{{{}}}", escape(&table.delimiter), known.attr.text));
-            holes.push(known.attr.text.clone());
+            holes.push(known.attr.text.to_string());
         }
         let shard = shard_for(cx, &holes);
         match &shard {
@@ -270,7 +270,7 @@ impl Proposal {
             .range
             .as_ref()
             .map(|(attr, _)| attr.clone())
-            .or(pattern.order.as_ref().map(|o| o.attr.text.clone()));
+            .or(pattern.order.as_ref().map(|o| o.attr.text.to_string()));
         let sk = match sorted {
             Some(attr) => {
                 let hole = format!("{{{attr}}}");
@@ -302,7 +302,7 @@ impl Proposal {
         }
         let (pk, sk_template, holes, shard) = Proposal::templates(cx, pattern);
         Some(Proposal {
-            index: access.name.text.clone(),
+            index: access.name.text.to_string(),
             pk_attr: access.pk.name.clone(),
             sk_attr: Some(sk.name.clone()),
             declare: false,
@@ -526,9 +526,9 @@ fn base_shard(cx: &Context) -> Option<BaseShard> {
                         .and_then(|t| t.chars().last())
                         .filter(|c| !c.is_alphanumeric())
                         .map(|c| escape(&c.to_string()));
-                    shard = Some((name.text.clone(), separator));
+                    shard = Some((name.text.to_string(), separator));
                 } else {
-                    others.push(name.text.clone());
+                    others.push(name.text.to_string());
                 }
                 before = None;
             }
@@ -536,7 +536,7 @@ fn base_shard(cx: &Context) -> Option<BaseShard> {
     }
     let (attr, separator) = shard?;
     Some(BaseShard {
-        attr,
+        attr: attr.to_string(),
         separator,
         others,
     })

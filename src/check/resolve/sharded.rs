@@ -64,7 +64,7 @@ pub fn knowing_the_shard<'m>(cx: &Context<'m>, pattern: &Pattern, shards: &Shard
     known.push(Known {
         span: pattern.name.span,
         attr: Name {
-            text: shards.attr.clone(),
+            text: shards.attr.as_str().into(),
             span: pattern.name.span,
         },
         kind: KnownKind::Equal,

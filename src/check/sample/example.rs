@@ -90,7 +90,7 @@ pub fn example_item(entity: &Entity, item: &ItemShape) -> Json {
     }
     for attribute in &entity.attributes {
         out.insert(
-            attribute.name.text.clone(),
+            attribute.name.text.to_string(),
             example_value(&attribute.ty, &attribute.name.text).stored,
         );
     }

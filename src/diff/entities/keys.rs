@@ -108,7 +108,7 @@ fn old_pieces(pair: &Pair<'_>, key: &KeyValue, delimiter: &str) -> Vec<Piece> {
     pieces(key, pair.a, delimiter, |i| {
         pair.attributes
             .new_of(i)
-            .map(|j| pair.b.attributes[j].name.text.clone())
+            .map(|j| pair.b.attributes[j].name.text.to_string())
     })
 }
 

@@ -166,7 +166,7 @@ pub(super) fn attributes(model: &Model, entities: &[EntityId], holes: bool) -> V
                 None => {
                     let optional = if attribute.optional { "?" } else { "" };
                     found.push((
-                        attribute.name.text.clone(),
+                        attribute.name.text.to_string(),
                         format!("{}{optional}", attribute.ty.name()),
                         vec![&entity.name.text],
                     ));

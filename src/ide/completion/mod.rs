@@ -518,7 +518,7 @@ impl<'a> Cx<'a> {
                 .filter(|a| !matches!(a.ty, AttrType::Shard { .. }) && a.ty.shape("#").is_some())
                 .map(|a| {
                     let optional = if a.optional { "?" } else { "" };
-                    Completion::new(&a.name.text, CompletionKind::Attribute)
+                    Completion::new(a.name.text.as_str(), CompletionKind::Attribute)
                         .detail(format!("{}{optional}", a.ty.name()))
                 })
                 .collect(),
@@ -975,7 +975,7 @@ impl<'a> Cx<'a> {
                     .map(|b| std::iter::once(b.pk.name.as_str()).chain(b.sk.as_ref().map(|s| s.name.as_str())))
                     .map(|k| k.collect::<Vec<_>>().join(", "))
                     .unwrap_or_default();
-                Completion::new(&t.name.text, CompletionKind::Table).detail(format!("table ({keys})"))
+                Completion::new(t.name.text.as_str(), CompletionKind::Table).detail(format!("table ({keys})"))
             })
             .collect()
     }
@@ -993,7 +993,7 @@ impl<'a> Cx<'a> {
                 } else {
                     "global index"
                 };
-                Completion::new(&a.name.text, CompletionKind::Index)
+                Completion::new(a.name.text.as_str(), CompletionKind::Index)
                     .detail(format!("{kind} ({})", keys.collect::<Vec<_>>().join(", ")))
             })
             .collect()
@@ -1004,7 +1004,7 @@ impl<'a> Cx<'a> {
             .entities
             .iter()
             .map(|e| {
-                let c = Completion::new(&e.name.text, CompletionKind::Entity);
+                let c = Completion::new(e.name.text.as_str(), CompletionKind::Entity);
                 match e.table {
                     Some(t) => c.detail(format!("entity in {}", self.model.table(t).name.text)),
                     None => c.detail("entity"),
