@@ -65,9 +65,11 @@ pub(super) fn lower_reusing(
             .flat_map(|(file, tree)| tree.items.iter().map(move |item| (*file, item)))
     };
     let count = |kind: fn(&ast::Item) -> bool| items().filter(|(_, i)| kind(i)).count();
-    model.tables.reserve(count(|i| matches!(i, ast::Item::Table(_))));
-    model.entities.reserve(count(|i| matches!(i, ast::Item::Entity(_))));
-    model.patterns.reserve(count(|i| matches!(i, ast::Item::Pattern(_))));
+    model.reserve(
+        count(|i| matches!(i, ast::Item::Table(_))),
+        count(|i| matches!(i, ast::Item::Entity(_))),
+        count(|i| matches!(i, ast::Item::Pattern(_))),
+    );
     // The model's name maps hold the first declaration of each name: a
     // later one is reported and not lowered.
     for (file, item) in items() {

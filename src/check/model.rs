@@ -3,6 +3,8 @@
 //! Built by `lower` from a possibly partial syntax tree; names that do not
 //! resolve are `None`, never a panic.
 
+use smol_str::SmolStr;
+
 use crate::syntax::ast::{self, KeyType, Name};
 use crate::syntax::{FileId, FileSpan, Span};
 
@@ -72,9 +74,11 @@ pub struct Model {
 
 #[derive(Clone, Debug, Default)]
 struct Ids {
-    tables: FxHashMap<Box<str>, TableId>,
-    entities: FxHashMap<Box<str>, EntityId>,
-    patterns: FxHashMap<Box<str>, PatternId>,
+    // Keyed by the names themselves (`SmolStr`: a copy allocates nothing),
+    // as the maps are built again on every check.
+    tables: FxHashMap<SmolStr, TableId>,
+    entities: FxHashMap<SmolStr, EntityId>,
+    patterns: FxHashMap<SmolStr, PatternId>,
 }
 
 impl Model {
@@ -130,10 +134,23 @@ impl Model {
         self.patterns.iter().enumerate().map(|(i, p)| (PatternId::new(i), p))
     }
 
+    /// Room for so many declarations: the lists and the name maps are
+    /// filled without growing.
+    pub(super) fn reserve(&mut self, tables: usize, entities: usize, patterns: usize) {
+        self.tables.reserve(tables);
+        self.ids.tables.reserve(tables);
+        self.entities.reserve(entities);
+        self.entity_diagnostics.reserve(entities);
+        self.ids.entities.reserve(entities);
+        self.patterns.reserve(patterns);
+        self.pattern_diagnostics.reserve(patterns);
+        self.ids.patterns.reserve(patterns);
+    }
+
     pub(super) fn add_table(&mut self, table: Table) {
         self.ids
             .tables
-            .entry(table.name.text.as_str().into())
+            .entry(table.name.text.clone())
             .or_insert(TableId::new(self.tables.len()));
         self.tables.push(table);
     }
@@ -141,7 +158,7 @@ impl Model {
     pub(super) fn add_entity(&mut self, entity: Entity) {
         self.ids
             .entities
-            .entry(entity.name.text.as_str().into())
+            .entry(entity.name.text.clone())
             .or_insert(EntityId::new(self.entities.len()));
         self.entities.push(entity);
     }
@@ -149,7 +166,7 @@ impl Model {
     pub(super) fn add_pattern(&mut self, pattern: Pattern) {
         self.ids
             .patterns
-            .entry(pattern.name.text.as_str().into())
+            .entry(pattern.name.text.clone())
             .or_insert(PatternId::new(self.patterns.len()));
         self.patterns.push(pattern);
     }
