@@ -29,6 +29,8 @@
 
 use std::borrow::Cow;
 
+use smol_str::SmolStr;
+
 use super::lints::{Dependent, TableFindings};
 use super::lower::Places;
 use super::model::{Entity, Model, Pattern};
@@ -114,10 +116,10 @@ impl Plan {
 pub(super) struct Keeping<'p, 'e, 'a> {
     plan: &'p Plan,
     earlier: &'e mut Earlier<'a>,
-    /// Whether every entity the edit touched kept its name (so that a name
-    /// a pattern returns finds what it found before); known once the
-    /// entities are lowered.
-    names_kept: Option<bool>,
+    /// The names, earlier and now, of the entities the edit renamed (a
+    /// pattern returning none of them finds what it found before); known
+    /// once the entities are lowered.
+    renamed: Option<Vec<SmolStr>>,
     /// Per pattern, whether its earlier lowering was kept.
     kept_patterns: Vec<bool>,
 }
@@ -127,7 +129,7 @@ impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
         Keeping {
             plan,
             earlier,
-            names_kept: None,
+            renamed: None,
             kept_patterns: vec![false; plan.patterns.len()],
         }
     }
@@ -176,17 +178,21 @@ impl super::lower::Reuse for Keeping<'_, '_, '_> {
         }
         let plan = self.plan;
         let touched = |i: usize| plan.entities[i];
-        let names_kept = *self.names_kept.get_or_insert_with(|| {
+        let renamed = self.renamed.get_or_insert_with(|| {
             (0..plan.entities.len())
-                .filter(|&i| touched(i))
-                .all(|i| old.entities[i].name.text == model.entities[i].name.text)
+                .filter(|&i| touched(i) && old.entities[i].name.text != model.entities[i].name.text)
+                .flat_map(|i| [old.entities[i].name.text.clone(), model.entities[i].name.text.clone()])
+                .collect()
         });
+        let returns = &old.patterns[n].returns;
         // What it returns is read: attributes, tables.
-        let returns_kept = old.patterns[n]
-            .returns
-            .iter()
-            .filter_map(|r| r.entity)
-            .all(|e| !touched(e.index()));
+        let returns_kept = returns.iter().filter_map(|r| r.entity).all(|e| !touched(e.index()));
+        // A name finds what it found before unless an entity had or has it
+        // now; an unknown one's "did you mean" reads every name.
+        let names_kept = renamed.is_empty()
+            || returns
+                .iter()
+                .all(|r| r.entity.is_some() && !renamed.contains(&r.name.text));
         if !names_kept || !returns_kept {
             return None;
         }

@@ -401,6 +401,24 @@ fn a_renamed_entity_is_found_by_an_untouched_pattern_that_names_it() {
 }
 
 #[test]
+fn a_renamed_entity_lowers_again_only_the_patterns_a_name_could_change() {
+    // `Order` becomes `Ordr`: `a` returned it, `b` named the new name,
+    // `c` an unknown name whose "did you mean" reads every name; `d` and
+    // `e` return `Item` and keep their lowering.
+    let before = "table T {\n  key pk, sk\n}\n\nentity Order in T {\n  id: id\n  pk = \"O#{id}\"\n  sk = \"O\"\n}\n\n\
+                  entity Item in T {\n  id: id\n  pk = \"I#{id}\"\n  sk = \"I\"\n}\n\n\
+                  pattern a(id) -> Order\npattern b(id) -> Ordr\npattern c(id) -> Ordre\n\
+                  pattern d(id) -> Item\npattern e(id) -> Item\n";
+    let now = before.replace("entity Order", "entity Ordr");
+    assert_eq!(lowered_again(before, &now), (1, 3));
+    checked_again(before, &now);
+    // Renamed to the name of an entity that exists: both names' patterns.
+    let clash = before.replace("entity Order", "entity Item");
+    assert_eq!(lowered_again(before, &clash), (1, 5));
+    checked_again(before, &clash);
+}
+
+#[test]
 fn a_kept_scan_names_its_index_where_it_now_is() {
     // Found in review: the index of `scan gsi1` kept its earlier span.
     for index in ["gsi1", "gsi9"] {
