@@ -15,8 +15,9 @@
 //! did not touch, when no table was touched either, is the earlier model's
 //! entity moved (with what lowering it reported, moved too). A pattern
 //! also reads the entities' names and what it returns: it is kept when
-//! untouched, returning no touched entity, and no touched entity was
-//! renamed. Tables are lowered again. The model lints that read one table
+//! untouched, returning no touched entity, and naming none an edit renamed
+//! (old name or new) nor an unknown one (its "did you mean" reads every
+//! name). Tables are lowered again. The model lints that read one table
 //! (its declaration, its entities, their buckets) keep their findings for
 //! a table no touched entity was or is on, moved; the others run in full.
 //!
@@ -24,7 +25,10 @@
 //! from its keyword to the next item's (where its parse could change), or
 //! into the keyword of the item after it. Every other item is the same
 //! text, moved: its earlier span shifted by the edit's length must be its
-//! span now, or nothing is reused. The result equals a fresh check
+//! span now, or nothing is reused. Tables and entities are referred to by
+//! their index, so they must be as many as before, each at its index;
+//! patterns may be added or removed (a keyword typed or broken), the
+//! untouched ones matched in order. The result equals a fresh check
 //! (`tests::an_incremental_check_equals_a_fresh_one`, tests/edit_props.rs).
 
 use std::borrow::Cow;
@@ -80,20 +84,20 @@ pub(super) struct Plan {
     edits: Vec<Edit>,
     /// Per entity, whether the edit touched it.
     entities: Vec<bool>,
-    /// Per pattern, whether the edit touched it.
-    patterns: Vec<bool>,
+    /// Per pattern, the earlier pattern it is, moved; `None` where the edit
+    /// touched it or it is new. Patterns refer to no other pattern, so an
+    /// edit may add or remove some and keep the others.
+    patterns: Vec<Option<usize>>,
 }
 
 impl Plan {
-    /// `None` when nothing is kept: the items are not the same ones (in
-    /// number or in place), or the edit touched a table (every entity and
-    /// pattern reads one).
+    /// `None` when nothing is kept: the tables and entities are not the
+    /// same ones (in number or in place: entities are referred to by their
+    /// index), the patterns the edit did not touch are not the same ones,
+    /// or the edit touched a table (every entity and pattern reads one).
     pub(super) fn new(earlier: &Earlier<'_>, sources: &[Source<'_>], places: &Places) -> Option<Plan> {
         let old = &*earlier.model;
-        if old.tables.len() != places.tables.len()
-            || old.entities.len() != places.entities.len()
-            || old.patterns.len() != places.patterns.len()
-        {
+        if old.tables.len() != places.tables.len() || old.entities.len() != places.entities.len() {
             return None;
         }
         let edits = edits(earlier, sources, old, places)?;
@@ -102,7 +106,7 @@ impl Plan {
             return None;
         }
         let entities = changed(&edits, old.entities.iter().map(|e| (e.file, e.span)), &places.entities)?;
-        let patterns = changed(&edits, old.patterns.iter().map(|p| (p.file, p.span)), &places.patterns)?;
+        let patterns = aligned(&edits, old.patterns.iter().map(|p| (p.file, p.span)), &places.patterns)?;
         Some(Plan {
             edits,
             entities,
@@ -173,7 +177,8 @@ impl super::lower::Reuse for Keeping<'_, '_, '_> {
 
     fn pattern(&mut self, n: usize, pattern: &ast::Pattern, model: &Model) -> Option<(Pattern, Vec<Diagnostic>)> {
         let old = &self.earlier.model;
-        if self.plan.patterns.get(n) != Some(&false) || old.pattern_diagnostics.len() != old.patterns.len() {
+        let was = self.plan.patterns.get(n).copied().flatten()?;
+        if old.pattern_diagnostics.len() != old.patterns.len() {
             return None;
         }
         let plan = self.plan;
@@ -184,7 +189,7 @@ impl super::lower::Reuse for Keeping<'_, '_, '_> {
                 .flat_map(|i| [old.entities[i].name.text.clone(), model.entities[i].name.text.clone()])
                 .collect()
         });
-        let returns = &old.patterns[n].returns;
+        let returns = &old.patterns[was].returns;
         // What it returns is read: attributes, tables.
         let returns_kept = returns.iter().filter_map(|r| r.entity).all(|e| !touched(e.index()));
         // A name finds what it found before unless an entity had or has it
@@ -197,7 +202,7 @@ impl super::lower::Reuse for Keeping<'_, '_, '_> {
             return None;
         }
         self.kept_patterns[n] = true;
-        Some(self.keep(n, &pattern.docs))
+        Some(self.keep(was, &pattern.docs))
     }
 }
 
@@ -263,13 +268,14 @@ pub(super) fn findings(earlier: &Earlier<'_>, plan: &Plan, rebuilt: &[bool]) -> 
 /// the same.
 pub(super) fn orders(earlier: &Earlier<'_>, plan: &Plan, kept: &[bool]) -> Vec<Option<Vec<Dependent>>> {
     let old = &earlier.schema.orders;
-    if old.len() != kept.len() {
+    if old.len() != earlier.model.patterns.len() {
         return Vec::new();
     }
-    (old.iter().zip(kept))
-        .map(|(dependents, &kept)| {
-            kept.then(|| {
-                let mut dependents = dependents.clone();
+    (plan.patterns.iter().zip(kept))
+        .map(|(&was, &kept)| {
+            let was = was.filter(|_| kept)?;
+            Some({
+                let mut dependents = old[was].clone();
                 for hole in dependents.iter_mut().map(|d| &mut d.hole) {
                     hole.span.shift(shift_of(&plan.edits, hole.file, hole.span.start));
                 }
@@ -297,28 +303,29 @@ pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[bool],
         .collect();
     // Kept lowering (untouched, returning what it returned: no touched
     // entity), and resolving it read nothing a touched entity wrote or
-    // writes now, so it would read what it read.
+    // writes now, so it would read what it read: the earlier pattern it is.
     let keep = |i: usize| {
-        let reads = reads[i].as_ref().filter(|_| lowered.get(i) == Some(&true))?;
-        (!written.iter().any(|w| reads.sees(w))).then(|| reads.clone())
+        let was = plan.patterns[i].filter(|_| lowered.get(i) == Some(&true))?;
+        let reads = reads[was].as_ref()?;
+        (!written.iter().any(|w| reads.sees(w))).then(|| (was, reads.clone()))
     };
-    let kept: Vec<Option<Kept>> = match &mut earlier.resolutions {
-        Cow::Owned(owned) => (0..owned.len())
-            .map(|i| keep(i).map(|reads| (owned[i].take(), reads)))
+    let now = 0..plan.patterns.len();
+    let kept: Vec<Option<(usize, Kept)>> = match &mut earlier.resolutions {
+        Cow::Owned(owned) => now
+            .map(|i| keep(i).map(|(was, reads)| (was, (owned[was].take(), reads))))
             .collect(),
-        Cow::Borrowed(borrowed) => (0..borrowed.len())
-            .map(|i| keep(i).map(|reads| (borrowed[i].clone(), reads)))
+        Cow::Borrowed(borrowed) => now
+            .map(|i| keep(i).map(|(was, reads)| (was, (borrowed[was].clone(), reads))))
             .collect(),
     };
     let edits = &plan.edits;
     kept.into_iter()
-        .enumerate()
-        .map(|(i, kept)| {
-            let (mut resolution, reads) = kept?;
+        .map(|kept| {
+            let (was, (mut resolution, reads)) = kept?;
             if let Some(resolution) = &mut resolution {
                 moved(edits, &mut resolution.relies_on);
                 if let Some(filter) = &mut resolution.filter {
-                    filter.shift(shift_of(edits, old.patterns[i].file, old.patterns[i].span.start));
+                    filter.shift(shift_of(edits, old.patterns[was].file, old.patterns[was].span.start));
                 }
             }
             Some((resolution, reads))
@@ -330,6 +337,48 @@ pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[bool],
 /// item and the one now at its place are not the same item.
 fn changed(edits: &[Edit], old: impl Iterator<Item = (FileId, Span)>, new: &[(FileId, Span)]) -> Option<Vec<bool>> {
     old.zip(new).map(|(was, &is)| matched(edits, was, is)).collect()
+}
+
+/// Per item now, in order: the earlier item it is, moved by the edits;
+/// `None` where the edits touched it or it is new. `None` for them all when
+/// the items the edits did not touch, before and now, are not the same
+/// ones in the same order.
+fn aligned(
+    edits: &[Edit],
+    old: impl Iterator<Item = (FileId, Span)>,
+    new: &[(FileId, Span)],
+) -> Option<Vec<Option<usize>>> {
+    let mut untouched = old
+        .enumerate()
+        .filter_map(|(i, (file, span))| Some((i, (file, moved_past(edits, file, span)?))));
+    let mut aligned = Vec::with_capacity(new.len());
+    for &(file, span) in new {
+        if touched_now(edits, file, span) {
+            aligned.push(None);
+            continue;
+        }
+        let (i, was) = untouched.next()?;
+        if was != (file, span) {
+            return None;
+        }
+        aligned.push(Some(i));
+    }
+    untouched.next().is_none().then_some(aligned)
+}
+
+/// Where an earlier item the edits did not touch is now; `None` if they
+/// touched it.
+fn moved_past(edits: &[Edit], file: FileId, mut span: Span) -> Option<Span> {
+    let Some(edit) = edits.iter().find(|e| e.file == file) else {
+        return Some(span);
+    };
+    if (edit.old_touched.0..=edit.old_touched.1).contains(&span.start) {
+        return None;
+    }
+    if span.start > edit.old_end {
+        span.shift(edit.delta);
+    }
+    Some(span)
 }
 
 /// The edit of each file whose text changed; `None` when the files are not
@@ -393,21 +442,16 @@ fn matched(edits: &[Edit], (was_file, was): (FileId, Span), (is_file, is): (File
     if was_file != is_file {
         return None;
     }
-    let Some(edit) = edits.iter().find(|e| e.file == was_file) else {
-        return (was == is).then_some(false);
-    };
-    let inside = |(from, to): (usize, usize), at: usize| (from..=to).contains(&at);
-    match (inside(edit.old_touched, was.start), inside(edit.new_touched, is.start)) {
-        (true, true) => Some(true),
-        (false, false) => {
-            let mut moved = was;
-            if was.start > edit.old_end {
-                moved.shift(edit.delta);
-            }
-            (moved == is).then_some(false)
-        }
+    match (moved_past(edits, was_file, was), touched_now(edits, is_file, is)) {
+        (None, true) => Some(true),
+        (Some(moved), false) => (moved == is).then_some(false),
         _ => None,
     }
+}
+
+/// Whether the edits touched an item as it is now.
+fn touched_now(edits: &[Edit], file: FileId, span: Span) -> bool {
+    (edits.iter()).any(|e| e.file == file && (e.new_touched.0..=e.new_touched.1).contains(&span.start))
 }
 
 /// How far an edit moved the text at `at` of `file`.

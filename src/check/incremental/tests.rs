@@ -260,14 +260,57 @@ fn an_edit_in_an_entity_lowers_that_entity_and_the_patterns_returning_it() {
 }
 
 #[test]
-fn an_edit_of_a_table_or_a_new_item_resolves_everything() {
+fn an_edit_of_a_table_or_a_new_entity_resolves_everything() {
     let text = generated();
     let patterns = fresh(&text).model.patterns.len();
     let at = nth(&text, "keys_only", 0);
     let table_edited = format!("{}{}", &text[..at], &text[at + "keys_only".len()..]);
     assert_eq!(resolved_again(&text, &table_edited), patterns);
-    let added = format!("{text}\npattern extra(rootId) -> Entity00000\n");
-    assert_eq!(resolved_again(&text, &added), patterns + 1);
+    // Entities are referred to by their index: a new one moves the others'.
+    let at = nth(&text, "\nentity ", 3) + 1;
+    let added = format!("{}entity New in App0 {{\n  id: id\n}}\n\n{}", &text[..at], &text[at..]);
+    assert_eq!(resolved_again(&text, &added), patterns);
+    checked_again(&text, &added);
+}
+
+#[test]
+fn a_pattern_added_or_removed_resolves_itself_alone() {
+    let text = generated();
+    let noisy = fresh(&text).reads.iter().filter(|r| r.is_none()).count();
+    // Added in the middle: the patterns after it are the earlier ones, moved.
+    let at = nth(&text, "\npattern ", 20) + 1;
+    let added = format!("{}pattern extra(rootId) -> Entity00000[]\n{}", &text[..at], &text[at..]);
+    // Typed at an item's start, it may have broken that keyword, so the
+    // item before counts as touched too.
+    assert_eq!(resolved_again(&text, &added), 2 + noisy);
+    checked_again(&text, &added);
+    checked_again(&added, &text);
+    // A keyword broken: the pattern joins the item before it (both touched).
+    let broken = format!("{}x{}", &text[..at + 3], &text[at + 3..]);
+    assert!(fresh(&broken).model.patterns.len() < fresh(&text).model.patterns.len());
+    assert_eq!(resolved_again(&text, &broken), 1 + noisy);
+    checked_again(&text, &broken);
+    checked_again(&broken, &text);
+}
+
+#[test]
+fn a_pattern_added_under_a_later_pattern_s_name_keeps_the_right_queries() {
+    // The later `p` was the first of its name and now is not: it is not
+    // lowered, and the new `p` takes its place in the model.
+    let schema = "table T {\n  key pk, sk\n}\n\nentity E in T {\n  id: id\n  name: string\n  pk = \"E#{id}\"\n  sk = \"E\"\n}\n\n";
+    let before = format!(
+        "{schema}pattern a(id) -> E\npattern b(id) -> E\npattern c(id) -> E\npattern p(id) -> E\npattern z(name) -> E[]\n"
+    );
+    let now = before.replace("pattern b(id)", "pattern p(name) -> E[]\npattern b(id)");
+    checked_again(&before, &now);
+    checked_again(&now, &before);
+    // As many untouched patterns before as now, not the same ones: the
+    // second `p` is the first of its name now, the old `z` no longer is.
+    let before =
+        format!("{schema}pattern p(id) -> E\npattern c(id) -> E\npattern p(name) -> E[]\npattern z(id) -> E\n");
+    let now = before.replacen("pattern p(id)", "pattern z(id)", 1);
+    checked_again(&before, &now);
+    checked_again(&now, &before);
 }
 
 #[test]
