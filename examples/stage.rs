@@ -16,6 +16,87 @@ fn reparse(text: &str, old: Arc<dyno::syntax::Parse>, old_text: &str) -> dyno::s
     dyno::syntax::reparse_in(dyno::syntax::FileId::default(), text, old, old_text)
 }
 
+/// The editor's analysis of an edit from `old_text` to `new_text` when the
+/// earlier check is held by no one else: its Queries, model and registry
+/// are taken (what is kept moves, as in `db`). The earlier check's remains
+/// are freed here (the server frees them on a thread of its own).
+fn check_owned(
+    mut schema: dyno::check::Schema,
+    parse: Arc<dyno::syntax::Parse>,
+    old_text: &str,
+    new_text: &str,
+) -> (dyno::check::Schema, Arc<dyno::syntax::Parse>) {
+    let parse = Arc::new(reparse(new_text, parse, old_text));
+    let texts = [(dyno::syntax::FileId::default(), old_text)];
+    let resolutions = std::mem::take(&mut schema.resolutions);
+    let model = std::mem::take(&mut schema.model);
+    let registry = std::mem::take(&mut schema.registry);
+    let mut earlier = dyno::check::incremental::Earlier::new(&texts, &schema);
+    earlier.resolutions = std::borrow::Cow::Owned(resolutions);
+    earlier.model = std::borrow::Cow::Owned(model);
+    earlier.registry = std::borrow::Cow::Owned(registry);
+    let source = dyno::check::Source {
+        file: dyno::syntax::FileId::default(),
+        text: new_text,
+        parse: &parse,
+    };
+    let next = dyno::check::check_after(&[source], &Default::default(), &mut earlier);
+    (next, parse)
+}
+
+/// `stage edits FILE N`: a letter typed at each of N random places and
+/// deleted again, each edit re-parsed and checked after the check before
+/// it ([`check_owned`]); the times' spread and the slowest edits, to find
+/// what makes a keystroke's tail.
+fn edit_costs(text: &str, places: usize) {
+    let analysis = dyno::check::analyze(text);
+    let mut schema = Arc::try_unwrap(analysis.schema).expect("held by no one else");
+    let mut parse = analysis.parse;
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut below = |n: usize| {
+        // xorshift: the same places every run.
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    let mut times = Vec::new();
+    let mut current = text.to_string();
+    for _ in 0..places {
+        let line = below(line_starts.len() - 1);
+        let (start, end) = (line_starts[line], line_starts[line + 1] - 1);
+        let mut at = start + below(end - start + 1);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let typed = format!("{}x{}", &text[..at], &text[at..]);
+        for next_text in [typed, text.to_string()] {
+            let begun = Instant::now();
+            let (next, next_parse) = check_owned(schema, parse, &current, &next_text);
+            times.push((begun.elapsed(), at - start, &text[start..end]));
+            (schema, parse, current) = (next, next_parse, next_text);
+        }
+    }
+    let mut sorted: Vec<_> = times.iter().map(|t| t.0).collect();
+    sorted.sort();
+    let at = |q: usize| sorted[(sorted.len() * q / 100).min(sorted.len() - 1)];
+    println!(
+        "{} edits: p50 {:?}, p95 {:?}, max {:?}",
+        sorted.len(),
+        at(50),
+        at(95),
+        at(100)
+    );
+    times.sort_by_key(|t| std::cmp::Reverse(t.0));
+    println!("the slowest (time, column, line):");
+    for (time, column, line) in times.iter().take(12) {
+        println!("{time:>12.2?}  {column:>3}  {line}");
+    }
+}
+
 /// The system allocator, counting the bytes live and the most at once.
 struct Counting;
 
@@ -63,7 +144,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [stage, path, rest @ ..] = args.as_slice() else {
         eprintln!(
-            "usage: stage lex|parse|reparse|reparse-owned|recheck|recheck-owned|check|format|occurrences|json FILE [RUNS]"
+            "usage: stage lex|parse|reparse|reparse-owned|recheck|recheck-owned|check|format|occurrences|json|edits FILE [RUNS]"
         );
         std::process::exit(2);
     };
@@ -77,6 +158,10 @@ fn main() {
         .starts_with("re")
         .then(|| (Arc::new(dyno::syntax::parse(&text)), text.as_str(), typed.as_str()));
     let earlier = (stage == "recheck").then(|| dyno::check::analyze(&text));
+    if stage == "edits" {
+        edit_costs(&text, runs as usize);
+        return;
+    }
     let mut owned = (stage == "recheck-owned").then(|| {
         let analysis = dyno::check::analyze(&text);
         let schema = Arc::try_unwrap(analysis.schema).expect("held by no one else");
@@ -122,29 +207,11 @@ fn main() {
                     before,
                 )
             }
-            // The editor's case: the earlier check is held by no one else, so
-            // its Queries, model and registry are taken (what is kept moves, as in
-            // `db`); the keystroke is typed and deleted in turn. The earlier
-            // check's remains are freed here (the server frees them on a
-            // thread of its own).
+            // The editor's case (`check_owned`); the keystroke is typed and
+            // deleted in turn.
             "recheck-owned" => {
-                let (mut schema, parse, old_text, new_text) = owned.take().expect("set up above");
-                let parse = Arc::new(reparse(new_text, parse, old_text));
-                let texts = [(dyno::syntax::FileId::default(), old_text)];
-                let resolutions = std::mem::take(&mut schema.resolutions);
-                let model = std::mem::take(&mut schema.model);
-                let registry = std::mem::take(&mut schema.registry);
-                let mut earlier = dyno::check::incremental::Earlier::new(&texts, &schema);
-                earlier.resolutions = std::borrow::Cow::Owned(resolutions);
-                earlier.model = std::borrow::Cow::Owned(model);
-                earlier.registry = std::borrow::Cow::Owned(registry);
-                let source = dyno::check::Source {
-                    file: dyno::syntax::FileId::default(),
-                    text: new_text,
-                    parse: &parse,
-                };
-                let next = dyno::check::check_after(&[source], &Default::default(), &mut earlier);
-                drop(schema);
+                let (schema, parse, old_text, new_text) = owned.take().expect("set up above");
+                let (next, parse) = check_owned(schema, parse, old_text, new_text);
                 owned = Some((next, parse, new_text, old_text));
                 0
             }

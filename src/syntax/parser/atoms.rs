@@ -138,33 +138,41 @@ pub fn size_hint<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
     just(Token::Tilde)
         .ignore_then(number_text())
         .validate(|(text, _), e, emitter| {
-            let digits_end = text
-                .find(|c: char| c.is_ascii_alphabetic() || c == '_')
-                .unwrap_or(text.len());
-            let (digits, suffix) = text.split_at(digits_end);
-            let unit = match suffix {
-                "" => SizeUnit::None,
-                "B" => SizeUnit::Bytes,
-                "KB" => SizeUnit::KiloBytes,
-                "MB" => SizeUnit::MegaBytes,
-                other => {
-                    emitter.emit(coded(
-                        Code::InvalidNumber,
-                        e.span(),
-                        format!("unknown size unit `{other}`: use B, KB or MB"),
-                    ));
-                    SizeUnit::None
-                }
-            };
+            let (amount, unit) = size_amount(text);
+            let unit = unit.unwrap_or_else(|other| {
+                emitter.emit(coded(
+                    Code::InvalidNumber,
+                    e.span(),
+                    format!("unknown size unit `{other}`: use B, KB or MB"),
+                ));
+                SizeUnit::None
+            });
             SizeHint {
                 span: span(e.span()),
-                amount: digits.parse().unwrap_or(0.0),
+                amount,
                 unit,
             }
         })
         // `~2000/s` is a rate, not a size.
         .then_ignore(just(Token::Slash).not())
         .labelled("a size hint")
+}
+
+/// A size hint's number (`1500`, `2KB`): its amount, and its unit or the
+/// suffix that is none.
+pub(super) fn size_amount(text: &str) -> (f64, Result<SizeUnit, &str>) {
+    let digits_end = text
+        .find(|c: char| c.is_ascii_alphabetic() || c == '_')
+        .unwrap_or(text.len());
+    let (digits, suffix) = text.split_at(digits_end);
+    let unit = match suffix {
+        "" => Ok(SizeUnit::None),
+        "B" => Ok(SizeUnit::Bytes),
+        "KB" => Ok(SizeUnit::KiloBytes),
+        "MB" => Ok(SizeUnit::MegaBytes),
+        other => Err(other),
+    };
+    (digits.parse().unwrap_or(0.0), unit)
 }
 
 /// `~2000/s`: requests per second.

@@ -178,6 +178,26 @@ pub(super) fn lex_region<'src>(text: &'src str, region: Span, next: Option<Token
     }
 }
 
+/// A chunk read by the grammar written with chumsky: its items, and the
+/// errors it reported.
+pub(super) fn grammar_chunk<'t, 'src>(
+    tokens: &'t [(Token<'src>, SimpleSpan)],
+    ends_text: bool,
+    eoi: usize,
+) -> (Vec<Item>, Vec<Rich<'t, Token<'src>>>) {
+    let input = tokens.split_token_span(SimpleSpan::from(eoi..eoi));
+    let (output, errors) = if ends_text {
+        file_parser::<_, Rich<'_, Token<'_>>>()
+            .parse(input)
+            .into_output_errors()
+    } else {
+        chunk_parser::<_, Rich<'_, Token<'_>>>()
+            .parse(input)
+            .into_output_errors()
+    };
+    (output.unwrap_or_default().into_iter().flatten().collect(), errors)
+}
+
 /// Parses the chunks of `text[region]`. The region starts at the text's
 /// start or at an item keyword, and ends at the text's end or just before
 /// the item keyword `next`; `docs_above` are the docs of an item at its
@@ -209,19 +229,7 @@ fn parse_region(
             // again to say what was expected and to recover.
             let (output, errors) = match direct::chunk(tokens, plan.ends_text) {
                 Some(output) => (output, Vec::new()),
-                None => {
-                    let input = tokens.split_token_span(SimpleSpan::from(eoi..eoi));
-                    let (output, errors) = if plan.ends_text {
-                        file_parser::<_, Rich<'_, Token<'_>>>()
-                            .parse(input)
-                            .into_output_errors()
-                    } else {
-                        chunk_parser::<_, Rich<'_, Token<'_>>>()
-                            .parse(input)
-                            .into_output_errors()
-                    };
-                    (output.unwrap_or_default().into_iter().flatten().collect(), errors)
-                }
+                None => grammar_chunk(tokens, plan.ends_text, eoi),
             };
             let errors: Vec<Diagnostic> = errors
                 .iter()

@@ -17,12 +17,12 @@
 
 use chumsky::span::SimpleSpan;
 
-use super::atoms::tight;
+use super::atoms::{size_amount, tight};
 use crate::syntax::ast::{
     Attribute, CompareOp, Condition, ConditionKind, DelimiterDecl, Entity, Filter, FilterExpr, FilterOp, FilterValue,
     IndexDecl, Item, ItemShape, KeyAttr, KeyDecl, KeyPart, KeyTemplate, KeyType, Known, KnownKind, Literal, Modifier,
-    Name, Operand, Operation, Pattern, Projection, Query, RateHint, Returned, Segment, Share, SizeHint, SizeUnit,
-    StringLit, Table, TtlDecl, TypeArg, TypeRef,
+    Name, Operand, Operation, Pattern, Projection, Query, RateHint, Returned, Segment, Share, SizeHint, StringLit,
+    Table, TtlDecl, TypeArg, TypeRef,
 };
 use crate::syntax::lexer::Token;
 use crate::syntax::names::{self, CLAUSE_WORDS};
@@ -223,21 +223,11 @@ impl<'src> Reader<'_, 'src> {
         if self.peek() == Some(Token::Slash) {
             return Err(NotThis);
         }
-        let digits_end = text
-            .find(|c: char| c.is_ascii_alphabetic() || c == '_')
-            .unwrap_or(text.len());
-        let (digits, suffix) = text.split_at(digits_end);
-        let unit = match suffix {
-            "" => SizeUnit::None,
-            "B" => SizeUnit::Bytes,
-            "KB" => SizeUnit::KiloBytes,
-            "MB" => SizeUnit::MegaBytes,
-            _ => return Err(Broken),
-        };
+        let (amount, unit) = size_amount(text);
         Ok(SizeHint {
             span: self.since(start),
-            amount: digits.parse().unwrap_or(0.0),
-            unit,
+            amount,
+            unit: unit.map_err(|_| Broken)?,
         })
     }
 

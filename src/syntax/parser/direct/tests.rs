@@ -2,12 +2,9 @@
 //! reads items the other reads the same items without an error, and where
 //! the grammar reports an error the hand-written parser gives up.
 
-use chumsky::input::Input as _;
-use chumsky::prelude::{Parser as _, Rich, SimpleSpan};
 use proptest::prelude::*;
 
-use super::super::chunks::lex_region;
-use super::super::{chunk_parser, file_parser};
+use super::super::chunks::{grammar_chunk, lex_region};
 use super::chunk;
 use crate::syntax::Span;
 use crate::syntax::ast::Item;
@@ -20,19 +17,8 @@ fn disagreement(text: &str) -> Option<String> {
     for plan in &lexed.plans {
         let tokens = plan.tokens(&lexed.significant);
         let direct = chunk(tokens, plan.ends_text);
-        let input = tokens.split_token_span(SimpleSpan::from(lexed.eoi..lexed.eoi));
-        let (output, errors) = if plan.ends_text {
-            file_parser::<_, Rich<'_, Token<'_>>>()
-                .parse(input)
-                .into_output_errors()
-        } else {
-            chunk_parser::<_, Rich<'_, Token<'_>>>()
-                .parse(input)
-                .into_output_errors()
-        };
-        let grammar: Option<Vec<Item>> = errors
-            .is_empty()
-            .then(|| output.unwrap_or_default().into_iter().flatten().collect());
+        let (output, errors) = grammar_chunk(tokens, plan.ends_text, lexed.eoi);
+        let grammar: Option<Vec<Item>> = errors.is_empty().then_some(output);
         if direct != grammar {
             let errors: Vec<String> = errors.iter().map(|e| format!("{e:?}")).collect();
             return Some(format!(
