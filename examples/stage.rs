@@ -55,6 +55,10 @@ fn edit_costs(text: &str, places: usize) {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
+    if line_starts.len() < 2 || places == 0 {
+        eprintln!("stage edits: the file needs a line ending in a newline, and RUNS at least 1");
+        return;
+    }
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut below = |n: usize| {
         // xorshift: the same places every run.
