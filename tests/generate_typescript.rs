@@ -18,7 +18,7 @@ use serde_json::Value as Json;
 fn only_module(example: &str) -> String {
     let files = modules(&root().join(example));
     assert_eq!(files.len(), 1, "{example}: one table");
-    files[0].text.to_string()
+    files[0].text.clone()
 }
 
 #[test]

@@ -577,7 +577,7 @@ fn lower_type(file: FileId, ty: &ast::TypeRef, diagnostics: &mut Vec<Diagnostic>
                 } else if value.is_empty() {
                     invalid(span, "an enum value cannot be empty".into(), diagnostics);
                 } else {
-                    values.push(value.to_string());
+                    values.push(value.clone());
                 }
             }
             if values.is_empty() {
@@ -634,7 +634,7 @@ fn lower_entity(file: FileId, entity: &ast::Entity, tables: &[Table], diagnostic
         file,
         name: entity.name.clone(),
         span: entity.span,
-        docs: entity.docs.as_ref().map(|d| d.text.to_string()),
+        docs: entity.docs.as_ref().map(|d| d.text.clone()),
         table,
         attributes,
         items: Vec::with_capacity(entity.items.len().max(1)),
@@ -1154,7 +1154,7 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
         file,
         name: pattern.name.clone(),
         span: pattern.span,
-        docs: pattern.docs.as_ref().map(|d| d.text.to_string()),
+        docs: pattern.docs.as_ref().map(|d| d.text.clone()),
         known: pattern.known.clone(),
         returns,
         order,

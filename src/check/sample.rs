@@ -482,15 +482,13 @@ fn build_item(model: &Model, entity: &Entity, shape: &ItemShape, record: &Record
                         item.insert(name.to_string(), value.stored.clone());
                         continue;
                     }
-                    value.text.to_string()
+                    value.text.clone()
                 }
                 None => continue, // an optional attribute left out: sparse
             }
         } else {
             let filled = fill_template(&kv.template, |name, attr| match attr {
-                Some(a) => record
-                    .value(&entity.attributes[a].name.text)
-                    .map(|v| v.text.to_string()),
+                Some(a) => record.value(&entity.attributes[a].name.text).map(|v| v.text.clone()),
                 None => Some(name.to_string()),
             });
             match filled {
@@ -1048,7 +1046,7 @@ mod tests {
             .records
             .iter()
             .filter(|r| r.entity == customer)
-            .map(|r| r.value("email").unwrap().text.to_string())
+            .map(|r| r.value("email").unwrap().text.clone())
             .collect();
         assert!(emails.iter().all(|e| e.contains('@')), "{emails:?}");
     }

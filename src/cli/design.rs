@@ -44,7 +44,7 @@ pub fn run(args: &DesignArgs) -> i32 {
     let input = if args.fresh {
         design::without_keys(&source.text)
     } else {
-        source.text.to_string()
+        source.text.clone()
     };
     let design = design::design(&input, &options);
     if args.write {

@@ -141,7 +141,7 @@ pub fn unserved(
         }
         let alternative = nearest(model, needs, layout, pattern);
         out.push(Unserved {
-            pattern: name.to_string(),
+            pattern: name,
             why,
             alternative,
         });

@@ -392,7 +392,7 @@ pub async fn query_pages(
             .table_name(name)
             .set_index_name(access.is_index().then(|| access.name.text.to_string()))
             .key_condition_expression(&expression)
-            .set_filter_expression(query.filter.as_ref().map(|f| f.text.to_string()))
+            .set_filter_expression(query.filter.as_ref().map(|f| f.text.clone()))
             .set_expression_attribute_names(Some(names.clone()))
             .set_expression_attribute_values(Some(values.clone()))
             .scan_index_forward(query.forward)

@@ -237,7 +237,7 @@ impl<'a> Judge<'a> {
     fn order_value(&self, n: usize) -> Option<String> {
         let order = self.pattern.order.as_ref()?;
         let record = &self.samples.records[self.items()[n].record];
-        Some(record.value(&order.attr.text)?.text.to_string())
+        Some(record.value(&order.attr.text)?.text.clone())
     }
 
     fn order_type(&self) -> Option<AttrType> {

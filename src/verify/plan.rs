@@ -378,18 +378,18 @@ fn param_roles(model: &Model, pattern: &Pattern) -> HashMap<String, Role> {
         let attr = known.attr.text.to_string();
         match &known.kind {
             KnownKind::Equal => {
-                roles.insert(attr.clone(), Role::Equal(attr.to_string()));
+                roles.insert(attr.clone(), Role::Equal(attr.clone()));
             }
             KnownKind::Fixed(_) => {}
             KnownKind::Compare(op, bound) => {
-                roles.insert(bound.text.to_string(), Role::Compare(attr.to_string(), *op));
+                roles.insert(bound.text.to_string(), Role::Compare(attr.clone(), *op));
             }
             KnownKind::Between(lo, hi) => {
-                roles.insert(lo.text.to_string(), Role::Lower(attr.to_string()));
-                roles.insert(hi.text.to_string(), Role::Upper(attr.to_string()));
+                roles.insert(lo.text.to_string(), Role::Lower(attr.clone()));
+                roles.insert(hi.text.to_string(), Role::Upper(attr.clone()));
             }
             KnownKind::BeginsWith(p) => {
-                roles.insert(p.text.to_string(), Role::Prefix(attr.to_string()));
+                roles.insert(p.text.to_string(), Role::Prefix(attr.clone()));
             }
         }
     }
@@ -436,7 +436,7 @@ fn choose_params(
                     .iter()
                     .all(|e| r.value(e).map(|v| &v.text) == record.value(e).map(|v| &v.text))
             })
-            .filter_map(|r| r.value(attr).map(|v| v.text.to_string()))
+            .filter_map(|r| r.value(attr).map(|v| v.text.clone()))
             .collect();
         values.sort_by(|a, b| compare_typed(ty.as_ref(), a, b));
         values.dedup();
@@ -445,7 +445,7 @@ fn choose_params(
     names
         .into_iter()
         .map(|name| {
-            let own = |attr: &str| record.value(attr).map(|v| v.text.to_string());
+            let own = |attr: &str| record.value(attr).map(|v| v.text.clone());
             let value = match roles.get(&name) {
                 Some(Role::Equal(attr)) => own(attr),
                 Some(Role::Compare(attr, op)) => {

@@ -146,7 +146,7 @@ async fn scan_segment(
             .table_name(name)
             .set_index_name(access.is_index().then(|| access.name.text.to_string()))
             .consistent_read(query.consistent)
-            .set_filter_expression(query.filter.as_ref().map(|f| f.text.to_string()))
+            .set_filter_expression(query.filter.as_ref().map(|f| f.text.clone()))
             .set_expression_attribute_names(names.clone())
             .set_expression_attribute_values(values.clone())
             .set_limit(query.limit.map(to_i32))

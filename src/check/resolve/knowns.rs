@@ -49,16 +49,16 @@ impl Knowns {
     pub fn new(known: &[ast::Known], shape_of: impl Fn(&str) -> lang::Shape) -> Knowns {
         let mut knowns = Knowns::default();
         for k in known {
-            let attr = k.attr.text.to_string();
+            let attr = k.attr.text.as_str();
             match &k.kind {
                 KnownKind::Equal => {
                     let mut value = Value::default();
-                    value.push_param(&attr, shape_of(&attr));
+                    value.push_param(attr, shape_of(attr));
                     knowns.equal.insert(attr.to_string(), value);
                 }
                 KnownKind::Fixed(literal) => {
                     if let Some(text) = literal_text(literal) {
-                        let text = key_text(text, &shape_of(&attr));
+                        let text = key_text(text, &shape_of(attr));
                         knowns.equal.insert(attr.to_string(), Value::literal(&text));
                     }
                 }

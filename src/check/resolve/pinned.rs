@@ -577,13 +577,8 @@ fn partition_condition(
     let key = condition.key.text.to_string();
     match &condition.kind {
         ConditionKind::Compare(CompareOp::Eq, operand) if !seen => Ok((operand.span(), operand_value(cx, operand))),
-        ConditionKind::Compare(CompareOp::Eq, _) => {
-            Err(vec![(condition.span, KeyRule::PartitionTwice { key: key.to_string() })])
-        }
-        _ => Err(vec![(
-            condition.span,
-            KeyRule::PartitionNotEqual { key: key.to_string() },
-        )]),
+        ConditionKind::Compare(CompareOp::Eq, _) => Err(vec![(condition.span, KeyRule::PartitionTwice { key })]),
+        _ => Err(vec![(condition.span, KeyRule::PartitionNotEqual { key })]),
     }
 }
 
@@ -610,7 +605,7 @@ fn sort_condition(
         ConditionKind::BeginsWith(prefix) => {
             if !is_string {
                 let key = condition.key.text.to_string();
-                rules.push((condition.span, KeyRule::BeginsWithOnNumber { key: key.to_string() }));
+                rules.push((condition.span, KeyRule::BeginsWithOnNumber { key }));
             }
             SortOp::BeginsWith(operand_value(cx, prefix))
         }

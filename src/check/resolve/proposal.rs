@@ -536,7 +536,7 @@ fn base_shard(cx: &Context) -> Option<BaseShard> {
     }
     let (attr, separator) = shard?;
     Some(BaseShard {
-        attr: attr.to_string(),
+        attr,
         separator,
         others,
     })
