@@ -25,11 +25,15 @@
 //! from its keyword to the next item's (where its parse could change), or
 //! into the keyword of the item after it. Every other item is the same
 //! text, moved: its earlier span shifted by the edit's length must be its
-//! span now, or nothing is reused. Tables and entities are referred to by
-//! their index, so they must be as many as before, each at its index;
+//! span now, or nothing is reused. Tables are referred to by their index,
+//! so they must be as many as before, each at its index. Entities and
 //! patterns may be added or removed (a keyword typed or broken), the
-//! untouched ones matched in order. The result equals a fresh check
-//! (`tests::an_incremental_check_equals_a_fresh_one`, tests/edit_props.rs).
+//! untouched ones matched in order; entities are referred to by their index
+//! too, so what is kept (a pattern's returns, a Query, the registry's
+//! items, the order lint's findings) is renumbered, and a kept Query that
+//! names an entity without an id now is resolved again. The result equals
+//! a fresh check (`tests::an_incremental_check_equals_a_fresh_one`,
+//! tests/edit_props.rs).
 
 use std::borrow::Cow;
 
@@ -37,7 +41,7 @@ use smol_str::SmolStr;
 
 use super::lints::{Dependent, TableFindings};
 use super::lower::Places;
-use super::model::{Entity, Model, Pattern};
+use super::model::{Entity, EntityId, Model, Pattern};
 use super::reads::Written;
 use super::resolve::registry::Registry;
 use super::resolve::{Kept, Resolution};
@@ -82,8 +86,13 @@ impl<'a> Earlier<'a> {
 /// items are declared, before anything is lowered.
 pub(super) struct Plan {
     edits: Vec<Edit>,
-    /// Per entity, whether the edit touched it.
-    entities: Vec<bool>,
+    /// Per entity now, the earlier entity it is, moved; `None` where the
+    /// edit touched it or it is new.
+    entities: Vec<Option<usize>>,
+    /// Per earlier entity, its id now; `None` where the edit touched it or
+    /// removed it. Entities are referred to by their index, so what is kept
+    /// of the earlier check is renumbered when one is added or removed.
+    renumbered: Vec<Option<EntityId>>,
     /// Per pattern, the earlier pattern it is, moved; `None` where the edit
     /// touched it or it is new. Patterns refer to no other pattern, so an
     /// edit may add or remove some and keep the others.
@@ -91,13 +100,14 @@ pub(super) struct Plan {
 }
 
 impl Plan {
-    /// `None` when nothing is kept: the tables and entities are not the
-    /// same ones (in number or in place: entities are referred to by their
-    /// index), the patterns the edit did not touch are not the same ones,
-    /// or the edit touched a table (every entity and pattern reads one).
+    /// `None` when nothing is kept: the tables are not the same ones (in
+    /// number or in place: they are referred to by their index), the
+    /// entities or patterns the edit did not touch are not the same ones in
+    /// the same order, or the edit touched a table (every entity and
+    /// pattern reads one).
     pub(super) fn new(earlier: &Earlier<'_>, sources: &[Source<'_>], places: &Places) -> Option<Plan> {
         let old = &*earlier.model;
-        if old.tables.len() != places.tables.len() || old.entities.len() != places.entities.len() {
+        if old.tables.len() != places.tables.len() {
             return None;
         }
         let edits = edits(earlier, sources, old, places)?;
@@ -105,13 +115,44 @@ impl Plan {
         if tables.iter().any(|&c| c) {
             return None;
         }
-        let entities = changed(&edits, old.entities.iter().map(|e| (e.file, e.span)), &places.entities)?;
+        let entities = aligned(&edits, old.entities.iter().map(|e| (e.file, e.span)), &places.entities)?;
+        let mut renumbered = vec![None; old.entities.len()];
+        for (now, was) in entities.iter().enumerate() {
+            if let Some(was) = *was {
+                renumbered[was] = Some(EntityId::new(now));
+            }
+        }
         let patterns = aligned(&edits, old.patterns.iter().map(|p| (p.file, p.span)), &places.patterns)?;
         Some(Plan {
             edits,
             entities,
+            renumbered,
             patterns,
         })
+    }
+
+    /// Whether the edit touched (or removed) the earlier entity `was`.
+    fn touched_before(&self, was: EntityId) -> bool {
+        self.renumbered.get(was.index()).is_none_or(Option::is_none)
+    }
+
+    /// The id now of an earlier entity the edit did not touch. Only what
+    /// reads no touched entity is kept, so each id met is one of those.
+    fn renumber(&self, was: EntityId) -> Option<EntityId> {
+        self.renumbered.get(was.index()).copied().flatten()
+    }
+
+    /// Whether any earlier entity the edit did not touch has another id now.
+    fn renumbers(&self) -> bool {
+        (self.renumbered.iter().enumerate()).any(|(was, now)| now.is_some_and(|now| now.index() != was))
+    }
+
+    /// The entities the edit touched: earlier ones (touched or removed),
+    /// then ones now (touched or new).
+    fn touched_entities<'m>(&self, old: &'m Model, new: &'m Model) -> impl Iterator<Item = &'m Entity> {
+        let before = (self.renumbered.iter().zip(&old.entities)).filter_map(|(now, e)| now.is_none().then_some(e));
+        let now = (self.entities.iter().zip(&new.entities)).filter_map(|(was, e)| was.is_none().then_some(e));
+        before.chain(now)
     }
 }
 
@@ -169,10 +210,11 @@ impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
 impl super::lower::Reuse for Keeping<'_, '_, '_> {
     fn entity(&mut self, n: usize, entity: &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)> {
         let old = &self.earlier.model;
-        if self.plan.entities.get(n) != Some(&false) || old.entity_diagnostics.len() != old.entities.len() {
+        let was = self.plan.entities.get(n).copied().flatten()?;
+        if old.entity_diagnostics.len() != old.entities.len() {
             return None;
         }
-        Some(self.keep(n, &entity.docs))
+        Some(self.keep(was, &entity.docs))
     }
 
     fn pattern(&mut self, n: usize, pattern: &ast::Pattern, model: &Model) -> Option<(Pattern, Vec<Diagnostic>)> {
@@ -182,16 +224,10 @@ impl super::lower::Reuse for Keeping<'_, '_, '_> {
             return None;
         }
         let plan = self.plan;
-        let touched = |i: usize| plan.entities[i];
-        let renamed = self.renamed.get_or_insert_with(|| {
-            (0..plan.entities.len())
-                .filter(|&i| touched(i) && old.entities[i].name.text != model.entities[i].name.text)
-                .flat_map(|i| [old.entities[i].name.text.clone(), model.entities[i].name.text.clone()])
-                .collect()
-        });
+        let renamed = self.renamed.get_or_insert_with(|| renamed(plan, old, model));
         let returns = &old.patterns[was].returns;
         // What it returns is read: attributes, tables.
-        let returns_kept = returns.iter().filter_map(|r| r.entity).all(|e| !touched(e.index()));
+        let returns_kept = returns.iter().filter_map(|r| r.entity).all(|e| !plan.touched_before(e));
         // A name finds what it found before unless an entity had or has it
         // now; an unknown one's "did you mean" reads every name.
         let names_kept = renamed.is_empty()
@@ -202,8 +238,32 @@ impl super::lower::Reuse for Keeping<'_, '_, '_> {
             return None;
         }
         self.kept_patterns[n] = true;
-        Some(self.keep(was, &pattern.docs))
+        let (mut kept, reported): (Pattern, _) = self.keep(was, &pattern.docs);
+        for r in &mut kept.returns {
+            r.entity = r.entity.and_then(|e| plan.renumber(e));
+        }
+        Some((kept, reported))
     }
+}
+
+/// The names the touched entities had and have now, less those they have
+/// both before and now: a name among them may find another entity, or
+/// none, or one now.
+fn renamed(plan: &Plan, old: &Model, new: &Model) -> Vec<SmolStr> {
+    let names = |model: &Model, touched: &dyn Fn(usize) -> bool| -> Vec<SmolStr> {
+        let touched = (model.entities.iter().enumerate()).filter(|(i, _)| touched(*i));
+        let mut names: Vec<SmolStr> = touched.map(|(_, e)| e.name.text.clone()).collect();
+        names.sort_unstable();
+        names
+    };
+    let before = names(old, &|i| plan.renumbered[i].is_none());
+    let now = names(new, &|i| plan.entities[i].is_none());
+    let mut renamed: Vec<SmolStr> = (before.iter().filter(|n| now.binary_search(n).is_err()))
+        .chain(now.iter().filter(|n| before.binary_search(n).is_err()))
+        .cloned()
+        .collect();
+    renamed.dedup();
+    renamed
 }
 
 /// One file's edit: where it starts, where it ends in the earlier text, and
@@ -223,22 +283,20 @@ struct Edit {
 const KEYWORD: usize = "pattern".len();
 
 /// Per table: whether a touched entity was or is on it. The others hold
-/// the same items as before, by the same ids (tables themselves are never
+/// the same items as before, renumbered (tables themselves are never
 /// touched when anything is kept).
 pub(super) fn tables_rebuilt(earlier: &Earlier<'_>, plan: &Plan, model: &Model) -> Vec<bool> {
-    let old = &*earlier.model;
     let mut rebuilt = vec![false; model.tables.len()];
-    for (i, _) in plan.entities.iter().enumerate().filter(|(_, touched)| **touched) {
-        for table in [old.entities[i].table, model.entities[i].table].into_iter().flatten() {
-            rebuilt[table.index()] = true;
-        }
+    for table in plan.touched_entities(&earlier.model, model).filter_map(|e| e.table) {
+        rebuilt[table.index()] = true;
     }
     rebuilt
 }
 
 /// The new model's registry: a table not `rebuilt` keeps its buckets.
-pub(super) fn registry(earlier: &mut Earlier<'_>, rebuilt: &[bool], model: &Model) -> Registry {
-    Registry::reusing(model, &mut earlier.registry, rebuilt)
+pub(super) fn registry(earlier: &mut Earlier<'_>, plan: &Plan, rebuilt: &[bool], model: &Model) -> Registry {
+    let renumber = plan.renumbers().then_some(|e| plan.renumber(e));
+    Registry::reusing(model, &mut earlier.registry, rebuilt, renumber)
 }
 
 /// Per table, the earlier model lints' findings, moved to the new text,
@@ -274,13 +332,13 @@ pub(super) fn orders(earlier: &Earlier<'_>, plan: &Plan, kept: &[bool]) -> Vec<O
     (plan.patterns.iter().zip(kept))
         .map(|(&was, &kept)| {
             let was = was.filter(|_| kept)?;
-            Some({
-                let mut dependents = old[was].clone();
-                for hole in dependents.iter_mut().map(|d| &mut d.hole) {
-                    hole.span.shift(shift_of(&plan.edits, hole.file, hole.span.start));
-                }
-                dependents
-            })
+            let mut dependents = old[was].clone();
+            for dependent in &mut dependents {
+                let hole = &mut dependent.hole;
+                hole.span.shift(shift_of(&plan.edits, hole.file, hole.span.start));
+                dependent.renumber(|e| plan.renumber(e))?;
+            }
+            Some(dependents)
         })
         .collect()
 }
@@ -297,10 +355,7 @@ pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[bool],
     }
     // What the touched entities wrote and write now: touched entities are
     // never taken out of the earlier model, so theirs is still there.
-    let written: Vec<Written> = (plan.entities.iter().enumerate())
-        .filter(|(_, touched)| **touched)
-        .flat_map(|(i, _)| [Written::of(&old.entities[i]), Written::of(&model.entities[i])])
-        .collect();
+    let written: Vec<Written> = plan.touched_entities(old, model).map(Written::of).collect();
     // Kept lowering (untouched, returning what it returned: no touched
     // entity), and resolving it read nothing a touched entity wrote or
     // writes now, so it would read what it read: the earlier pattern it is.
@@ -319,6 +374,7 @@ pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[bool],
             .collect(),
     };
     let edits = &plan.edits;
+    let renumbers = plan.renumbers();
     kept.into_iter()
         .map(|kept| {
             let (was, (mut resolution, reads)) = kept?;
@@ -327,10 +383,24 @@ pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[bool],
                 if let Some(filter) = &mut resolution.filter {
                     filter.shift(shift_of(edits, old.patterns[was].file, old.patterns[was].span.start));
                 }
+                if renumbers {
+                    // Not one id of a touched entity, or it is resolved again.
+                    renumber(&mut resolution.returns, plan)?;
+                    renumber(&mut resolution.filtered_out, plan)?;
+                }
             }
             Some((resolution, reads))
         })
         .collect()
+}
+
+/// `ids` of earlier entities, as they are numbered now; `None` if one of
+/// them was touched.
+fn renumber(ids: &mut [EntityId], plan: &Plan) -> Option<()> {
+    for id in ids {
+        *id = plan.renumber(*id)?;
+    }
+    Some(())
 }
 
 /// Per item, in order: whether the edits touched it; `None` when an earlier

@@ -192,7 +192,7 @@ fn check_on(
             let reused = incremental::reusable(earlier, &plan, &lowered, &model);
             let kept: Vec<bool> = reused.iter().map(Option::is_some).collect();
             (
-                incremental::registry(earlier, &rebuilt, &model),
+                incremental::registry(earlier, &plan, &rebuilt, &model),
                 reused,
                 incremental::findings(earlier, &plan, &rebuilt),
                 incremental::orders(earlier, &plan, &kept),

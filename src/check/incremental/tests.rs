@@ -260,17 +260,54 @@ fn an_edit_in_an_entity_lowers_that_entity_and_the_patterns_returning_it() {
 }
 
 #[test]
-fn an_edit_of_a_table_or_a_new_entity_resolves_everything() {
+fn an_edit_of_a_table_resolves_everything() {
     let text = generated();
     let patterns = fresh(&text).model.patterns.len();
     let at = nth(&text, "keys_only", 0);
     let table_edited = format!("{}{}", &text[..at], &text[at + "keys_only".len()..]);
     assert_eq!(resolved_again(&text, &table_edited), patterns);
-    // Entities are referred to by their index: a new one moves the others'.
+}
+
+#[test]
+fn an_entity_added_or_removed_resolves_what_its_items_reach_alone() {
+    // Entities are referred to by their index: one added or removed moves
+    // the others' ids, and what is kept is renumbered.
+    let text = generated();
+    let schema = fresh(&text);
+    let (entities, patterns) = (schema.model.entities.len(), schema.model.patterns.len());
     let at = nth(&text, "\nentity ", 3) + 1;
-    let added = format!("{}entity New in App0 {{\n  id: id\n}}\n\n{}", &text[..at], &text[at..]);
-    assert_eq!(resolved_again(&text, &added), patterns);
-    checked_again(&text, &added);
+    // Typed at an entity's start, the edit touches that entity and the one
+    // before it (whose keyword it may have broken), as a comment does. An
+    // entity that writes no key is found by no lookup: it adds nothing to
+    // resolve beyond what touching its neighbours does.
+    let comment = format!("{}// a note\n{}", &text[..at], &text[at..]);
+    let keyless = format!("{}entity New in App0 {{\n  id: id\n}}\n\n{}", &text[..at], &text[at..]);
+    let touching = resolved_again(&text, &comment);
+    assert!(touching * 4 < patterns, "{touching} of {patterns}");
+    assert_eq!(resolved_again(&text, &keyless), touching);
+    assert_eq!(lowered_again(&text, &keyless).0, 3);
+    checked_again(&text, &keyless);
+    checked_again(&keyless, &text);
+    // One that writes keys, and one removed (the pattern returning it too).
+    let keyed = format!(
+        "{}entity New in App0 {{\n  id: id\n  pk = \"NEW#{{id}}\"\n  sk = \"NEW\"\n}}\n\n{}",
+        &text[..at],
+        &text[at..]
+    );
+    assert!(resolved_again(&text, &keyed) * 4 < patterns);
+    checked_again(&text, &keyed);
+    checked_again(&keyed, &text);
+    let next = nth(&text, "\nentity ", 4) + 1;
+    let removed = format!("{}{}", &text[..at], &text[next..]);
+    assert_eq!(fresh(&removed).model.entities.len(), entities - 1);
+    assert!(resolved_again(&text, &removed) * 4 < patterns);
+    checked_again(&text, &removed);
+    checked_again(&removed, &text);
+    // Its keyword broken: it joins the entity before it.
+    let broken = format!("{}x{}", &text[..at + 3], &text[at + 3..]);
+    assert_eq!(fresh(&broken).model.entities.len(), entities - 1);
+    checked_again(&text, &broken);
+    checked_again(&broken, &text);
 }
 
 #[test]
@@ -459,6 +496,38 @@ fn a_renamed_entity_lowers_again_only_the_patterns_a_name_could_change() {
     let clash = before.replace("entity Order", "entity Item");
     assert_eq!(lowered_again(before, &clash), (1, 5));
     checked_again(before, &clash);
+}
+
+#[test]
+fn a_new_entity_is_found_by_an_untouched_pattern_that_names_it() {
+    // The edit touches `q` and the new entity alone; `p` named no entity
+    // before it and names the new one now.
+    let before = "table T {\n  key pk, sk\n}\n\nentity A in T {\n  id: id\n  pk = \"A#{id}\"\n  sk = \"A\"\n}\n\npattern p(id) -> Ordr\npattern q(id) -> A\n";
+    let now = format!("{before}entity Ordr in T {{\n  id: id\n  pk = \"O#{{id}}\"\n  sk = \"O\"\n}}\n");
+    assert_eq!(lowered_again(before, &now), (1, 2));
+    checked_again(before, &now);
+    checked_again(&now, before);
+}
+
+#[test]
+fn a_kept_order_names_its_entity_by_its_id_now() {
+    // `latest` relies on the order of times with offsets (W303); an
+    // entity added before `Reading` (touching `A` alone) gives `Reading`
+    // another id.
+    let before = "table Devices {\n  key pk, sk\n}\n\nentity A in Devices {\n  id: id\n  pk = \"A#{id}\"\n  sk = \"A\"\n}\n\n\
+                  entity Reading in Devices {\n  deviceId: id\n  takenAt: datetime(offset)\n  pk = \"DEVICE#{deviceId}\"\n  sk = \"READING#{takenAt}\"\n}\n\n\
+                  pattern latest(deviceId) -> Reading[] by takenAt desc limit 20\npattern a(id) -> A\n";
+    let at = before.find("}\n\nentity Reading").unwrap() + 2;
+    let now = format!(
+        "{}entity New in Devices {{\n  id: id\n  pk = \"N#{{id}}\"\n  sk = \"N\"\n}}\n{}",
+        &before[..at],
+        &before[at..]
+    );
+    assert!(fresh(&now).diagnostics.iter().any(|d| d.code.as_str() == "W303"));
+    assert_eq!(lowered_again(before, &now), (2, 1));
+    assert_eq!(resolved_again(before, &now), 1);
+    checked_again(before, &now);
+    checked_again(&now, before);
 }
 
 #[test]

@@ -42,6 +42,15 @@ pub struct Dependent {
     dependence: Dependence,
 }
 
+impl Dependent {
+    /// Gives its entity the id `now` gives it; `None` if that entity has
+    /// none (a check after an edit renumbers what it keeps).
+    pub fn renumber(&mut self, now: impl Fn(EntityId) -> Option<EntityId>) -> Option<()> {
+        self.entity = now(self.entity)?;
+        Some(())
+    }
+}
+
 struct Finding {
     entity: EntityId,
     attr: usize,

@@ -46,18 +46,38 @@ impl Registry {
     /// `rebuild` does not name taken (or copied) from `earlier`: a check
     /// of an earlier text whose entities of those tables are the same, by
     /// the same ids.
-    pub fn reusing(model: &Model, earlier: &mut Cow<'_, Registry>, rebuild: &[bool]) -> Registry {
+    ///
+    /// `renumber` gives the id now of each entity on a kept table, when
+    /// entities were added or removed before it.
+    pub fn reusing(
+        model: &Model,
+        earlier: &mut Cow<'_, Registry>,
+        rebuild: &[bool],
+        renumber: Option<impl Fn(EntityId) -> Option<EntityId>>,
+    ) -> Registry {
         if earlier.by_table.len() != model.tables.len() || rebuild.len() != model.tables.len() {
             return Registry::new(model);
         }
-        let mut registry = Registry::of_tables(model, rebuild);
-        for (table, buckets) in registry.by_table.iter_mut().enumerate() {
-            if !rebuild[table] {
-                *buckets = match earlier {
-                    Cow::Owned(earlier) => std::mem::take(&mut earlier.by_table[table]),
-                    Cow::Borrowed(earlier) => earlier.by_table[table].clone(),
-                };
+        let mut rebuild = rebuild.to_vec();
+        let mut kept: Vec<Vec<Bucket>> = vec![Vec::new(); model.tables.len()];
+        for (table, buckets) in kept.iter_mut().enumerate() {
+            if rebuild[table] {
+                continue;
             }
+            *buckets = match earlier {
+                Cow::Owned(earlier) => std::mem::take(&mut earlier.by_table[table]),
+                Cow::Borrowed(earlier) => earlier.by_table[table].clone(),
+            };
+            let renumbered = renumber.as_ref().is_none_or(|renumber| {
+                (buckets.iter_mut().flat_map(|b| &mut b.entries))
+                    .all(|(_, item)| renumber(item.entity).map(|now| item.entity = now).is_some())
+            });
+            // An entity without an id now: not the same items, built again.
+            rebuild[table] |= !renumbered;
+        }
+        let mut registry = Registry::of_tables(model, &rebuild);
+        for (table, buckets) in kept.into_iter().enumerate().filter(|(t, _)| !rebuild[*t]) {
+            registry.by_table[table] = buckets;
         }
         registry
     }
