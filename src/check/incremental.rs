@@ -475,12 +475,18 @@ fn edits(earlier: &Earlier<'_>, sources: &[Source<'_>], old: &Model, new: &Place
             .chain(old.entities.iter().map(|e| (e.file, e.span)))
             .chain(old.patterns.iter().map(|p| (p.file, p.span)));
         let new_places = (new.tables.iter().chain(&new.entities).chain(&new.patterns)).copied();
+        // From the earlier of the two: an item added or removed (a keyword
+        // typed or broken) moves where the stretch it was or is in begins,
+        // and the text before the edit is the same in both.
+        let (old_from, old_to) = touched(&item_starts(old_places, file), prefix, old_end);
+        let (new_from, new_to) = touched(&item_starts(new_places, file), prefix, new_end);
+        let from = old_from.min(new_from);
         edits.push(Edit {
             file,
             old_end,
             delta: now.text.len() as isize - before.len() as isize,
-            old_touched: touched(&item_starts(old_places, file), prefix, old_end),
-            new_touched: touched(&item_starts(new_places, file), prefix, new_end),
+            old_touched: (from, old_to),
+            new_touched: (from, new_to),
         });
     }
     Some(edits)

@@ -308,6 +308,14 @@ fn an_entity_added_or_removed_resolves_what_its_items_reach_alone() {
     assert_eq!(fresh(&broken).model.entities.len(), entities - 1);
     checked_again(&text, &broken);
     checked_again(&broken, &text);
+    // Its header broken past the keyword: the edit is in its own stretch
+    // before, in the stretch of the entity before it now.
+    let brace = at + text[at..].find('{').unwrap();
+    let unbraced = format!("{}x{}", &text[..brace], &text[brace..]);
+    assert_eq!(fresh(&unbraced).model.entities.len(), entities - 1);
+    assert!(resolved_again(&text, &unbraced) * 4 < patterns);
+    checked_again(&text, &unbraced);
+    checked_again(&unbraced, &text);
 }
 
 #[test]
