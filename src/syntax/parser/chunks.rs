@@ -353,31 +353,27 @@ pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str)
     // editor, which has released it), else copied.
     let old = Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());
 
+    // Spliced in place: the items after the edit move only when the edit
+    // changed how many there are, and are shifted where they lie.
     let mut items = old.file.items;
-    let back_items = items.split_off(items_back);
-    items.truncate(items_front);
-    let first_back_item = items.len() + middle.items.len();
-    items.extend(middle.items);
-    items.extend(back_items.into_iter().map(|mut item| {
+    let first_back_item = items_front + middle.items.len();
+    items.splice(items_front..items_back, middle.items);
+    for item in &mut items[first_back_item..] {
         item.shift(delta);
-        item
-    }));
+    }
 
     let mut diagnostics = old.diagnostics;
-    let back_diagnostics = diagnostics.split_off(diagnostics_back);
-    diagnostics.truncate(diagnostics_front);
-    diagnostics.extend(middle.diagnostics);
-    diagnostics.extend(back_diagnostics.into_iter().map(|mut diagnostic| {
-        shift_diagnostic(&mut diagnostic, file, delta);
-        diagnostic
-    }));
+    let first_back_diagnostic = diagnostics_front + middle.diagnostics.len();
+    diagnostics.splice(diagnostics_front..diagnostics_back, middle.diagnostics);
+    for diagnostic in &mut diagnostics[first_back_diagnostic..] {
+        shift_diagnostic(diagnostic, file, delta);
+    }
 
     let mut chunks = old.chunks;
-    let back_chunks = chunks.split_off(back);
-    chunks.truncate(front);
     let middle_docs = middle.chunks.last().and_then(|c| c.trailing_docs);
-    chunks.extend(middle.chunks);
-    if let Some(first) = back_chunks.first()
+    let first_back_chunk = front + middle.chunks.len();
+    chunks.splice(front..back, middle.chunks);
+    if let Some(first) = chunks.get(first_back_chunk)
         && first.items > 0
         && let Some(item) = items.get_mut(first_back_item)
         && item.span().start == first.span.start.wrapping_add_signed(delta)
@@ -385,11 +381,10 @@ pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str)
         // Its docs lie in the chunk before it, which was parsed again.
         set_docs(item, middle_docs.map(|span| docs_at(text, span)));
     }
-    chunks.extend(back_chunks.into_iter().map(|mut chunk| {
+    for chunk in &mut chunks[first_back_chunk..] {
         chunk.span.shift(delta);
         chunk.trailing_docs.shift(delta);
-        chunk
-    }));
+    }
     Parse {
         file: SourceFile { items },
         diagnostics,
