@@ -486,7 +486,7 @@ pub fn read_cost(model: &Model, registry: &Registry, pattern: &Pattern, resoluti
     // `~N` counts what the pattern returns; with a filter keeping a share
     // of what it reads, the Query reads that many over the share (items of
     // the entities it removes counted at the returned items' size).
-    let share = pattern.filter.as_ref().map(super::filter::share);
+    let share = pattern.filter.as_deref().map(super::filter::share);
     if let Some(share) = share {
         items /= share;
         bytes /= share;

@@ -1163,7 +1163,7 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
         operation,
         segments,
         rate,
-        filter,
+        filter: filter.map(Box::new),
         modifiers_end: pattern
             .modifiers
             .iter()
@@ -1171,7 +1171,7 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
             .chain(pattern.returns.iter().map(|r| r.span.end))
             .max()
             .unwrap_or(pattern.name.span.end),
-        query: pattern.query.clone(),
+        query: pattern.query.clone().map(Box::new),
     }
 }
 

@@ -620,12 +620,14 @@ pub struct Pattern {
     pub operation: Option<(Span, ast::Operation)>,
     /// `segments N`: a parallel Scan.
     pub segments: Option<(Span, u64)>,
-    /// `where ...`: the FilterExpression (`check::filter` reads it).
-    pub filter: Option<ast::Filter>,
+    /// `where ...`: the FilterExpression (`check::filter` reads it). Boxed,
+    /// like `query`: few patterns have one, and a keystroke moves every
+    /// kept pattern.
+    pub filter: Option<Box<ast::Filter>>,
     /// Where the returns and modifiers end (before a pinned query): where a
     /// fix adds a modifier.
     pub modifiers_end: usize,
-    pub query: Option<ast::Query>,
+    pub query: Option<Box<ast::Query>>,
 }
 
 impl Pattern {

@@ -124,7 +124,7 @@ pub fn expired_reads(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
         } else {
             format!("(attribute_not_exists({name}) or {name} > now)")
         };
-        let edits = filter::add_conjunct(pattern.filter.as_ref(), pattern.modifiers_end, &condition)
+        let edits = filter::add_conjunct(pattern.filter.as_deref(), pattern.modifiers_end, &condition)
             .into_iter()
             .map(|(span, text)| (pattern.at(span), text))
             .collect();

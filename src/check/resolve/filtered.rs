@@ -215,7 +215,7 @@ pub fn known_as_filter(cx: &Context, pattern: &Pattern, attr: &str) -> Option<(S
     };
     let mut edits = vec![(pattern.at(removed), String::new())];
     edits.extend(
-        filter::add_conjunct(pattern.filter.as_ref(), pattern.modifiers_end, &condition)
+        filter::add_conjunct(pattern.filter.as_deref(), pattern.modifiers_end, &condition)
             .into_iter()
             .map(|(span, text)| (pattern.at(span), text)),
     );

@@ -61,8 +61,9 @@ pub struct Resolution {
     /// Undeclared entities whose items the key condition reads and the
     /// filter removes: read and paid for, never returned.
     pub filtered_out: Vec<EntityId>,
-    /// The pattern's filter: the FilterExpression sent with the Query.
-    pub filter: Option<Filter>,
+    /// The pattern's filter: the FilterExpression sent with the Query
+    /// (boxed: a keystroke moves every kept Query).
+    pub filter: Option<Box<Filter>>,
     /// The key template lines and the index declaration the Query uses.
     pub relies_on: Vec<FileSpan>,
     pub pinned: bool,
