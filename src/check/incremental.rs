@@ -364,20 +364,16 @@ pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[bool],
         let reads = reads[was].as_ref()?;
         (!written.iter().any(|w| reads.sees(w))).then(|| (was, reads.clone()))
     };
-    let now = 0..plan.patterns.len();
-    let kept: Vec<Option<(usize, Kept)>> = match &mut earlier.resolutions {
-        Cow::Owned(owned) => now
-            .map(|i| keep(i).map(|(was, reads)| (was, (owned[was].take(), reads))))
-            .collect(),
-        Cow::Borrowed(borrowed) => now
-            .map(|i| keep(i).map(|(was, reads)| (was, (borrowed[was].clone(), reads))))
-            .collect(),
-    };
     let edits = &plan.edits;
     let renumbers = plan.renumbers();
-    kept.into_iter()
-        .map(|kept| {
-            let (was, (mut resolution, reads)) = kept?;
+    let resolutions = &mut earlier.resolutions;
+    (0..plan.patterns.len())
+        .map(|i| {
+            let (was, reads) = keep(i)?;
+            let mut resolution = match resolutions {
+                Cow::Owned(owned) => owned[was].take(),
+                Cow::Borrowed(borrowed) => borrowed[was].clone(),
+            };
             if let Some(resolution) = &mut resolution {
                 moved(edits, &mut resolution.relies_on);
                 if let Some(filter) = &mut resolution.filter {
