@@ -44,11 +44,10 @@ impl Registry {
 
     /// The registry of `model`, with the buckets of each table that
     /// `rebuild` does not name taken (or copied) from `earlier`: a check
-    /// of an earlier text whose entities of those tables are the same, by
-    /// the same ids.
-    ///
-    /// `renumber` gives the id now of each entity on a kept table, when
-    /// entities were added or removed before it.
+    /// of an earlier text whose entities of those tables are the same.
+    /// `renumber` gives each of them its id now, when entities were added
+    /// or removed before it (`None`: the same ids); a table with an entity
+    /// it gives no id is built again.
     pub fn reusing(
         model: &Model,
         earlier: &mut Cow<'_, Registry>,
