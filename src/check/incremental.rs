@@ -150,9 +150,17 @@ impl Plan {
     /// The entities the edit touched: earlier ones (touched or removed),
     /// then ones now (touched or new).
     fn touched_entities<'m>(&self, old: &'m Model, new: &'m Model) -> impl Iterator<Item = &'m Entity> {
-        let before = (self.renumbered.iter().zip(&old.entities)).filter_map(|(now, e)| now.is_none().then_some(e));
-        let now = (self.entities.iter().zip(&new.entities)).filter_map(|(was, e)| was.is_none().then_some(e));
-        before.chain(now)
+        self.touched_before_in(old).chain(self.touched_now_in(new))
+    }
+
+    /// The earlier entities the edit touched or removed.
+    fn touched_before_in<'m>(&self, old: &'m Model) -> impl Iterator<Item = &'m Entity> {
+        (self.renumbered.iter().zip(&old.entities)).filter_map(|(now, e)| now.is_none().then_some(e))
+    }
+
+    /// The entities now that the edit touched or that are new.
+    fn touched_now_in<'m>(&self, new: &'m Model) -> impl Iterator<Item = &'m Entity> {
+        (self.entities.iter().zip(&new.entities)).filter_map(|(was, e)| was.is_none().then_some(e))
     }
 }
 
@@ -250,14 +258,13 @@ impl super::lower::Reuse for Keeping<'_, '_, '_> {
 /// both before and now: a name among them may find another entity, or
 /// none, or one now.
 fn renamed(plan: &Plan, old: &Model, new: &Model) -> Vec<SmolStr> {
-    let names = |model: &Model, touched: &dyn Fn(usize) -> bool| -> Vec<SmolStr> {
-        let touched = (model.entities.iter().enumerate()).filter(|(i, _)| touched(*i));
-        let mut names: Vec<SmolStr> = touched.map(|(_, e)| e.name.text.clone()).collect();
+    let names = |touched: &mut dyn Iterator<Item = &Entity>| -> Vec<SmolStr> {
+        let mut names: Vec<SmolStr> = touched.map(|e| e.name.text.clone()).collect();
         names.sort_unstable();
         names
     };
-    let before = names(old, &|i| plan.renumbered[i].is_none());
-    let now = names(new, &|i| plan.entities[i].is_none());
+    let before = names(&mut plan.touched_before_in(old));
+    let now = names(&mut plan.touched_now_in(new));
     let mut renamed: Vec<SmolStr> = (before.iter().filter(|n| now.binary_search(n).is_err()))
         .chain(now.iter().filter(|n| before.binary_search(n).is_err()))
         .cloned()
