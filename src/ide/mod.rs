@@ -36,8 +36,9 @@ pub struct File {
     pub analysis: Analysis,
     occurrences: OnceLock<Vec<Occurrence>>,
     /// Per pattern, filled as hovers and hints ask: a hover describes one
-    /// pattern, and must not wait for all of a large file's.
-    served: Vec<OnceLock<Option<Served>>>,
+    /// pattern, and must not wait for all of a large file's. Boxed: most
+    /// are never asked, and an empty slot would be as large as an answer.
+    served: Vec<OnceLock<Option<Box<Served>>>>,
     /// The "Design keys" action, designed at most once: the designer runs
     /// several full checks.
     designed: OnceLock<Option<design::DesignKeys>>,
@@ -84,8 +85,8 @@ impl File {
     pub fn served(&self, pattern: PatternId) -> Option<&Served> {
         self.served
             .get(pattern.index())?
-            .get_or_init(|| describe::served(&self.analysis.schema, pattern))
-            .as_ref()
+            .get_or_init(|| describe::served(&self.analysis.schema, pattern).map(Box::new))
+            .as_deref()
     }
 
     /// Whether the schema is this file alone (not a folder's files): the

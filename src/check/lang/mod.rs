@@ -79,12 +79,14 @@ pub enum Part {
 /// The automaton is compiled on the first question and kept: the checker asks
 /// many questions of each template of the schema. `parts` must therefore not
 /// be changed after a question was asked (build a new template instead).
+/// Both compiled forms are boxed: most templates of a large schema are
+/// never asked, and their empty slots would be 248 bytes of every key.
 #[derive(Clone, Default)]
 pub struct Template {
     pub parts: Vec<Part>,
-    compiled: OnceLock<Automaton>,
+    compiled: OnceLock<Box<Automaton>>,
     /// [`tagged`](Self::tagged), compiled on first use.
-    tagged: OnceLock<Tagged>,
+    tagged: OnceLock<Box<Tagged>>,
 }
 
 impl PartialEq for Template {
@@ -127,7 +129,7 @@ impl Template {
     /// The automaton of every string this template can produce, compiled
     /// once per template.
     pub fn automaton(&self) -> &Automaton {
-        self.compiled.get_or_init(|| self.compile())
+        self.compiled.get_or_init(|| Box::new(self.compile()))
     }
 
     /// The automaton of every string this template can produce, freshly

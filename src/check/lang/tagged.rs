@@ -28,7 +28,7 @@ impl Tagged {
 impl Template {
     /// [`compile_tagged`](Self::compile_tagged), compiled once per template.
     pub fn tagged(&self) -> &Tagged {
-        self.tagged.get_or_init(|| self.compile_tagged())
+        self.tagged.get_or_init(|| Box::new(self.compile_tagged()))
     }
 
     /// The automaton of [`compile`](Self::compile), each state tagged with its part.
