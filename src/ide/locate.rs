@@ -80,13 +80,19 @@ fn of_items<'a>(analysis: &Analysis, items: impl Iterator<Item = &'a Item>) -> V
         out: Vec::new(),
     };
     for item in items {
+        let first = walk.out.len();
         match item {
             Item::Table(t) => walk.table(t),
             Item::Entity(e) => walk.entity(e),
             Item::Pattern(p) => walk.pattern(p),
         }
+        // Items come in source order and their occurrences lie within them:
+        // sorting each item's own is sorting the whole, without a scratch
+        // buffer the size of the file's occurrences.
+        walk.out[first..].sort_by_key(|o| (o.span.start, o.span.end));
     }
-    walk.out.sort_by_key(|o| (o.span.start, o.span.end));
+    // Kept for the life of the analysis: without the room it grew into.
+    walk.out.shrink_to_fit();
     walk.out
 }
 
@@ -410,6 +416,28 @@ impl Walk<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sorting_each_item_sorts_the_whole_file_as_one_sort_would() {
+        let mut texts = crate::test_edits::texts();
+        texts.push(texts[0].replacen('}', "", 3));
+        for text in &texts {
+            let analysis = crate::check::analyze(text);
+            let mut walk = Walk {
+                model: &analysis.schema.model,
+                out: Vec::new(),
+            };
+            for item in &analysis.parse.file.items {
+                match item {
+                    Item::Table(t) => walk.table(t),
+                    Item::Entity(e) => walk.entity(e),
+                    Item::Pattern(p) => walk.pattern(p),
+                }
+            }
+            walk.out.sort_by_key(|o| (o.span.start, o.span.end));
+            assert_eq!(occurrences(&analysis), walk.out);
+        }
+    }
 
     #[test]
     fn the_items_at_an_offset_hold_what_the_whole_index_finds_there() {

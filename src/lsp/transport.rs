@@ -15,6 +15,8 @@ const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
 /// Larger messages are refused rather than buffered.
 const MAX_MESSAGE: usize = 64 << 20;
+/// The most room the input buffer keeps between messages.
+const KEPT_BUFFER: usize = 256 << 10;
 
 pub fn frame(body: &[u8]) -> Vec<u8> {
     let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
@@ -192,6 +194,11 @@ impl<R: AsyncRead + Unpin> Frames<R> {
         if self.at > 0 && self.at * 2 >= self.buffer.len() {
             self.buffer.drain(..self.at);
             self.at = 0;
+            // A large message (a whole document) made room that the small
+            // ones after it would keep for the session.
+            if self.buffer.capacity() > KEPT_BUFFER {
+                self.buffer.shrink_to(KEPT_BUFFER);
+            }
         }
         let mut chunk = [0u8; 64 << 10];
         let n = self.input.read(&mut chunk).await?;
