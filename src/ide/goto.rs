@@ -147,7 +147,7 @@ fn occurrence_text(model: &Model, occurrence: &Occurrence) -> String {
                 KnownKind::Between(a, b) => a.text == *name || b.text == *name,
                 KnownKind::Equal | KnownKind::Fixed(_) => false,
             })
-            .map_or_else(|| name.clone(), |k| k.attr.text.to_string()),
+            .map_or_else(|| name.to_string(), |k| k.attr.text.to_string()),
         _ => String::new(),
     }
 }

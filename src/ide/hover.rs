@@ -388,12 +388,7 @@ fn tag(file: &File, table: TableId, text: &str) -> String {
     let model = &file.analysis.schema.model;
     let mut users: Vec<String> = Vec::new();
     for occurrence in file.occurrences() {
-        if occurrence.symbol
-            != (Symbol::Tag {
-                table,
-                text: text.to_string(),
-            })
-        {
+        if !matches!(&occurrence.symbol, Symbol::Tag { table: t, text: x } if *t == table && x == text) {
             continue;
         }
         if let Some((entity, key)) = key_line_at(model, file.analysis.file, occurrence.span.start) {

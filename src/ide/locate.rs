@@ -5,6 +5,8 @@
 //! binds the attribute of that name in each returned entity) is one
 //! occurrence per symbol, with the same span.
 
+use smol_str::SmolStr;
+
 use crate::check::Analysis;
 use crate::check::model::{AccessId, EntityId, Model, PatternId, TableId};
 use crate::syntax::Span;
@@ -21,7 +23,7 @@ pub enum Symbol {
     /// A key attribute name (`pk`, `gsi1sk`) of a table.
     Key {
         table: TableId,
-        name: String,
+        name: SmolStr,
     },
     Entity(EntityId),
     Attribute {
@@ -33,13 +35,13 @@ pub enum Symbol {
     /// bound such as `since`).
     Value {
         pattern: PatternId,
-        name: String,
+        name: SmolStr,
     },
     /// A type tag: one delimiter-separated word of literal key text
     /// (`USER` in `"USER#{userId}"`), per table.
     Tag {
         table: TableId,
-        text: String,
+        text: SmolStr,
     },
 }
 
@@ -157,7 +159,7 @@ impl Walk<'_> {
         for attr in attrs {
             let symbol = Symbol::Key {
                 table,
-                name: attr.name.text.to_string(),
+                name: attr.name.text.clone(),
             };
             self.push(attr.name.span, symbol, true);
         }
@@ -193,7 +195,7 @@ impl Walk<'_> {
                     key.key.span,
                     Symbol::Key {
                         table,
-                        name: key.key.text.to_string(),
+                        name: key.key.text.clone(),
                     },
                     false,
                 );
@@ -235,7 +237,7 @@ impl Walk<'_> {
                     Span::new(start, start + word.len()),
                     Symbol::Tag {
                         table,
-                        text: word.to_string(),
+                        text: SmolStr::new(word),
                     },
                     false,
                 );
@@ -293,7 +295,7 @@ impl Walk<'_> {
                     bound.span,
                     Symbol::Value {
                         pattern: id,
-                        name: bound.text.to_string(),
+                        name: bound.text.clone(),
                     },
                     true,
                 );
@@ -341,7 +343,7 @@ impl Walk<'_> {
             if let (crate::check::filter::Operand::Param(name), ast::FilterValue::Word(word)) = (operand, value) {
                 let symbol = Symbol::Value {
                     pattern: id,
-                    name: name.to_string(),
+                    name: SmolStr::new(name),
                 };
                 self.push(word.span, symbol, true);
             }
@@ -364,7 +366,7 @@ impl Walk<'_> {
                 condition.key.span,
                 Symbol::Key {
                     table,
-                    name: condition.key.text.to_string(),
+                    name: condition.key.text.clone(),
                 },
                 false,
             );
@@ -402,7 +404,7 @@ impl Walk<'_> {
                 name.span,
                 Symbol::Value {
                     pattern,
-                    name: name.text.to_string(),
+                    name: name.text.clone(),
                 },
                 false,
             );
