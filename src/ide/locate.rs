@@ -83,11 +83,7 @@ fn of_items<'a>(analysis: &Analysis, items: impl Iterator<Item = &'a Item>) -> V
     };
     for item in items {
         let first = walk.out.len();
-        match item {
-            Item::Table(t) => walk.table(t),
-            Item::Entity(e) => walk.entity(e),
-            Item::Pattern(p) => walk.pattern(p),
-        }
+        walk.item(item);
         // Items come in source order and their occurrences lie within them:
         // sorting each item's own is sorting the whole, without a scratch
         // buffer the size of the file's occurrences.
@@ -104,6 +100,14 @@ struct Walk<'m> {
 }
 
 impl Walk<'_> {
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Table(t) => self.table(t),
+            Item::Entity(e) => self.entity(e),
+            Item::Pattern(p) => self.pattern(p),
+        }
+    }
+
     fn push(&mut self, span: Span, symbol: Symbol, declaration: bool) {
         self.out.push(Occurrence {
             span,
@@ -430,11 +434,7 @@ mod tests {
                 out: Vec::new(),
             };
             for item in &analysis.parse.file.items {
-                match item {
-                    Item::Table(t) => walk.table(t),
-                    Item::Entity(e) => walk.entity(e),
-                    Item::Pattern(p) => walk.pattern(p),
-                }
+                walk.item(item);
             }
             walk.out.sort_by_key(|o| (o.span.start, o.span.end));
             assert_eq!(occurrences(&analysis), walk.out);
