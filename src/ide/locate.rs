@@ -423,11 +423,17 @@ impl Walk<'_> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn sorting_each_item_sorts_the_whole_file_as_one_sort_would() {
+    /// The schemas of the tests, and one with broken items: recovery leaves
+    /// partial trees.
+    fn texts() -> Vec<String> {
         let mut texts = crate::test_edits::texts();
         texts.push(texts[0].replacen('}', "", 3));
-        for text in &texts {
+        texts
+    }
+
+    #[test]
+    fn sorting_each_item_sorts_the_whole_file_as_one_sort_would() {
+        for text in &texts() {
             let analysis = crate::check::analyze(text);
             let mut walk = Walk {
                 model: &analysis.schema.model,
@@ -443,10 +449,7 @@ mod tests {
 
     #[test]
     fn the_items_at_an_offset_hold_what_the_whole_index_finds_there() {
-        let mut texts = crate::test_edits::texts();
-        // Broken items too: recovery leaves partial trees.
-        texts.push(texts[0].replacen('}', "", 3));
-        for text in &texts {
+        for text in &texts() {
             let analysis = crate::check::analyze(text);
             let all = occurrences(&analysis);
             assert!(all.len() > 50, "{}", all.len());
