@@ -141,6 +141,10 @@ pub(super) struct Places {
 pub(super) fn places(files: &[(FileId, &ast::SourceFile)]) -> Places {
     let mut places = Places::default();
     let mut seen: [super::fxhash::FxHashSet<&str>; 3] = Default::default();
+    // Room for every item in each set at once: on every keystroke, growing
+    // them rehashed each name about twice over.
+    let items: usize = files.iter().map(|(_, tree)| tree.items.len()).sum();
+    seen.iter_mut().for_each(|set| set.reserve(items));
     for (file, tree) in files {
         for item in &tree.items {
             let (kind, list) = match item {
