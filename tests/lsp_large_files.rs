@@ -71,12 +71,12 @@ fn checker_diagnostics_outside_an_edit_stay_while_a_large_file_is_reanalysed() {
     );
 
     let lines: Vec<&str> = text.lines().collect();
-    let member_lines: Vec<usize> = (0..lines.len())
+    let index_lines: Vec<usize> = (0..lines.len())
         .filter(|&i| lines[i].starts_with("  index gsi2 "))
         .collect();
-    assert!(member_lines.len() >= 3);
+    assert!(index_lines.len() >= 3);
     let mut partial_publishes = 0;
-    for (n, &line) in member_lines.iter().step_by(member_lines.len() / 3).take(3).enumerate() {
+    for (n, &line) in index_lines.iter().step_by(index_lines.len() / 3).take(3).enumerate() {
         // `} ` at the start of an index line: the table ends early, what
         // follows is a syntax error, and the patterns on that index have no
         // Query. Undone before the next one, so that the diagnostics stay
