@@ -34,6 +34,13 @@
 //! names an entity without an id now is resolved again. The result equals
 //! a fresh check (`tests::an_incremental_check_equals_a_fresh_one`,
 //! tests/edit_props.rs).
+//!
+//! A keystroke mostly changes one item in place: every entity and pattern
+//! is then either kept at its index or lowered again there. When no one
+//! else holds the earlier model, it is lowered into rather than moved out
+//! of item by item: moving thousands of items and hashing their names into
+//! new maps cost a 50k-line file's keystroke more than a quarter of its
+//! time.
 
 use std::borrow::Cow;
 
@@ -97,6 +104,16 @@ pub(super) struct Plan {
     /// touched it or it is new. Patterns refer to no other pattern, so an
     /// edit may add or remove some and keep the others.
     patterns: Vec<Option<usize>>,
+    /// The earlier entities the edit touched or removed, as they were: what
+    /// they wrote is what a kept Query may have read. Copied, for the
+    /// earlier model may be lowered into.
+    touched_before: Vec<Entity>,
+    /// How many patterns the earlier model had.
+    old_patterns: usize,
+    /// Every entity and pattern now is the earlier one at the same index
+    /// (kept) or one lowered in its place: the earlier model, when owned,
+    /// can be lowered into, nothing moving.
+    in_place: bool,
 }
 
 impl Plan {
@@ -107,7 +124,10 @@ impl Plan {
     /// pattern reads one).
     pub(super) fn new(earlier: &Earlier<'_>, sources: &[Source<'_>], places: &Places) -> Option<Plan> {
         let old = &*earlier.model;
-        if old.tables.len() != places.tables.len() {
+        if old.tables.len() != places.tables.len()
+            || old.entity_diagnostics.len() != old.entities.len()
+            || old.pattern_diagnostics.len() != old.patterns.len()
+        {
             return None;
         }
         let edits = edits(earlier, sources, old, places)?;
@@ -123,11 +143,22 @@ impl Plan {
             }
         }
         let patterns = aligned(&edits, old.patterns.iter().map(|p| (p.file, p.span)), &places.patterns)?;
+        let touched_before = (renumbered.iter().zip(&old.entities))
+            .filter(|(now, _)| now.is_none())
+            .map(|(_, e)| e.clone())
+            .collect();
+        let same_places = |now: &[Option<usize>], before: usize| {
+            now.len() == before && now.iter().enumerate().all(|(i, was)| was.is_none_or(|was| was == i))
+        };
+        let in_place = same_places(&entities, old.entities.len()) && same_places(&patterns, old.patterns.len());
         Some(Plan {
             edits,
             entities,
             renumbered,
             patterns,
+            touched_before,
+            old_patterns: old.patterns.len(),
+            in_place,
         })
     }
 
@@ -149,13 +180,8 @@ impl Plan {
 
     /// The entities the edit touched: earlier ones (touched or removed),
     /// then ones now (touched or new).
-    fn touched_entities<'m>(&self, old: &'m Model, new: &'m Model) -> impl Iterator<Item = &'m Entity> {
-        self.touched_before_in(old).chain(self.touched_now_in(new))
-    }
-
-    /// The earlier entities the edit touched or removed.
-    fn touched_before_in<'m>(&self, old: &'m Model) -> impl Iterator<Item = &'m Entity> {
-        (self.renumbered.iter().zip(&old.entities)).filter_map(|(now, e)| now.is_none().then_some(e))
+    fn touched_entities<'m>(&'m self, new: &'m Model) -> impl Iterator<Item = &'m Entity> {
+        self.touched_before.iter().chain(self.touched_now_in(new))
     }
 
     /// The entities now that the edit touched or that are new.
@@ -165,31 +191,37 @@ impl Plan {
 }
 
 /// Lowering with the earlier model's entities and patterns where the plan
-/// keeps them.
+/// keeps them: moved out of the earlier model into a new one, or, when the
+/// plan keeps every item where it was, left where they are in the earlier
+/// model, which becomes the new one.
 pub(super) struct Keeping<'p, 'e, 'a> {
     plan: &'p Plan,
     earlier: &'e mut Earlier<'a>,
+    /// Lowering into the earlier model.
+    in_place: bool,
     /// The names, earlier and now, of the entities the edit renamed (a
     /// pattern returning none of them finds what it found before); known
     /// once the entities are lowered.
     renamed: Option<Vec<SmolStr>>,
-    /// Per pattern, whether its earlier lowering was kept.
-    kept_patterns: Vec<bool>,
+    /// Per pattern whose earlier lowering was kept, how far the edit moved
+    /// it.
+    kept_patterns: Vec<Option<isize>>,
 }
 
 impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
     pub(super) fn new(plan: &'p Plan, earlier: &'e mut Earlier<'a>) -> Self {
         Keeping {
+            in_place: plan.in_place && matches!(earlier.model, Cow::Owned(_)),
             plan,
             earlier,
             renamed: None,
-            kept_patterns: vec![false; plan.patterns.len()],
+            kept_patterns: vec![None; plan.patterns.len()],
         }
     }
 
-    /// Per pattern, whether its earlier lowering was kept: only then can its
-    /// earlier Query be (what it returns is the same).
-    pub(super) fn kept_patterns(self) -> Vec<bool> {
+    /// Per pattern whose earlier lowering was kept (only then can its
+    /// earlier Query be: what it returns is the same), how far it moved.
+    pub(super) fn kept_patterns(self) -> Vec<Option<isize>> {
         self.kept_patterns
     }
 
@@ -197,42 +229,72 @@ impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
         shift_of(&self.plan.edits, file, at)
     }
 
-    /// The `n`th entity or pattern of the earlier model and what lowering
-    /// it reported, moved to the new text; `docs` are its docs now.
-    fn keep<T: moved::Lowered + Shift>(&mut self, n: usize, docs: &Option<ast::Docs>) -> (T, Vec<Diagnostic>) {
-        let (mut kept, mut reported) = moved::take::<T>(&mut self.earlier.model, n);
+    /// Keeps the earlier model's `was`th entity or pattern as the `n`th now,
+    /// with what lowering it reported (reported again into `diagnostics`),
+    /// moved to the new text; `docs` are its docs now. How far it moved.
+    fn keep<T: moved::Lowered + Shift>(
+        &mut self,
+        n: usize,
+        was: usize,
+        docs: &Option<ast::Docs>,
+        model: &mut Model,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> isize {
+        if !self.in_place {
+            let (kept, reported) = moved::take::<T>(&mut self.earlier.model, was);
+            T::set(model, n, kept, reported);
+        }
+        let (items, reports) = T::of_mut(model);
+        let (kept, reported) = (&mut items[n], &mut reports[n]);
         let (file, span) = kept.place();
         // Nothing before the edit moves: no need to walk those items.
         let by = self.shift(file, span.start);
         if by != 0 {
             kept.shift(by);
         }
-        for diagnostic in &mut reported {
+        for diagnostic in reported.iter_mut() {
             moved::move_diagnostic(diagnostic, |file, span| self.shift(file, span.start));
         }
         moved::read_docs_again(kept.docs_mut(), docs);
-        (kept, reported)
+        diagnostics.extend(reported.iter().cloned());
+        by
     }
 }
 
 impl super::lower::Reuse for Keeping<'_, '_, '_> {
-    fn entity(&mut self, n: usize, entity: &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)> {
-        let old = &self.earlier.model;
-        let was = self.plan.entities.get(n).copied().flatten()?;
-        if old.entity_diagnostics.len() != old.entities.len() {
-            return None;
+    fn model(&mut self, tables: usize, entities: usize, patterns: usize) -> Model {
+        if !self.in_place {
+            let mut model = Model::default();
+            model.reserve(tables, entities, patterns);
+            return model;
         }
-        Some(self.keep(was, &entity.docs))
+        let mut model = std::mem::take(self.earlier.model.to_mut());
+        model.clear_tables();
+        model
     }
 
-    fn pattern(&mut self, n: usize, pattern: &ast::Pattern, model: &Model) -> Option<(Pattern, Vec<Diagnostic>)> {
-        let old = &self.earlier.model;
-        let was = self.plan.patterns.get(n).copied().flatten()?;
-        if old.pattern_diagnostics.len() != old.patterns.len() {
-            return None;
-        }
+    fn entity(&mut self, n: usize, entity: &ast::Entity, model: &mut Model, diagnostics: &mut Vec<Diagnostic>) -> bool {
+        let Some(was) = self.plan.entities.get(n).copied().flatten() else {
+            return false;
+        };
+        self.keep::<Entity>(n, was, &entity.docs, model, diagnostics);
+        true
+    }
+
+    fn pattern(
+        &mut self,
+        n: usize,
+        pattern: &ast::Pattern,
+        model: &mut Model,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> bool {
+        let Some(was) = self.plan.patterns.get(n).copied().flatten() else {
+            return false;
+        };
         let plan = self.plan;
-        let renamed = self.renamed.get_or_insert_with(|| renamed(plan, old, model));
+        let renamed = self.renamed.get_or_insert_with(|| renamed(plan, model));
+        // In place, the earlier pattern is still at its index.
+        let old: &Model = if self.in_place { model } else { &self.earlier.model };
         let returns = &old.patterns[was].returns;
         // What it returns is read: attributes, tables.
         let returns_kept = returns.iter().filter_map(|r| r.entity).all(|e| !plan.touched_before(e));
@@ -243,27 +305,27 @@ impl super::lower::Reuse for Keeping<'_, '_, '_> {
                 .iter()
                 .all(|r| r.entity.is_some() && !renamed.contains(&r.name.text));
         if !names_kept || !returns_kept {
-            return None;
+            return false;
         }
-        self.kept_patterns[n] = true;
-        let (mut kept, reported): (Pattern, _) = self.keep(was, &pattern.docs);
-        for r in &mut kept.returns {
+        let by = self.keep::<Pattern>(n, was, &pattern.docs, model, diagnostics);
+        self.kept_patterns[n] = Some(by);
+        for r in &mut model.patterns[n].returns {
             r.entity = r.entity.and_then(|e| plan.renumber(e));
         }
-        Some((kept, reported))
+        true
     }
 }
 
 /// The names the touched entities had and have now, less those they have
 /// both before and now: a name among them may find another entity, or
 /// none, or one now.
-fn renamed(plan: &Plan, old: &Model, new: &Model) -> Vec<SmolStr> {
+fn renamed(plan: &Plan, new: &Model) -> Vec<SmolStr> {
     let names = |touched: &mut dyn Iterator<Item = &Entity>| -> Vec<SmolStr> {
         let mut names: Vec<SmolStr> = touched.map(|e| e.name.text.clone()).collect();
         names.sort_unstable();
         names
     };
-    let before = names(&mut plan.touched_before_in(old));
+    let before = names(&mut plan.touched_before.iter());
     let now = names(&mut plan.touched_now_in(new));
     let mut renamed: Vec<SmolStr> = (before.iter().filter(|n| now.binary_search(n).is_err()))
         .chain(now.iter().filter(|n| before.binary_search(n).is_err()))
@@ -292,9 +354,9 @@ const KEYWORD: usize = "pattern".len();
 /// Per table: whether a touched entity was or is on it. The others hold
 /// the same items as before, renumbered (tables themselves are never
 /// touched when anything is kept).
-pub(super) fn tables_rebuilt(earlier: &Earlier<'_>, plan: &Plan, model: &Model) -> Vec<bool> {
+pub(super) fn tables_rebuilt(plan: &Plan, model: &Model) -> Vec<bool> {
     let mut rebuilt = vec![false; model.tables.len()];
-    for table in plan.touched_entities(&earlier.model, model).filter_map(|e| e.table) {
+    for table in plan.touched_entities(model).filter_map(|e| e.table) {
         rebuilt[table.index()] = true;
     }
     rebuilt
@@ -333,7 +395,7 @@ pub(super) fn findings(earlier: &Earlier<'_>, plan: &Plan, rebuilt: &[bool]) -> 
 /// the same.
 pub(super) fn orders(earlier: &Earlier<'_>, plan: &Plan, kept: &[bool]) -> Vec<Option<Vec<Dependent>>> {
     let old = &earlier.schema.orders;
-    if old.len() != earlier.model.patterns.len() {
+    if old.len() != plan.old_patterns {
         return Vec::new();
     }
     (plan.patterns.iter().zip(kept))
@@ -353,30 +415,34 @@ pub(super) fn orders(earlier: &Earlier<'_>, plan: &Plan, kept: &[bool]) -> Vec<O
 /// Per pattern of the new model: its earlier Query, moved to the new text,
 /// with what resolving it read, when it cannot have changed (`Some`);
 /// `None` to resolve it. `lowered` says which patterns kept their earlier
-/// lowering.
-pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[bool], model: &Model) -> Vec<Option<Kept>> {
-    let old = &*earlier.model;
+/// lowering, and how far it moved.
+pub(super) fn reusable(
+    earlier: &mut Earlier<'_>,
+    plan: &Plan,
+    lowered: &[Option<isize>],
+    model: &Model,
+) -> Vec<Option<Kept>> {
     let reads = &earlier.schema.reads;
-    if reads.len() != old.patterns.len() || earlier.resolutions.len() != old.patterns.len() {
+    if reads.len() != plan.old_patterns || earlier.resolutions.len() != plan.old_patterns {
         return vec![None; model.patterns.len()];
     }
-    // What the touched entities wrote and write now: touched entities are
-    // never taken out of the earlier model, so theirs is still there.
-    let written: Vec<Written> = plan.touched_entities(old, model).map(Written::of).collect();
+    // What the touched entities wrote and write now.
+    let written: Vec<Written> = plan.touched_entities(model).map(Written::of).collect();
     // Kept lowering (untouched, returning what it returned: no touched
     // entity), and resolving it read nothing a touched entity wrote or
     // writes now, so it would read what it read: the earlier pattern it is.
     let keep = |i: usize| {
-        let was = plan.patterns[i].filter(|_| lowered.get(i) == Some(&true))?;
+        let by = lowered.get(i).copied().flatten()?;
+        let was = plan.patterns[i]?;
         let reads = reads[was].as_ref()?;
-        (!written.iter().any(|w| reads.sees(w))).then(|| (was, reads.clone()))
+        (!written.iter().any(|w| reads.sees(w))).then(|| (was, by, reads.clone()))
     };
     let edits = &plan.edits;
     let renumbers = plan.renumbers();
     let resolutions = &mut earlier.resolutions;
     (0..plan.patterns.len())
         .map(|i| {
-            let (was, reads) = keep(i)?;
+            let (was, by, reads) = keep(i)?;
             let mut resolution = match resolutions {
                 Cow::Owned(owned) => owned[was].take(),
                 Cow::Borrowed(borrowed) => borrowed[was].clone(),
@@ -384,7 +450,8 @@ pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[bool],
             if let Some(resolution) = &mut resolution {
                 moved(edits, &mut resolution.relies_on);
                 if let Some(filter) = &mut resolution.filter {
-                    filter.shift(shift_of(edits, old.patterns[was].file, old.patterns[was].span.start));
+                    // It lies in the pattern, which moved `by`.
+                    filter.shift(by);
                 }
                 if renumbers {
                     // Not one id of a touched entity, or it is resolved again.

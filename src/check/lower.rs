@@ -21,113 +21,124 @@ pub const MAX_LOCAL_INDEXES: usize = 5;
 /// Global secondary indexes per table: the default quota, adjustable.
 pub const DEFAULT_GLOBAL_INDEXES: usize = 20;
 
-/// Lowers the files of one schema, in order: the tables of every file
-/// first, then the entities, then the patterns, so that a name declared in
-/// one file resolves in another.
-pub fn lower(files: &[(FileId, &ast::SourceFile)], diagnostics: &mut Vec<Diagnostic>) -> Model {
-    lower_reusing(files, diagnostics, &mut LowerAll)
-}
-
-/// Items lowered before, each with what lowering it reported, to stand for
-/// the `n`th entity or pattern lowered now; `None` to lower it.
+/// Items lowered before, to stand for the `n`th entity or pattern lowered
+/// now.
 pub(super) trait Reuse {
-    fn entity(&mut self, n: usize, entity: &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)>;
-    /// `model` has its tables and entities.
-    fn pattern(&mut self, n: usize, pattern: &ast::Pattern, model: &Model) -> Option<(Pattern, Vec<Diagnostic>)>;
+    /// The model to lower into: an empty one with room for so many tables,
+    /// entities and patterns, or the earlier model (its tables dropped), whose
+    /// entities and patterns are then kept or replaced where they are.
+    fn model(&mut self, tables: usize, entities: usize, patterns: usize) -> Model {
+        let mut model = Model::default();
+        model.reserve(tables, entities, patterns);
+        model
+    }
+
+    /// Puts the kept `n`th entity at `model.entities[n]`, with what lowering
+    /// it reported (reported again into `diagnostics`): true; false to lower
+    /// it. `model` has its tables and the entities before the `n`th.
+    fn entity(&mut self, n: usize, entity: &ast::Entity, model: &mut Model, diagnostics: &mut Vec<Diagnostic>) -> bool;
+    /// The same for the `n`th pattern; `model` has its tables and entities.
+    fn pattern(
+        &mut self,
+        n: usize,
+        pattern: &ast::Pattern,
+        model: &mut Model,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> bool;
 }
 
-struct LowerAll;
+/// Lowering every item.
+pub(super) struct LowerAll;
 
 impl Reuse for LowerAll {
-    fn entity(&mut self, _: usize, _: &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)> {
-        None
+    fn entity(&mut self, _: usize, _: &ast::Entity, _: &mut Model, _: &mut Vec<Diagnostic>) -> bool {
+        false
     }
 
-    fn pattern(&mut self, _: usize, _: &ast::Pattern, _: &Model) -> Option<(Pattern, Vec<Diagnostic>)> {
-        None
+    fn pattern(&mut self, _: usize, _: &ast::Pattern, _: &mut Model, _: &mut Vec<Diagnostic>) -> bool {
+        false
     }
 }
 
-/// [`lower`], taking the entities and patterns `reuse` gives instead of
-/// lowering them again. Lowering an entity reads its own tree and the
+/// Lowers the files of one schema, in order: the tables of every file
+/// first, then the entities, then the patterns, so that a name declared in
+/// one file resolves in another. The entities and patterns `reuse` keeps
+/// are not lowered again: lowering an entity reads its own tree and the
 /// tables; a pattern, its own tree, the tables, the entities' names and the
 /// entities it returns (`check::incremental` decides when that reading
-/// cannot have changed).
+/// cannot have changed). `places` are the `files`' own.
 pub(super) fn lower_reusing(
     files: &[(FileId, &ast::SourceFile)],
+    places: &Places,
     diagnostics: &mut Vec<Diagnostic>,
     reuse: &mut dyn Reuse,
 ) -> Model {
-    let mut model = Model::default();
+    let mut model = reuse.model(places.tables.len(), places.entities.len(), places.patterns.len());
+    // Each item with whether it is the first declaration of its name (a
+    // later one is reported and not lowered).
     let items = || {
-        files
-            .iter()
+        (files.iter())
             .flat_map(|(file, tree)| tree.items.iter().map(move |item| (*file, item)))
+            .zip(places.first.iter().copied())
     };
-    let count = |kind: fn(&ast::Item) -> bool| items().filter(|(_, i)| kind(i)).count();
-    model.reserve(
-        count(|i| matches!(i, ast::Item::Table(_))),
-        count(|i| matches!(i, ast::Item::Entity(_))),
-        count(|i| matches!(i, ast::Item::Pattern(_))),
-    );
-    // The model's name maps hold the first declaration of each name: a
-    // later one is reported and not lowered.
-    for (file, item) in items() {
+    for ((file, item), first) in items() {
         if let ast::Item::Table(table) = item {
-            let first = model
-                .table_named(&table.name.text)
-                .map(|id| model.table(id).at(model.table(id).name.span));
-            if unique("table", file.at(table.name.span), &table.name.text, first, diagnostics) {
+            if first {
                 model.add_table(lower_table(file, table, diagnostics));
+            } else {
+                let first = model
+                    .table_named(&table.name.text)
+                    .map(|id| model.table(id).at(model.table(id).name.span));
+                duplicate("table", file.at(table.name.span), &table.name.text, first, diagnostics);
             }
         }
     }
-    for (file, item) in items() {
+    let mut n = 0;
+    for ((file, item), first) in items() {
         if let ast::Item::Entity(entity) = item {
-            let first = model
-                .entity_named(&entity.name.text)
-                .map(|id| model.entity(id).at(model.entity(id).name.span));
-            if unique(
-                "entity",
-                file.at(entity.name.span),
-                &entity.name.text,
-                first,
-                diagnostics,
-            ) {
-                let kept = reuse.entity(model.entities.len(), entity);
-                let (lowered, reported) = kept_or_lowered(kept, diagnostics, |diagnostics| {
-                    lower_entity(file, entity, &model.tables, diagnostics)
-                });
-                model.entity_diagnostics.push(reported);
-                model.add_entity(lowered);
+            if !first {
+                let first =
+                    (model.entity_named(&entity.name.text)).map(|id| model.entity(id).at(model.entity(id).name.span));
+                duplicate(
+                    "entity",
+                    file.at(entity.name.span),
+                    &entity.name.text,
+                    first,
+                    diagnostics,
+                );
+            } else if !reuse.entity(n, entity, &mut model, diagnostics) {
+                let from = diagnostics.len();
+                let lowered = lower_entity(file, entity, &model.tables, diagnostics);
+                model.set_entity(n, lowered, diagnostics[from..].to_vec());
             }
+            n += usize::from(first);
         }
     }
-    for (file, item) in items() {
+    let mut n = 0;
+    for ((file, item), first) in items() {
         if let ast::Item::Pattern(pattern) = item {
-            let first = model
-                .pattern_named(&pattern.name.text)
-                .map(|id| model.pattern(id).at(model.pattern(id).name.span));
-            if unique(
-                "pattern",
-                file.at(pattern.name.span),
-                &pattern.name.text,
-                first,
-                diagnostics,
-            ) {
-                let kept = reuse.pattern(model.patterns.len(), pattern, &model);
-                let (lowered, reported) = kept_or_lowered(kept, diagnostics, |diagnostics| {
-                    lower_pattern(file, pattern, &model, diagnostics)
-                });
-                model.pattern_diagnostics.push(reported);
-                model.add_pattern(lowered);
+            if !first {
+                let first = (model.pattern_named(&pattern.name.text))
+                    .map(|id| model.pattern(id).at(model.pattern(id).name.span));
+                duplicate(
+                    "pattern",
+                    file.at(pattern.name.span),
+                    &pattern.name.text,
+                    first,
+                    diagnostics,
+                );
+            } else if !reuse.pattern(n, pattern, &mut model, diagnostics) {
+                let from = diagnostics.len();
+                let lowered = lower_pattern(file, pattern, &model, diagnostics);
+                model.set_pattern(n, lowered, diagnostics[from..].to_vec());
             }
+            n += usize::from(first);
         }
     }
     model
 }
 
-/// Where the items [`lower`] keeps are declared, by kind and in order: the
+/// Where the items [`lower_reusing`] lowers are declared, by kind and in order: the
 /// first declaration of each name (a later one is reported, not lowered).
 /// Known before lowering, so that an incremental check can match them with
 /// the earlier model's items first.
@@ -136,6 +147,9 @@ pub(super) struct Places {
     pub tables: Vec<(FileId, Span)>,
     pub entities: Vec<(FileId, Span)>,
     pub patterns: Vec<(FileId, Span)>,
+    /// Per item of every file, in order: whether it is the first
+    /// declaration of its name among items of its kind.
+    pub first: Vec<bool>,
 }
 
 pub(super) fn places(files: &[(FileId, &ast::SourceFile)]) -> Places {
@@ -145,6 +159,7 @@ pub(super) fn places(files: &[(FileId, &ast::SourceFile)]) -> Places {
     // them rehashed each name about twice over.
     let items: usize = files.iter().map(|(_, tree)| tree.items.len()).sum();
     seen.iter_mut().for_each(|set| set.reserve(items));
+    places.first.reserve(items);
     for (file, tree) in files {
         for item in &tree.items {
             let (kind, list) = match item {
@@ -152,43 +167,23 @@ pub(super) fn places(files: &[(FileId, &ast::SourceFile)]) -> Places {
                 ast::Item::Entity(_) => (1, &mut places.entities),
                 ast::Item::Pattern(_) => (2, &mut places.patterns),
             };
-            if seen[kind].insert(&item.name().text) {
+            let first = seen[kind].insert(&item.name().text);
+            if first {
                 list.push((*file, item.span()));
             }
+            places.first.push(first);
         }
     }
     places
 }
 
-/// A `kept` item, reporting again what lowering it reported; else the item
-/// `lower` makes. Either way, with what lowering it reported (kept beside
-/// it, for the next edit).
-fn kept_or_lowered<T>(
-    kept: Option<(T, Vec<Diagnostic>)>,
-    diagnostics: &mut Vec<Diagnostic>,
-    lower: impl FnOnce(&mut Vec<Diagnostic>) -> T,
-) -> (T, Vec<Diagnostic>) {
-    match kept {
-        Some((lowered, reported)) => {
-            diagnostics.extend(reported.iter().cloned());
-            (lowered, reported)
-        }
-        None => {
-            let from = diagnostics.len();
-            let lowered = lower(diagnostics);
-            (lowered, diagnostics[from..].to_vec())
-        }
-    }
-}
-
-/// False (with an error) when the name was `first` declared elsewhere.
-fn unique(kind: &str, at: FileSpan, name: &str, first: Option<FileSpan>, diagnostics: &mut Vec<Diagnostic>) -> bool {
-    let Some(first) = first else { return true };
-    diagnostics.push(
-        Diagnostic::new(Code::DuplicateName, at, format!("{kind} `{name}` is declared twice"))
-            .with_related(first, "first declared here"),
-    );
-    false
+/// Reports a later declaration of a name `first` declared.
+fn duplicate(kind: &str, at: FileSpan, name: &str, first: Option<FileSpan>, diagnostics: &mut Vec<Diagnostic>) {
+    let diagnostic = Diagnostic::new(Code::DuplicateName, at, format!("{kind} `{name}` is declared twice"));
+    diagnostics.push(match first {
+        Some(first) => diagnostic.with_related(first, "first declared here"),
+        None => diagnostic,
+    });
 }
 
 fn key_attr(attr: &ast::KeyAttr) -> KeyAttr {

@@ -171,24 +171,25 @@ fn check_on(
     let trees: Vec<_> = sources.iter().map(|s| (s.file, &s.parse.file)).collect();
     // After an edit: what it left as it was, worked out before lowering so
     // that the entities it did not touch are kept rather than lowered again.
+    let places = lower::places(&trees);
     let mut earlier = earlier.and_then(|earlier| {
-        let plan = incremental::Plan::new(earlier, sources, &lower::places(&trees))?;
+        let plan = incremental::Plan::new(earlier, sources, &places)?;
         Some((earlier, plan))
     });
     let mut lowered = Vec::new();
     let mut model = match &mut earlier {
         Some((earlier, plan)) => {
             let mut keeping = incremental::Keeping::new(plan, earlier);
-            let model = lower::lower_reusing(&trees, &mut diagnostics, &mut keeping);
+            let model = lower::lower_reusing(&trees, &places, &mut diagnostics, &mut keeping);
             lowered = keeping.kept_patterns();
             model
         }
-        None => lower::lower(&trees, &mut diagnostics),
+        None => lower::lower_reusing(&trees, &places, &mut diagnostics, &mut lower::LowerAll),
     };
     model.defaults = *defaults;
     let (registry, reused, kept_findings, kept_orders) = match earlier {
         Some((earlier, plan)) => {
-            let rebuilt = incremental::tables_rebuilt(earlier, &plan, &model);
+            let rebuilt = incremental::tables_rebuilt(&plan, &model);
             let reused = incremental::reusable(earlier, &plan, &lowered, &model);
             let kept: Vec<bool> = reused.iter().map(Option::is_some).collect();
             (

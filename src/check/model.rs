@@ -155,21 +155,75 @@ impl Model {
         self.tables.push(table);
     }
 
-    pub(super) fn add_entity(&mut self, entity: Entity) {
-        self.ids
-            .entities
-            .entry(entity.name.text.clone())
-            .or_insert(EntityId::new(self.entities.len()));
-        self.entities.push(entity);
+    /// Puts `entity`, with what lowering it reported, at the `n`th place:
+    /// after the last, or instead of the entity there (lowered again).
+    pub(super) fn set_entity(&mut self, n: usize, entity: Entity, reported: Vec<crate::diagnostic::Diagnostic>) {
+        let old = set(&mut self.entities, &mut self.entity_diagnostics, n, entity, reported);
+        rename(
+            &mut self.ids.entities,
+            old.map(|e| e.name.text),
+            &self.entities[n].name.text,
+            EntityId::new(n),
+        );
     }
 
-    pub(super) fn add_pattern(&mut self, pattern: Pattern) {
-        self.ids
-            .patterns
-            .entry(pattern.name.text.clone())
-            .or_insert(PatternId::new(self.patterns.len()));
-        self.patterns.push(pattern);
+    /// The same for a pattern.
+    pub(super) fn set_pattern(&mut self, n: usize, pattern: Pattern, reported: Vec<crate::diagnostic::Diagnostic>) {
+        let old = set(&mut self.patterns, &mut self.pattern_diagnostics, n, pattern, reported);
+        rename(
+            &mut self.ids.patterns,
+            old.map(|p| p.name.text),
+            &self.patterns[n].name.text,
+            PatternId::new(n),
+        );
     }
+
+    /// Drops the tables, to lower them again into a model whose entities
+    /// and patterns are kept where they are.
+    pub(super) fn clear_tables(&mut self) {
+        self.tables.clear();
+        self.ids.tables.clear();
+    }
+
+    /// Whether the two models find the same ids by the same names.
+    #[cfg(test)]
+    pub(super) fn same_names(&self, other: &Model) -> bool {
+        self.ids.tables == other.ids.tables
+            && self.ids.entities == other.ids.entities
+            && self.ids.patterns == other.ids.patterns
+    }
+}
+
+/// `item` and what it `reported` at the `n`th place of `items` and
+/// `reports`: pushed after the last one, or replacing the one there
+/// (returned).
+fn set<T>(
+    items: &mut Vec<T>,
+    reports: &mut Vec<Vec<crate::diagnostic::Diagnostic>>,
+    n: usize,
+    item: T,
+    reported: Vec<crate::diagnostic::Diagnostic>,
+) -> Option<T> {
+    if n < items.len() && n < reports.len() {
+        reports[n] = reported;
+        return Some(std::mem::replace(&mut items[n], item));
+    }
+    items.push(item);
+    reports.push(reported);
+    None
+}
+
+/// The name map after the item at `id` was named `old` and is named `now`.
+/// Names are unique among the items lowered: `old`, when another item has
+/// it now, maps to that one already (set before this one) or will (set
+/// after).
+fn rename<Id: Copy + PartialEq>(ids: &mut FxHashMap<SmolStr, Id>, old: Option<SmolStr>, now: &SmolStr, id: Id) {
+    if let Some(old) = old.filter(|old| old != now)
+        && ids.get(&old) == Some(&id)
+    {
+        ids.remove(&old);
+    }
+    ids.insert(now.clone(), id);
 }
 
 #[derive(Clone, Debug)]

@@ -72,6 +72,8 @@ impl Shift for Pattern {
 pub(super) trait Lowered: Clone + Sized {
     fn of(model: &Model) -> (&[Self], &[Vec<Diagnostic>]);
     fn of_mut(model: &mut Model) -> (&mut [Self], &mut [Vec<Diagnostic>]);
+    /// Puts it at the `n`th place of `model`'s items (see `Model::set_entity`).
+    fn set(model: &mut Model, n: usize, item: Self, reported: Vec<Diagnostic>);
     fn place(&self) -> (FileId, Span);
     fn docs_mut(&mut self) -> &mut Option<String>;
     /// What stays behind when it is taken: its place, nothing more (the
@@ -86,6 +88,10 @@ impl Lowered for Entity {
 
     fn of_mut(model: &mut Model) -> (&mut [Self], &mut [Vec<Diagnostic>]) {
         (&mut model.entities, &mut model.entity_diagnostics)
+    }
+
+    fn set(model: &mut Model, n: usize, item: Self, reported: Vec<Diagnostic>) {
+        model.set_entity(n, item, reported);
     }
 
     fn place(&self) -> (FileId, Span) {
@@ -118,6 +124,10 @@ impl Lowered for Pattern {
 
     fn of_mut(model: &mut Model) -> (&mut [Self], &mut [Vec<Diagnostic>]) {
         (&mut model.patterns, &mut model.pattern_diagnostics)
+    }
+
+    fn set(model: &mut Model, n: usize, item: Self, reported: Vec<Diagnostic>) {
+        model.set_pattern(n, item, reported);
     }
 
     fn place(&self) -> (FileId, Span) {

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 
 use super::{Earlier, Keeping, Plan, findings, reusable, tables_rebuilt};
 use crate::check::lower::{self, Reuse};
-use crate::check::model::{Entity, Model, Pattern};
+use crate::check::model::Model;
 use crate::check::reads::Written;
 use crate::check::{self, Defaults, Schema, Source};
 use crate::diagnostic::Diagnostic;
@@ -56,16 +56,17 @@ fn after(text: &str, earlier_text: &str, mut earlier: Schema, taken: bool) -> Sc
 fn after_lowering<T>(
     before: &str,
     now: &str,
-    f: impl FnOnce(&mut Earlier<'_>, &Plan, &[bool], &Model) -> T,
+    f: impl FnOnce(&mut Earlier<'_>, &Plan, &[Option<isize>], &Model) -> T,
 ) -> Option<T> {
     let earlier = fresh(before);
     let parse = syntax::parse_in(FILE, now);
     let texts = [(FILE, before)];
     let trees = [(FILE, &parse.file)];
+    let places = lower::places(&trees);
     let mut earlier = Earlier::new(&texts, &earlier);
-    let plan = Plan::new(&earlier, &[source(now, &parse)], &lower::places(&trees))?;
+    let plan = Plan::new(&earlier, &[source(now, &parse)], &places)?;
     let mut keeping = Keeping::new(&plan, &mut earlier);
-    let model = lower::lower_reusing(&trees, &mut Vec::new(), &mut keeping);
+    let model = lower::lower_reusing(&trees, &places, &mut Vec::new(), &mut keeping);
     let lowered = keeping.kept_patterns();
     Some(f(&mut earlier, &plan, &lowered, &model))
 }
@@ -88,15 +89,25 @@ struct Counting<'k, 'p, 'e, 'a> {
 }
 
 impl Reuse for Counting<'_, '_, '_, '_> {
-    fn entity(&mut self, n: usize, entity: &ast::Entity) -> Option<(Entity, Vec<Diagnostic>)> {
-        let kept = self.keeping.entity(n, entity);
-        self.entities += usize::from(kept.is_none());
+    fn model(&mut self, tables: usize, entities: usize, patterns: usize) -> Model {
+        self.keeping.model(tables, entities, patterns)
+    }
+
+    fn entity(&mut self, n: usize, entity: &ast::Entity, model: &mut Model, diagnostics: &mut Vec<Diagnostic>) -> bool {
+        let kept = self.keeping.entity(n, entity, model, diagnostics);
+        self.entities += usize::from(!kept);
         kept
     }
 
-    fn pattern(&mut self, n: usize, pattern: &ast::Pattern, model: &Model) -> Option<(Pattern, Vec<Diagnostic>)> {
-        let kept = self.keeping.pattern(n, pattern, model);
-        self.patterns += usize::from(kept.is_none());
+    fn pattern(
+        &mut self,
+        n: usize,
+        pattern: &ast::Pattern,
+        model: &mut Model,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> bool {
+        let kept = self.keeping.pattern(n, pattern, model, diagnostics);
+        self.patterns += usize::from(!kept);
         kept
     }
 }
@@ -119,7 +130,7 @@ fn lowered_again(before: &str, now: &str) -> (usize, usize) {
         entities: 0,
         patterns: 0,
     };
-    lower::lower_reusing(&trees, &mut Vec::new(), &mut counting);
+    lower::lower_reusing(&trees, &places, &mut Vec::new(), &mut counting);
     (counting.entities, counting.patterns)
 }
 
@@ -131,6 +142,7 @@ fn same(a: &Schema, b: &Schema) -> Result<(), TestCaseError> {
     prop_assert_eq!(&a.model.entity_diagnostics, &b.model.entity_diagnostics);
     prop_assert_eq!(format!("{:?}", a.model.patterns), format!("{:?}", b.model.patterns));
     prop_assert_eq!(&a.model.pattern_diagnostics, &b.model.pattern_diagnostics);
+    prop_assert!(a.model.same_names(&b.model), "names find other ids");
     prop_assert_eq!(format!("{:?}", a.resolutions), format!("{:?}", b.resolutions));
     prop_assert_eq!(format!("{:?}", a.registry), format!("{:?}", b.registry));
     // What a kept Query's resolving read is what resolving it again reads.
@@ -588,7 +600,7 @@ fn an_entity_moved_to_another_table_is_in_that_table_s_registry() {
 /// model lints' findings of `before` (empty when it keeps nothing).
 fn findings_kept(before: &str, now: &str) -> Vec<bool> {
     after_lowering(before, now, |earlier, plan, _, model| {
-        let rebuilt = tables_rebuilt(earlier, plan, model);
+        let rebuilt = tables_rebuilt(plan, model);
         (findings(earlier, plan, &rebuilt).iter())
             .map(Option::is_some)
             .collect()
