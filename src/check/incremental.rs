@@ -255,7 +255,13 @@ impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
         for diagnostic in reported.iter_mut() {
             moved::move_diagnostic(diagnostic, |file, span| self.shift(file, span.start));
         }
-        moved::read_docs_again(kept.docs_mut(), docs);
+        // An item's docs are the `///` lines between the token before it and
+        // its keyword: an edit before another item's keyword leaves them be.
+        if (self.plan.edits.iter())
+            .any(|e| e.file == file && (e.new_touched.1..=e.next_start).contains(&kept.place().1.start))
+        {
+            moved::read_docs_again(kept.docs_mut(), docs);
+        }
         diagnostics.extend(reported.iter().cloned());
         by
     }
@@ -344,6 +350,9 @@ struct Edit {
     delta: isize,
     old_touched: (usize, usize),
     new_touched: (usize, usize),
+    /// Where the first item after the touched ones starts now (`usize::MAX`
+    /// for none): the last item whose docs the edit may have changed.
+    next_start: usize,
 }
 
 /// The longest keyword that starts an item (`pattern`): an edit this close
@@ -549,7 +558,9 @@ fn edits(earlier: &Earlier<'_>, sources: &[Source<'_>], old: &Model, new: &Place
         // typed or broken) moves where the stretch it was or is in begins,
         // and the text before the edit is the same in both.
         let (old_from, old_to) = touched(&item_starts(old_places, file), prefix, old_end);
-        let (new_from, new_to) = touched(&item_starts(new_places, file), prefix, new_end);
+        let new_starts = item_starts(new_places, file);
+        let (new_from, new_to) = touched(&new_starts, prefix, new_end);
+        let next_start = (new_starts.get(new_starts.partition_point(|&s| s <= new_to)).copied()).unwrap_or(usize::MAX);
         let from = old_from.min(new_from);
         edits.push(Edit {
             file,
@@ -557,6 +568,7 @@ fn edits(earlier: &Earlier<'_>, sources: &[Source<'_>], old: &Model, new: &Place
             delta: now.text.len() as isize - before.len() as isize,
             old_touched: (from, old_to),
             new_touched: (from, new_to),
+            next_start,
         });
     }
     Some(edits)
