@@ -387,7 +387,7 @@ fn attribute(model: &Model, entity_id: EntityId, attr: usize) -> String {
 fn tag(file: &File, table: TableId, text: &str) -> String {
     let model = &file.analysis.schema.model;
     let mut users: Vec<String> = Vec::new();
-    for occurrence in file.occurrences() {
+    for occurrence in file.tags_written().iter() {
         if !matches!(&occurrence.symbol, Symbol::Tag { table: t, text: x } if *t == table && x == text) {
             continue;
         }

@@ -76,6 +76,34 @@ pub fn occurrences_near(analysis: &Analysis, offset: usize) -> Vec<Occurrence> {
     )
 }
 
+/// The type tags the entities' key templates write, in source order: what
+/// a tag's hover lists, without walking the whole file (a hover right after
+/// an edit comes before any index of it).
+pub fn tags_written(analysis: &Analysis) -> Vec<Occurrence> {
+    let mut walk = Walk {
+        model: &analysis.schema.model,
+        out: Vec::new(),
+    };
+    for item in &analysis.parse.file.items {
+        if let Item::Entity(entity) = item
+            && let Some(id) = walk.model.entity_named(&entity.name.text)
+            && let Some(table) = walk.model.entity(id).table
+        {
+            for key in key_lines(entity) {
+                walk.literals(table, &key.template);
+            }
+        }
+    }
+    // In source order, as the index has them.
+    walk.out.sort_by_key(|o| (o.span.start, o.span.end));
+    walk.out
+}
+
+/// An entity's key lines: its own, then its items'.
+fn key_lines(entity: &ast::Entity) -> impl Iterator<Item = &ast::KeyTemplate> {
+    entity.keys.iter().chain(entity.items.iter().flat_map(|i| &i.keys))
+}
+
 fn of_items<'a>(analysis: &Analysis, items: impl Iterator<Item = &'a Item>) -> Vec<Occurrence> {
     let mut walk = Walk {
         model: &analysis.schema.model,
@@ -193,7 +221,7 @@ impl Walk<'_> {
                 }
             }
         }
-        for key in entity.keys.iter().chain(entity.items.iter().flat_map(|i| &i.keys)) {
+        for key in key_lines(entity) {
             if let Some(table) = table {
                 self.push(
                     key.key.span,
@@ -211,17 +239,22 @@ impl Walk<'_> {
     /// Holes refer to the entity's attributes; literal words are type tags.
     fn template(&mut self, entity: EntityId, table: Option<TableId>, template: &StringLit) {
         for segment in &template.segments {
-            match segment {
-                Segment::Hole { name, .. } => {
-                    if let Some(attr) = self.attribute(entity, &name.text) {
-                        self.push(name.span, attr, false);
-                    }
-                }
-                Segment::Literal { text, span } => {
-                    if let Some(table) = table {
-                        self.tags(table, text, *span);
-                    }
-                }
+            if let Segment::Hole { name, .. } = segment
+                && let Some(attr) = self.attribute(entity, &name.text)
+            {
+                self.push(name.span, attr, false);
+            }
+        }
+        if let Some(table) = table {
+            self.literals(table, template);
+        }
+    }
+
+    /// The type tags of a template's literal text.
+    fn literals(&mut self, table: TableId, template: &StringLit) {
+        for segment in &template.segments {
+            if let Segment::Literal { text, span } = segment {
+                self.tags(table, text, *span);
             }
         }
     }
@@ -423,11 +456,16 @@ impl Walk<'_> {
 mod tests {
     use super::*;
 
-    /// The schemas of the tests, and one with broken items: recovery leaves
-    /// partial trees.
+    /// The schemas of the tests, one with broken items (recovery leaves
+    /// partial trees), and one whose entity has a key line after its items.
     fn texts() -> Vec<String> {
         let mut texts = crate::test_edits::texts();
         texts.push(texts[0].replacen('}', "", 3));
+        texts.push(
+            "table T {\n  key pk, sk\n  index gsi1 (gsi1pk)\n}\n\nentity M in T {\n  a: id\n  \
+             item { pk = \"ITEM#{a}\"  sk = \"ITEM\" }\n  gsi1pk = \"LATER#{a}\"\n}\n"
+                .to_string(),
+        );
         texts
     }
 
@@ -448,15 +486,36 @@ mod tests {
     }
 
     #[test]
+    fn the_tags_written_are_the_index_tags_inside_entities() {
+        let mut tags = 0;
+        for text in &texts() {
+            let analysis = crate::check::analyze(text);
+            let entities: Vec<Span> = (analysis.parse.file.items.iter())
+                .filter(|item| matches!(item, Item::Entity(_)))
+                .map(Item::span)
+                .collect();
+            let expected: Vec<Occurrence> = (occurrences(&analysis).into_iter())
+                .filter(|o| matches!(o.symbol, Symbol::Tag { .. }))
+                .filter(|o| entities.iter().any(|e| e.start <= o.span.start && o.span.end <= e.end))
+                .collect();
+            tags += expected.len();
+            assert_eq!(tags_written(&analysis), expected);
+        }
+        assert!(tags > 50, "{tags}");
+    }
+
+    #[test]
     fn the_items_at_an_offset_hold_what_the_whole_index_finds_there() {
+        let mut found = 0;
         for text in &texts() {
             let analysis = crate::check::analyze(text);
             let all = occurrences(&analysis);
-            assert!(all.len() > 50, "{}", all.len());
+            found += all.len();
             for offset in 0..=text.len() {
                 let near = occurrences_near(&analysis, offset);
                 assert_eq!(at(&near, offset), at(&all, offset), "at {offset}");
             }
         }
+        assert!(found > 50, "{found}");
     }
 }

@@ -80,6 +80,15 @@ impl File {
         }
     }
 
+    /// The type tags the entities' key templates write (and, once the
+    /// index is built, every other occurrence too: the caller filters).
+    pub fn tags_written(&self) -> std::borrow::Cow<'_, [Occurrence]> {
+        match self.occurrences.get() {
+            Some(all) => std::borrow::Cow::Borrowed(all),
+            None => std::borrow::Cow::Owned(locate::tags_written(&self.analysis)),
+        }
+    }
+
     /// How the pattern is served (`None` where no single Query serves it),
     /// computed once: hovers and inlay hints ask for it on every request.
     pub fn served(&self, pattern: PatternId) -> Option<&Served> {
