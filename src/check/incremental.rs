@@ -255,11 +255,7 @@ impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
         for diagnostic in reported.iter_mut() {
             moved::move_diagnostic(diagnostic, |file, span| self.shift(file, span.start));
         }
-        // An item's docs are the `///` lines between the token before it and
-        // its keyword: an edit before another item's keyword leaves them be.
-        if (self.plan.edits.iter())
-            .any(|e| e.file == file && (e.new_touched.1..=e.next_start).contains(&kept.place().1.start))
-        {
+        if docs_may_change(&self.plan.edits, file, kept.place().1.start) {
             moved::read_docs_again(kept.docs_mut(), docs);
         }
         diagnostics.extend(reported.iter().cloned());
@@ -610,6 +606,14 @@ fn matched(edits: &[Edit], (was_file, was): (FileId, Span), (is_file, is): (File
 /// Whether the edits touched an item as it is now.
 fn touched_now(edits: &[Edit], file: FileId, span: Span) -> bool {
     (edits.iter()).any(|e| e.file == file && (e.new_touched.0..=e.new_touched.1).contains(&span.start))
+}
+
+/// Whether the edits may have changed the docs of an untouched item that
+/// starts at `start` now: an item's docs are the `///` lines between the
+/// token before it and its keyword, so only the first item after an edit's
+/// touched stretch can have docs it changed.
+fn docs_may_change(edits: &[Edit], file: FileId, start: usize) -> bool {
+    (edits.iter()).any(|e| e.file == file && (e.new_touched.1..=e.next_start).contains(&start))
 }
 
 /// How far an edit moved the text at `at` of `file`.
