@@ -195,8 +195,8 @@ impl Model {
 }
 
 /// `item` and what it `reported` at the `n`th place of `items` and
-/// `reports`: pushed after the last one, or replacing the one there
-/// (returned).
+/// `reports` (as many, one per item): pushed after the last one, or
+/// replacing the one there (returned).
 fn set<T>(
     items: &mut Vec<T>,
     reports: &mut Vec<Vec<crate::diagnostic::Diagnostic>>,
@@ -204,7 +204,7 @@ fn set<T>(
     item: T,
     reported: Vec<crate::diagnostic::Diagnostic>,
 ) -> Option<T> {
-    if n < items.len() && n < reports.len() {
+    if n < items.len() {
         reports[n] = reported;
         return Some(std::mem::replace(&mut items[n], item));
     }
