@@ -308,7 +308,7 @@ impl Workspace {
 
     pub fn text(&self, file: FileId) -> Arc<str> {
         let input = &self.files[file.index()].input;
-        input.text.get_or_init(|| input.rope.to_string().into()).clone()
+        input.text.get_or_init(|| rope_text(&input.rope)).clone()
     }
 
     /// The file's syntax tree and syntax errors: re-parsed from an earlier
@@ -494,6 +494,17 @@ fn free_elsewhere<T: Send + 'static>(value: T) {
     let _ = std::thread::Builder::new()
         .name("dyno-free".into())
         .spawn(move || drop(value));
+}
+
+/// The rope's text as one string, copied chunk by chunk into room made
+/// once: through `Display` each chunk went through the formatter and the
+/// string grew as it went (at 50k lines, 112–174 µs a revision; 100–111).
+fn rope_text(rope: &Rope) -> Arc<str> {
+    let mut text = String::with_capacity(rope.len_bytes());
+    for chunk in rope.chunks() {
+        text.push_str(chunk);
+    }
+    text.into()
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
