@@ -439,15 +439,15 @@ pub(super) fn reusable(
     let keep = |i: usize| {
         let by = lowered.get(i).copied().flatten()?;
         let was = plan.patterns[i]?;
-        let reads = reads[was].as_ref()?;
-        (!written.iter().any(|w| reads.sees(w))).then(|| (was, by, reads.clone()))
+        let reads = reads.get(was)?;
+        (!written.iter().any(|w| reads.sees(w))).then_some((was, by))
     };
     let edits = &plan.edits;
     let renumbers = plan.renumbers();
     let resolutions = &mut earlier.resolutions;
     (0..plan.patterns.len())
         .map(|i| {
-            let (was, by, reads) = keep(i)?;
+            let (was, by) = keep(i)?;
             let mut resolution = match resolutions {
                 Cow::Owned(owned) => owned[was].take(),
                 Cow::Borrowed(borrowed) => borrowed[was].clone(),
@@ -464,7 +464,7 @@ pub(super) fn reusable(
                     renumber(&mut resolution.filtered_out, plan)?;
                 }
             }
-            Some((resolution, reads))
+            Some((resolution, was))
         })
         .collect()
 }

@@ -55,7 +55,7 @@ pub struct Schema {
     pub diagnostics: Vec<Diagnostic>,
     /// Per pattern: when resolving it reported nothing, what it read of the
     /// entities, which lets a later check reuse its Query (`incremental`).
-    reads: Vec<Option<Arc<reads::Reads>>>,
+    reads: reads::ReadsTable,
     /// What the model lints found, per table: a later check keeps a
     /// table's when the edit did not touch it (`incremental`).
     findings: lints::ModelFindings,
@@ -187,21 +187,22 @@ fn check_on(
         None => lower::lower_reusing(&trees, &places, &mut diagnostics, &mut lower::LowerAll),
     };
     model.defaults = *defaults;
-    let (registry, reused, kept_findings, kept_orders) = match earlier {
+    let no_reads = reads::ReadsTable::default();
+    let (registry, (reused, kept_reads), kept_findings, kept_orders) = match earlier {
         Some((earlier, plan)) => {
             let rebuilt = incremental::tables_rebuilt(&plan, &model);
             let reused = incremental::reusable(earlier, &plan, &lowered, &model);
             let kept: Vec<bool> = reused.iter().map(Option::is_some).collect();
             (
                 incremental::registry(earlier, &plan, &rebuilt, &model),
-                reused,
+                (reused, &earlier.schema.reads),
                 incremental::findings(earlier, &plan, &rebuilt),
                 incremental::orders(earlier, &plan, &kept),
             )
         }
         None => (
             resolve::registry::Registry::new(&model),
-            vec![None; model.patterns.len()],
+            (vec![None; model.patterns.len()], &no_reads),
             Vec::new(),
             Vec::new(),
         ),
@@ -215,7 +216,17 @@ fn check_on(
     // The model lints run while the patterns resolve.
     let ((resolutions, reads), findings) = parallel::join(
         threads,
-        || resolve::resolve_all(sources, &model, &registry, reused, threads, &mut diagnostics),
+        || {
+            resolve::resolve_all(
+                sources,
+                &model,
+                &registry,
+                reused,
+                kept_reads,
+                threads,
+                &mut diagnostics,
+            )
+        },
         || lints::model_lints(&model, &registry, threads, kept_findings),
     );
     let orders = lints::orders(&model, &resolutions, kept_orders);

@@ -185,7 +185,7 @@ fn an_edit_in_an_entity_resolves_the_patterns_that_read_its_items() {
     let now = format!("{}Q{}", &text[..at], &text[at..]);
     let (was, is) = (fresh(&text), fresh(&now));
     let written = [Written::of(&was.model.entities[5]), Written::of(&is.model.entities[5])];
-    let reading = (was.reads.iter().zip(&is.reads))
+    let reading = (was.reads.iter().zip(is.reads.iter()))
         .filter(|(was, is)| match (was, is) {
             (Some(was), Some(_)) => written.iter().any(|w| was.sees(w)),
             _ => true,

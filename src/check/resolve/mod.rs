@@ -25,12 +25,10 @@ pub use knowns::literal_text;
 pub use operation::{BATCH_GET_KEYS, Read};
 use registry::{ItemRef, Registry};
 
-use std::sync::Arc;
-
 use super::Source;
 use super::lang;
 use super::model::{AccessId, AccessKind, AttrType, EntityId, KeySchema, Model, Pattern, Return, TableId};
-use super::reads::{self, Reads};
+use super::reads::{self, ReadsTable};
 use super::suggest::{closest, escape};
 use super::value::{self, Value};
 use crate::diagnostic::{Code, Diagnostic, Fix};
@@ -131,17 +129,19 @@ impl Context<'_> {
 /// lowered from.
 ///
 /// `reused` holds, per pattern, a Query kept from an earlier check with
-/// what resolving it read (`Some`), or `None` to resolve it; only the
-/// latter are resolved, spread over the threads. Also returns, per pattern
-/// that reported nothing, what its resolving read.
+/// the earlier pattern whose reads in `kept_reads` it keeps (`Some`), or
+/// `None` to resolve it; only the latter are resolved, spread over the
+/// threads. Also returns, per pattern that reported nothing, what its
+/// resolving read.
 pub fn resolve_all(
     sources: &[Source<'_>],
     model: &Model,
     registry: &Registry,
     reused: Vec<Option<Kept>>,
+    kept_reads: &ReadsTable,
     threads: usize,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Vec<Option<Resolution>>, Vec<Option<Arc<Reads>>>) {
+) -> (Vec<Option<Resolution>>, ReadsTable) {
     let todo: Vec<&Pattern> = model
         .patterns
         .iter()
@@ -152,21 +152,30 @@ pub fn resolve_all(
     let mut resolved = crate::parallel::map(threads, &todo, diagnostics, |pattern, diagnostics| {
         let before = diagnostics.len();
         let (resolution, reads) = reads::recording(|| resolve(sources, model, registry, pattern, diagnostics));
-        (resolution, (diagnostics.len() == before).then(|| Arc::new(reads)))
+        (resolution, (diagnostics.len() == before).then_some(reads))
     })
     .into_iter();
-    reused
-        .into_iter()
+    let mut reads = ReadsTable::with_capacity(reused.len());
+    let resolutions = (reused.into_iter())
         .map(|kept| match kept {
-            Some((resolution, reads)) => (resolution, Some(reads)),
-            None => resolved.next().expect("one result per pattern resolved"),
+            Some((resolution, was)) => {
+                reads.push_from(kept_reads, was);
+                resolution
+            }
+            None => {
+                let (resolution, read) = resolved.next().expect("one result per pattern resolved");
+                reads.push(read.as_ref());
+                resolution
+            }
         })
-        .unzip()
+        .collect();
+    (resolutions, reads)
 }
 
 /// A Query kept from an earlier check (or its absence, when that pattern
-/// had nothing to resolve), with what resolving it read.
-pub type Kept = (Option<Resolution>, Arc<Reads>);
+/// had nothing to resolve), with the earlier pattern it is: what resolving
+/// it read is that pattern's.
+pub type Kept = (Option<Resolution>, usize);
 
 fn resolve(
     sources: &[Source<'_>],
