@@ -384,6 +384,25 @@ fn an_edit_outside_any_item_keeps_every_query_and_moves_it() {
     );
 }
 
+/// Keystrokes all over a schema of thousands of items, each lowered into
+/// the earlier model in place: each check equals a fresh one.
+#[test]
+fn keystrokes_in_a_large_schema_lowered_in_place_equal_a_fresh_check() {
+    let mut text = crate::synth::generate(&crate::synth::Config::for_lines(5_000, 4)).dyno;
+    let mut earlier = fresh(&text);
+    assert!(earlier.model.entities.len() + earlier.model.patterns.len() >= 512);
+    for at in [0.05, 0.3, 0.5, 0.72, 0.95] {
+        for (delete, piece) in [(0, "x"), (1, "")] {
+            let now = edited(&text, at, delete, piece);
+            let in_place = after_lowering(&text, &now, |_, plan, _, _| plan.in_place);
+            assert_eq!(in_place, Some(true), "a keystroke at {at}");
+            let again = after(&now, &text, earlier, true);
+            same(&again, &fresh(&now)).unwrap();
+            (earlier, text) = (again, now);
+        }
+    }
+}
+
 /// A schema under the size where fixes are tried out, with enough
 /// patterns for threads: 520 that resolve, then 20 that cannot (each tries
 /// a fix, and the tries per analysis are few).

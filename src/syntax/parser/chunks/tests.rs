@@ -79,6 +79,24 @@ fn threads_do_not_change_the_parse() {
     }
 }
 
+/// Keystrokes all over a schema of thousands of items, the items after
+/// each moved where they lie, and a broken item on the way.
+#[test]
+fn keystrokes_in_a_large_schema_reparse_as_a_fresh_parse() {
+    let file = FileId(4);
+    let mut text = crate::synth::generate(&crate::synth::Config::for_lines(12_000, 3)).dyno;
+    let mut parse = Arc::new(parse_all(file, &text));
+    assert!(parse.file.items.len() >= 1024);
+    for at in [0.02, 0.25, 0.5, 0.75] {
+        for (delete, piece) in [(0, "x"), (1, ""), (0, "entity ( {")] {
+            let new = edited(&text, at, delete, piece);
+            let again = reparse(file, &new, parse, &text);
+            assert!(same(&again, &parse_all(file, &new)), "an edit at {at}");
+            (parse, text) = (Arc::new(again), new);
+        }
+    }
+}
+
 #[test]
 fn an_unchanged_text_and_an_empty_one_reparse() {
     let file = FileId(3);
