@@ -11,7 +11,6 @@
 //! entity as `whole`, which any edit of an entity reaches.
 
 use std::cell::RefCell;
-use std::sync::Arc;
 
 use smol_str::SmolStr;
 
@@ -90,31 +89,23 @@ impl Reads {
     }
 }
 
-/// What each pattern's resolving read, by pattern. After an edit of an
-/// entity every pattern's reads are tested against it: held each in a
-/// block of its own, that test was a cache miss or two per pattern, 8 % of
-/// a keystroke's time at 50k lines. Here the lookups lie side by side in a
-/// few large blocks, read in order. A check's table shares the blocks of
-/// the table before it and adds one for the patterns it resolved again, so
-/// the kept patterns' lookups are not copied; once the blocks are many, or
-/// half of what they hold is no one's, they are copied into one.
-#[derive(Clone, Debug, Default)]
+/// What each pattern's resolving read, by pattern, the lookups of all of
+/// them side by side in one list. After an edit of an entity every
+/// pattern's reads are tested against it: held each in a block of its own,
+/// that test was a cache miss or two per pattern, 8 % of a keystroke's time
+/// at 50k lines; in one list it reads memory in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReadsTable {
     patterns: Vec<Entry>,
-    blocks: Vec<Arc<[Lookup]>>,
-    /// The block being filled, the next of `blocks`.
-    filling: Vec<Lookup>,
+    lookups: Vec<Lookup>,
 }
 
-/// Past this many blocks, a table's are copied into one.
-const MAX_BLOCKS: usize = 32;
-
-/// One pattern's reads: its lookups' block and range, or `None` when they
-/// are not known (its resolving reported something: it is resolved again
-/// after any edit).
+/// One pattern's reads: its lookups' range, or `None` when they are not
+/// known (its resolving reported something: it is resolved again after
+/// any edit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
-    recorded: Option<(u32, u32, u32)>,
+    recorded: Option<(u32, u32)>,
     whole: bool,
 }
 
@@ -125,27 +116,11 @@ pub struct PatternReads<'t> {
     lookups: &'t [Lookup],
 }
 
-impl PartialEq for ReadsTable {
-    /// The same reads for each pattern, however they lie in blocks.
-    fn eq(&self, other: &ReadsTable) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
-    }
-}
-
-impl Eq for ReadsTable {}
-
 impl ReadsTable {
-    /// An empty table for the next check, sharing `earlier`'s blocks: it
-    /// may keep earlier patterns' reads ([`ReadsTable::push_kept`]).
-    pub fn following(earlier: &ReadsTable, patterns: usize) -> ReadsTable {
-        let mut blocks = earlier.blocks.clone();
-        if !earlier.filling.is_empty() {
-            blocks.push(earlier.filling.clone().into());
-        }
+    pub fn with_capacity(patterns: usize) -> ReadsTable {
         ReadsTable {
             patterns: Vec::with_capacity(patterns),
-            blocks,
-            filling: Vec::new(),
+            lookups: Vec::new(),
         }
     }
 
@@ -161,11 +136,10 @@ impl ReadsTable {
     /// The reads of pattern `i`, when they are known.
     pub fn get(&self, i: usize) -> Option<PatternReads<'_>> {
         let entry = self.patterns.get(i)?;
-        let (block, start, len) = entry.recorded?;
-        let block: &[Lookup] = self.blocks.get(block as usize).map_or(&self.filling, |b| b);
+        let (start, len) = entry.recorded?;
         Some(PatternReads {
             whole: entry.whole,
-            lookups: &block[start as usize..(start + len) as usize],
+            lookups: &self.lookups[start as usize..(start + len) as usize],
         })
     }
 
@@ -174,72 +148,33 @@ impl ReadsTable {
     }
 
     /// Adds the next pattern's reads (`None`: not known).
-    pub fn push(&mut self, reads: Option<Reads>) {
-        let Some(reads) = reads else {
-            self.patterns.push(Entry {
+    pub fn push(&mut self, reads: Option<&Reads>) {
+        match reads {
+            Some(reads) => self.push_lookups(reads.whole, &reads.lookups),
+            None => self.patterns.push(Entry {
                 recorded: None,
                 whole: false,
-            });
-            return;
-        };
+            }),
+        }
+    }
+
+    /// Adds the next pattern's reads, those of pattern `i` of `other`.
+    pub fn push_from(&mut self, other: &ReadsTable, i: usize) {
+        match other.get(i) {
+            Some(reads) => self.push_lookups(reads.whole, reads.lookups),
+            None => self.push(None),
+        }
+    }
+
+    fn push_lookups(&mut self, whole: bool, lookups: &[Lookup]) {
         // Counts of a schema's lookups fit in `u32` many times over: a
         // pattern makes a handful.
-        let (block, start) = (self.blocks.len() as u32, self.filling.len() as u32);
-        let len = reads.lookups.len() as u32;
-        self.filling.extend(reads.lookups);
+        let start = self.lookups.len() as u32;
+        self.lookups.extend_from_slice(lookups);
         self.patterns.push(Entry {
-            recorded: Some((block, start, len)),
-            whole: reads.whole,
+            recorded: Some((start, lookups.len() as u32)),
+            whole,
         });
-    }
-
-    /// Adds the next pattern's reads: those of pattern `i` of `earlier`,
-    /// the table this one follows.
-    pub fn push_kept(&mut self, earlier: &ReadsTable, i: usize) {
-        let entry = earlier.patterns.get(i).copied();
-        self.patterns.push(entry.unwrap_or(Entry {
-            recorded: None,
-            whole: false,
-        }));
-    }
-
-    /// Closes the block being filled; copies the blocks into one when they
-    /// are many or mostly no one's.
-    pub fn finish(&mut self) {
-        let live: usize = (self.patterns.iter())
-            .filter_map(|e| e.recorded.map(|(_, _, len)| len as usize))
-            .sum();
-        let held: usize = self.blocks.iter().map(|b| b.len()).sum::<usize>() + self.filling.len();
-        if self.blocks.len() < MAX_BLOCKS && held <= 2 * live + 1024 {
-            if !self.filling.is_empty() {
-                self.blocks.push(std::mem::take(&mut self.filling).into());
-            }
-            return;
-        }
-        let mut one = Vec::with_capacity(live);
-        let mut patterns = Vec::with_capacity(self.patterns.len());
-        for i in 0..self.len() {
-            let entry = match self.get(i) {
-                Some(reads) => {
-                    let start = one.len() as u32;
-                    one.extend_from_slice(reads.lookups);
-                    Entry {
-                        recorded: Some((0, start, reads.lookups.len() as u32)),
-                        whole: reads.whole,
-                    }
-                }
-                None => Entry {
-                    recorded: None,
-                    whole: false,
-                },
-            };
-            patterns.push(entry);
-        }
-        *self = ReadsTable {
-            patterns,
-            blocks: vec![one.into()],
-            filling: Vec::new(),
-        };
     }
 }
 
@@ -299,35 +234,31 @@ mod tests {
     }
 
     #[test]
-    fn a_table_keeps_each_patterns_reads_through_the_checks_that_follow() {
+    fn a_table_keeps_each_patterns_reads_and_copies_them_to_another() {
         let table = TableId::new(0);
-        let recorded = |head: &str| recording(|| lookup(table, "pk", Some(head))).1;
-        let at = |t: &ReadsTable, i| t.get(i).map(|r| (r.whole, r.lookups.to_vec()));
+        let (_, first) = recording(|| {
+            lookup(table, "pk", Some("USER#"));
+            lookup(table, "sk", None);
+        });
+        let (_, second) = recording(whole);
         let mut reads = ReadsTable::default();
-        reads.push(Some(recorded("A#")));
+        reads.push(Some(&first));
         reads.push(None);
-        reads.push(Some(recording(whole).1));
-        reads.finish();
-        assert_eq!(at(&reads, 0), Some((false, recorded("A#").lookups)));
+        reads.push(Some(&second));
+        let at = |t: &ReadsTable, i| t.get(i).map(|r| (r.whole, r.lookups.to_vec()));
+        assert_eq!(at(&reads, 0), Some((false, first.lookups.clone())));
         assert_eq!(at(&reads, 1), None);
         assert_eq!(at(&reads, 2), Some((true, Vec::new())));
         assert_eq!(at(&reads, 3), None);
-        // Checks that each keep the first two patterns' reads (moved to the
-        // other's place) and record the third's again: the blocks are
-        // copied into one now and then, and each pattern's reads are its own.
-        for n in 0..100 {
-            let head = format!("H{n}#");
-            let mut next = ReadsTable::following(&reads, 3);
-            next.push_kept(&reads, 1);
-            next.push_kept(&reads, 0);
-            next.push(Some(recorded(&head)));
-            next.finish();
-            assert!(next.blocks.len() <= MAX_BLOCKS);
-            assert_eq!([at(&next, 0), at(&next, 1)], [at(&reads, 1), at(&reads, 0)]);
-            assert_eq!(at(&next, 2), Some((false, recorded(&head).lookups)));
-            reads = next;
+        // Copied in another order, each pattern's are its own still.
+        let mut copy = ReadsTable::with_capacity(3);
+        for i in [2, 0, 1] {
+            copy.push_from(&reads, i);
         }
-        let held: usize = reads.blocks.iter().map(|b| b.len()).sum();
-        assert!(held <= 2 * 2 + 1024);
+        assert_eq!(copy.len(), 3);
+        assert_eq!(
+            [at(&copy, 0), at(&copy, 1), at(&copy, 2)],
+            [at(&reads, 2), at(&reads, 0), None]
+        );
     }
 }

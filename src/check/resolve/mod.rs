@@ -155,21 +155,20 @@ pub fn resolve_all(
         (resolution, (diagnostics.len() == before).then_some(reads))
     })
     .into_iter();
-    let mut reads = ReadsTable::following(kept_reads, reused.len());
+    let mut reads = ReadsTable::with_capacity(reused.len());
     let resolutions = (reused.into_iter())
         .map(|kept| match kept {
             Some((resolution, was)) => {
-                reads.push_kept(kept_reads, was);
+                reads.push_from(kept_reads, was);
                 resolution
             }
             None => {
                 let (resolution, read) = resolved.next().expect("one result per pattern resolved");
-                reads.push(read);
+                reads.push(read.as_ref());
                 resolution
             }
         })
         .collect();
-    reads.finish();
     (resolutions, reads)
 }
 
