@@ -18,7 +18,7 @@ fn reparse(text: &str, old: Arc<dyno::syntax::Parse>, old_text: &str) -> dyno::s
 
 /// The editor's analysis of an edit from `old_text` to `new_text` when the
 /// earlier check is held by no one else: its Queries, model and registry
-/// are taken (what is kept moves, as in `db`). The earlier check's remains
+/// and reads are taken (what is kept moves, as in `db`). The earlier check's remains
 /// are freed here (the server frees them on a thread of its own).
 fn check_owned(
     mut schema: dyno::check::Schema,
@@ -31,10 +31,12 @@ fn check_owned(
     let resolutions = std::mem::take(&mut schema.resolutions);
     let model = std::mem::take(&mut schema.model);
     let registry = std::mem::take(&mut schema.registry);
+    let reads = std::mem::take(&mut schema.reads);
     let mut earlier = dyno::check::incremental::Earlier::new(&texts, &schema);
     earlier.resolutions = std::borrow::Cow::Owned(resolutions);
     earlier.model = std::borrow::Cow::Owned(model);
     earlier.registry = std::borrow::Cow::Owned(registry);
+    earlier.reads = std::borrow::Cow::Owned(reads);
     let source = dyno::check::Source {
         file: dyno::syntax::FileId::default(),
         text: new_text,

@@ -49,9 +49,9 @@ use smol_str::SmolStr;
 use super::lints::{Dependent, TableFindings};
 use super::lower::Places;
 use super::model::{Entity, EntityId, Model, Pattern};
-use super::reads::Written;
+use super::reads::{ReadsTable, Written};
 use super::resolve::registry::Registry;
-use super::resolve::{Kept, Resolution};
+use super::resolve::{Resolution, Reused};
 use super::{Schema, Source};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::shift::Shift;
@@ -74,6 +74,9 @@ pub struct Earlier<'a> {
     /// The earlier check's registry, borrowed or taken: the buckets of a
     /// table no touched entity was or is on are kept.
     pub registry: Cow<'a, Registry>,
+    /// What the earlier check's patterns read, borrowed or taken: taken,
+    /// the kept patterns' reads stay where they are.
+    pub reads: Cow<'a, ReadsTable>,
 }
 
 impl<'a> Earlier<'a> {
@@ -85,6 +88,7 @@ impl<'a> Earlier<'a> {
             resolutions: Cow::Borrowed(&schema.resolutions),
             model: Cow::Borrowed(&schema.model),
             registry: Cow::Borrowed(&schema.registry),
+            reads: Cow::Borrowed(&schema.reads),
         }
     }
 }
@@ -418,18 +422,13 @@ pub(super) fn orders(earlier: &Earlier<'_>, plan: &Plan, kept: &[bool]) -> Vec<O
 }
 
 /// Per pattern of the new model: its earlier Query, moved to the new text,
-/// with what resolving it read, when it cannot have changed (`Some`);
-/// `None` to resolve it. `lowered` says which patterns kept their earlier
-/// lowering, and how far it moved.
-pub(super) fn reusable(
-    earlier: &mut Earlier<'_>,
-    plan: &Plan,
-    lowered: &[Option<isize>],
-    model: &Model,
-) -> Vec<Option<Kept>> {
-    let reads = &earlier.schema.reads;
+/// when it cannot have changed; the others are to be resolved.
+/// `lowered` says which patterns kept their lowering, and how far it moved.
+pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[Option<isize>], model: &Model) -> Reused {
+    let patterns = model.patterns.len();
+    let reads = &*earlier.reads;
     if reads.len() != plan.old_patterns || earlier.resolutions.len() != plan.old_patterns {
-        return vec![None; model.patterns.len()];
+        return Reused::none(patterns);
     }
     // What the touched entities wrote and write now.
     let written: Vec<Written> = plan.touched_entities(model).map(Written::of).collect();
@@ -442,35 +441,46 @@ pub(super) fn reusable(
         let reads = reads.get(was)?;
         (!written.iter().any(|w| reads.sees(w))).then_some((was, by))
     };
+    let kept: Vec<Option<(usize, isize)>> = (0..patterns).map(keep).collect();
+    // Every pattern where it was, and the earlier Queries held by no one
+    // else: they stay in their list, which becomes the new one (a pattern
+    // to resolve has its earlier Query there until it is). Moving
+    // thousands of Queries of a few hundred bytes was a tenth of a
+    // re-check.
+    let mut resolutions = match &mut earlier.resolutions {
+        Cow::Owned(owned) if plan.in_place && owned.len() == patterns => std::mem::take(owned),
+        Cow::Owned(owned) => (kept.iter())
+            .map(|kept| kept.and_then(|(was, _)| owned[was].take()))
+            .collect(),
+        Cow::Borrowed(borrowed) => (kept.iter())
+            .map(|kept| kept.and_then(|(was, _)| borrowed[was].clone()))
+            .collect(),
+    };
     let edits = &plan.edits;
     let renumbers = plan.renumbers();
-    let resolutions = &mut earlier.resolutions;
-    (0..plan.patterns.len())
-        .map(|i| {
-            let (was, by) = keep(i)?;
-            let mut resolution = match resolutions {
-                Cow::Owned(owned) => owned[was].take(),
-                Cow::Borrowed(borrowed) => borrowed[was].clone(),
-            };
-            if let Some(resolution) = &mut resolution {
+    let was = (resolutions.iter_mut().zip(kept))
+        .map(|(slot, kept)| {
+            let (was, by) = kept?;
+            if let Some(resolution) = slot {
                 moved(edits, &mut resolution.relies_on);
                 if let Some(filter) = &mut resolution.filter {
                     // It lies in the pattern, which moved `by`.
                     filter.shift(by);
                 }
-                if renumbers {
-                    // Not one id of a touched entity, or it is resolved again.
-                    renumber(&mut resolution.returns, plan)?;
-                    renumber(&mut resolution.filtered_out, plan)?;
+                // Not one id of a touched entity, or it is resolved again.
+                if renumbers
+                    && (renumber(&mut resolution.returns, plan).is_none()
+                        || renumber(&mut resolution.filtered_out, plan).is_none())
+                {
+                    return None;
                 }
             }
-            Some((resolution, was))
+            Some(was)
         })
-        .collect()
+        .collect();
+    Reused { resolutions, was }
 }
 
-/// `ids` of earlier entities, as they are numbered now; `None` if one of
-/// them was touched.
 fn renumber(ids: &mut [EntityId], plan: &Plan) -> Option<()> {
     for id in ids {
         *id = plan.renumber(*id)?;

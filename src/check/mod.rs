@@ -55,7 +55,7 @@ pub struct Schema {
     pub diagnostics: Vec<Diagnostic>,
     /// Per pattern: when resolving it reported nothing, what it read of the
     /// entities, which lets a later check reuse its Query (`incremental`).
-    reads: reads::ReadsTable,
+    pub reads: reads::ReadsTable,
     /// What the model lints found, per table: a later check keeps a
     /// table's when the edit did not touch it (`incremental`).
     findings: lints::ModelFindings,
@@ -187,22 +187,24 @@ fn check_on(
         None => lower::lower_reusing(&trees, &places, &mut diagnostics, &mut lower::LowerAll),
     };
     model.defaults = *defaults;
-    let no_reads = reads::ReadsTable::default();
-    let (registry, (reused, kept_reads), kept_findings, kept_orders) = match earlier {
+    let (registry, (reused, earlier_reads), kept_findings, kept_orders) = match earlier {
         Some((earlier, plan)) => {
             let rebuilt = incremental::tables_rebuilt(&plan, &model);
             let reused = incremental::reusable(earlier, &plan, &lowered, &model);
-            let kept: Vec<bool> = reused.iter().map(Option::is_some).collect();
+            let kept: Vec<bool> = reused.was.iter().map(Option::is_some).collect();
             (
                 incremental::registry(earlier, &plan, &rebuilt, &model),
-                (reused, &earlier.schema.reads),
+                (reused, std::mem::take(&mut earlier.reads).into_owned()),
                 incremental::findings(earlier, &plan, &rebuilt),
                 incremental::orders(earlier, &plan, &kept),
             )
         }
         None => (
             resolve::registry::Registry::new(&model),
-            (vec![None; model.patterns.len()], &no_reads),
+            (
+                resolve::Reused::none(model.patterns.len()),
+                reads::ReadsTable::default(),
+            ),
             Vec::new(),
             Vec::new(),
         ),
@@ -222,7 +224,7 @@ fn check_on(
                 &model,
                 &registry,
                 reused,
-                kept_reads,
+                earlier_reads,
                 threads,
                 &mut diagnostics,
             )

@@ -94,7 +94,11 @@ impl Reads {
 /// pattern's reads are tested against it: held each in a block of its own,
 /// that test was a cache miss or two per pattern, 8 % of a keystroke's time
 /// at 50k lines; in one list it reads memory in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// The next check's table is this one, renewed ([`Renewal`]): a kept
+/// pattern's lookups stay where they are, a pattern resolved again adds its
+/// own at the end. Copying every kept lookup was a twelfth of a re-check.
+#[derive(Clone, Debug, Default)]
 pub struct ReadsTable {
     patterns: Vec<Entry>,
     lookups: Vec<Lookup>,
@@ -109,6 +113,13 @@ struct Entry {
     whole: bool,
 }
 
+impl Entry {
+    const UNKNOWN: Entry = Entry {
+        recorded: None,
+        whole: false,
+    };
+}
+
 /// One pattern's reads, in a [`ReadsTable`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PatternReads<'t> {
@@ -116,14 +127,17 @@ pub struct PatternReads<'t> {
     lookups: &'t [Lookup],
 }
 
-impl ReadsTable {
-    pub fn with_capacity(patterns: usize) -> ReadsTable {
-        ReadsTable {
-            patterns: Vec::with_capacity(patterns),
-            lookups: Vec::new(),
-        }
+/// Two tables are equal when each pattern's reads are: where in the list
+/// they lie, and what no pattern's range covers any more, does not count.
+impl PartialEq for ReadsTable {
+    fn eq(&self, other: &ReadsTable) -> bool {
+        self.iter().eq(other.iter())
     }
+}
 
+impl Eq for ReadsTable {}
+
+impl ReadsTable {
     /// How many patterns it holds reads for.
     pub fn len(&self) -> usize {
         self.patterns.len()
@@ -147,34 +161,84 @@ impl ReadsTable {
         (0..self.len()).map(|i| self.get(i))
     }
 
-    /// Adds the next pattern's reads (`None`: not known).
-    pub fn push(&mut self, reads: Option<&Reads>) {
-        match reads {
-            Some(reads) => self.push_lookups(reads.whole, &reads.lookups),
-            None => self.patterns.push(Entry {
-                recorded: None,
-                whole: false,
-            }),
-        }
+    /// The next check's table, made from this one: its patterns are added
+    /// again in order, kept or resolved again.
+    pub fn renew(mut self, patterns: usize) -> Renewal {
+        let earlier = std::mem::replace(&mut self.patterns, Vec::with_capacity(patterns));
+        Renewal { earlier, table: self }
     }
 
-    /// Adds the next pattern's reads, those of pattern `i` of `other`.
-    pub fn push_from(&mut self, other: &ReadsTable, i: usize) {
-        match other.get(i) {
-            Some(reads) => self.push_lookups(reads.whole, reads.lookups),
-            None => self.push(None),
-        }
+    /// The lookups no pattern's range covers any more.
+    fn unused(&self) -> usize {
+        let used: usize = (self.patterns.iter())
+            .filter_map(|e| e.recorded)
+            .map(|(_, len)| len as usize)
+            .sum();
+        self.lookups.len() - used
     }
 
-    fn push_lookups(&mut self, whole: bool, lookups: &[Lookup]) {
-        // Counts of a schema's lookups fit in `u32` many times over: a
-        // pattern makes a handful.
-        let start = self.lookups.len() as u32;
-        self.lookups.extend_from_slice(lookups);
-        self.patterns.push(Entry {
-            recorded: Some((start, lookups.len() as u32)),
-            whole,
-        });
+    /// Only the lookups some pattern's range covers, in its order.
+    fn compacted(&self) -> ReadsTable {
+        let mut lookups = Vec::with_capacity(self.lookups.len() - self.unused());
+        let patterns = (self.patterns.iter())
+            .map(|&entry| match entry.recorded {
+                Some((start, len)) => {
+                    let at = lookups.len() as u32;
+                    lookups.extend_from_slice(&self.lookups[start as usize..(start + len) as usize]);
+                    Entry {
+                        recorded: Some((at, len)),
+                        whole: entry.whole,
+                    }
+                }
+                None => entry,
+            })
+            .collect();
+        ReadsTable { patterns, lookups }
+    }
+}
+
+/// A table being renewed: the earlier check's patterns' entries beside it.
+pub struct Renewal {
+    earlier: Vec<Entry>,
+    table: ReadsTable,
+}
+
+impl Renewal {
+    /// The next pattern's reads are those of earlier pattern `was`.
+    pub fn keep(&mut self, was: usize) {
+        let entry = self.earlier.get(was).copied().unwrap_or(Entry::UNKNOWN);
+        self.table.patterns.push(entry);
+    }
+
+    /// The next pattern's reads (`None`: not known).
+    pub fn push(&mut self, reads: Option<Reads>) {
+        let entry = match reads {
+            Some(reads) => {
+                // Counts of a schema's lookups fit in `u32` many times
+                // over: a pattern makes a handful.
+                let start = self.table.lookups.len() as u32;
+                let len = reads.lookups.len() as u32;
+                self.table.lookups.extend(reads.lookups);
+                Entry {
+                    recorded: Some((start, len)),
+                    whole: reads.whole,
+                }
+            }
+            None => Entry::UNKNOWN,
+        };
+        self.table.patterns.push(entry);
+    }
+
+    /// The table; copied down to what its patterns read once more than
+    /// half of it is what they no longer read, so that it is at most
+    /// twice that, and each lookup is copied once on average.
+    pub fn finish(self) -> ReadsTable {
+        let table = self.table;
+        if table.unused() * 2 > table.lookups.len() {
+            table.compacted()
+        } else {
+            table
+        }
     }
 }
 
@@ -234,31 +298,48 @@ mod tests {
     }
 
     #[test]
-    fn a_table_keeps_each_patterns_reads_and_copies_them_to_another() {
+    fn a_renewed_table_keeps_each_patterns_reads_and_stays_at_most_twice_them() {
         let table = TableId::new(0);
-        let (_, first) = recording(|| {
-            lookup(table, "pk", Some("USER#"));
-            lookup(table, "sk", None);
-        });
-        let (_, second) = recording(whole);
-        let mut reads = ReadsTable::default();
-        reads.push(Some(&first));
-        reads.push(None);
-        reads.push(Some(&second));
+        let read = |attr: &str| recording(|| lookup(table, attr, Some("USER#"))).1;
+        let mut renewal = ReadsTable::default().renew(3);
+        renewal.push(Some(read("pk")));
+        renewal.push(None);
+        renewal.push(Some(recording(whole).1));
+        let first = renewal.finish();
         let at = |t: &ReadsTable, i| t.get(i).map(|r| (r.whole, r.lookups.to_vec()));
-        assert_eq!(at(&reads, 0), Some((false, first.lookups.clone())));
-        assert_eq!(at(&reads, 1), None);
-        assert_eq!(at(&reads, 2), Some((true, Vec::new())));
-        assert_eq!(at(&reads, 3), None);
-        // Copied in another order, each pattern's are its own still.
-        let mut copy = ReadsTable::with_capacity(3);
-        for i in [2, 0, 1] {
-            copy.push_from(&reads, i);
-        }
-        assert_eq!(copy.len(), 3);
+        assert_eq!(at(&first, 0), Some((false, read("pk").lookups)));
+        assert_eq!(at(&first, 1), None);
+        assert_eq!(at(&first, 2), Some((true, Vec::new())));
+        assert_eq!(at(&first, 3), None);
+        // Renewed in another order, one resolved again: each pattern's
+        // reads are its own still, the earlier ones left where they were.
+        let mut renewal = first.clone().renew(3);
+        renewal.keep(2);
+        renewal.push(Some(read("sk")));
+        renewal.keep(0);
+        let second = renewal.finish();
+        assert_eq!(second.len(), 3);
         assert_eq!(
-            [at(&copy, 0), at(&copy, 1), at(&copy, 2)],
-            [at(&reads, 2), at(&reads, 0), None]
+            [at(&second, 0), at(&second, 1), at(&second, 2)],
+            [at(&first, 2), Some((false, read("sk").lookups)), at(&first, 0)]
         );
+        assert_eq!(second.lookups.len(), 2);
+        // Resolved again and again, the lookups no one reads are dropped
+        // once they are more than half.
+        let mut fresh = ReadsTable::default().renew(3);
+        fresh.push(Some(read("pk")));
+        fresh.push(Some(read("sk")));
+        fresh.push(Some(read("pk")));
+        let fresh = fresh.finish();
+        let mut table = second;
+        for _ in 0..10 {
+            let mut renewal = table.renew(3);
+            renewal.push(Some(read("pk")));
+            renewal.keep(1);
+            renewal.keep(2);
+            table = renewal.finish();
+            assert!(table.lookups.len() <= 2 * 3, "{} lookups", table.lookups.len());
+            assert_eq!(table, fresh);
+        }
     }
 }

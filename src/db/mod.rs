@@ -424,6 +424,7 @@ impl Workspace {
                     std::mem::take(&mut schema.resolutions),
                     std::mem::take(&mut schema.model),
                     std::mem::take(&mut schema.registry),
+                    std::mem::take(&mut schema.reads),
                 )
             });
         // What the check left of what was taken.
@@ -432,10 +433,11 @@ impl Workspace {
             Some(before) => {
                 let texts: Vec<(FileId, &str)> = files.iter().copied().zip(before.texts.iter().map(|t| &**t)).collect();
                 let mut earlier = check::incremental::Earlier::new(&texts, &before.schema);
-                if let Some((resolutions, model, registry)) = taken {
+                if let Some((resolutions, model, registry, reads)) = taken {
                     earlier.resolutions = Cow::Owned(resolutions);
                     earlier.model = Cow::Owned(model);
                     earlier.registry = Cow::Owned(registry);
+                    earlier.reads = Cow::Owned(reads);
                 }
                 let schema = check::check_after(&sources, defaults, &mut earlier);
                 if let (Cow::Owned(resolutions), Cow::Owned(model), Cow::Owned(registry)) =

@@ -35,16 +35,19 @@ fn after(text: &str, earlier_text: &str, mut earlier: Schema, taken: bool) -> Sc
     let resolutions = std::mem::take(&mut earlier.resolutions);
     let model = std::mem::take(&mut earlier.model);
     let registry = std::mem::take(&mut earlier.registry);
+    let reads = std::mem::take(&mut earlier.reads);
     if !taken {
         earlier.resolutions = resolutions.clone();
         earlier.model = model.clone();
         earlier.registry = registry.clone();
+        earlier.reads = reads.clone();
     }
     let mut before = Earlier::new(&texts, &earlier);
     if taken {
         before.resolutions = std::borrow::Cow::Owned(resolutions);
         before.model = std::borrow::Cow::Owned(model);
         before.registry = std::borrow::Cow::Owned(registry);
+        before.reads = std::borrow::Cow::Owned(reads);
     }
     check::check_after(&[source(text, &parse)], &Defaults::default(), &mut before)
 }
@@ -74,7 +77,7 @@ fn after_lowering<T>(
 /// How many patterns an edit from `before` to `now` leaves to resolve.
 fn resolved_again(before: &str, now: &str) -> usize {
     after_lowering(before, now, |earlier, plan, lowered, model| {
-        (reusable(earlier, plan, lowered, model).iter())
+        (reusable(earlier, plan, lowered, model).was.iter())
             .filter(|kept| kept.is_none())
             .count()
     })

@@ -128,24 +128,22 @@ impl Context<'_> {
 /// Query could be found (reported). `sources` are the files the model was
 /// lowered from.
 ///
-/// `reused` holds, per pattern, a Query kept from an earlier check with
-/// the earlier pattern whose reads in `kept_reads` it keeps (`Some`), or
-/// `None` to resolve it; only the latter are resolved, spread over the
-/// threads. Also returns, per pattern that reported nothing, what its
-/// resolving read.
+/// `reused` holds the Queries kept from an earlier check, with the earlier
+/// pattern whose reads in `earlier_reads` each keeps; only the patterns it
+/// leaves to resolve are resolved, spread over the threads, into their
+/// places in its list. Also returns, per pattern that reported nothing,
+/// what its resolving read.
 pub fn resolve_all(
     sources: &[Source<'_>],
     model: &Model,
     registry: &Registry,
-    reused: Vec<Option<Kept>>,
-    kept_reads: &ReadsTable,
+    reused: Reused,
+    earlier_reads: ReadsTable,
     threads: usize,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Vec<Option<Resolution>>, ReadsTable) {
-    let todo: Vec<&Pattern> = model
-        .patterns
-        .iter()
-        .zip(&reused)
+    let Reused { mut resolutions, was } = reused;
+    let todo: Vec<&Pattern> = (model.patterns.iter().zip(&was))
         .filter(|(_, kept)| kept.is_none())
         .map(|(pattern, _)| pattern)
         .collect();
@@ -155,27 +153,37 @@ pub fn resolve_all(
         (resolution, (diagnostics.len() == before).then_some(reads))
     })
     .into_iter();
-    let mut reads = ReadsTable::with_capacity(reused.len());
-    let resolutions = (reused.into_iter())
-        .map(|kept| match kept {
-            Some((resolution, was)) => {
-                reads.push_from(kept_reads, was);
-                resolution
-            }
+    let mut reads = earlier_reads.renew(was.len());
+    for (slot, was) in resolutions.iter_mut().zip(was) {
+        match was {
+            Some(was) => reads.keep(was),
             None => {
                 let (resolution, read) = resolved.next().expect("one result per pattern resolved");
-                reads.push(read.as_ref());
-                resolution
+                *slot = resolution;
+                reads.push(read);
             }
-        })
-        .collect();
-    (resolutions, reads)
+        }
+    }
+    (resolutions, reads.finish())
 }
 
-/// A Query kept from an earlier check (or its absence, when that pattern
-/// had nothing to resolve), with the earlier pattern it is: what resolving
-/// it read is that pattern's.
-pub type Kept = (Option<Resolution>, usize);
+/// The Queries an earlier check leaves to the next one: per pattern, the
+/// earlier pattern it is (`None`: to resolve) and its Query (`None` also
+/// where it had none; anything where it is to resolve, until it is).
+pub struct Reused {
+    pub resolutions: Vec<Option<Resolution>>,
+    pub was: Vec<Option<usize>>,
+}
+
+impl Reused {
+    /// Nothing kept: every one of `patterns` patterns is resolved.
+    pub fn none(patterns: usize) -> Reused {
+        Reused {
+            resolutions: vec![None; patterns],
+            was: vec![None; patterns],
+        }
+    }
+}
 
 fn resolve(
     sources: &[Source<'_>],
