@@ -371,10 +371,19 @@ pub(super) fn tables_rebuilt(plan: &Plan, model: &Model) -> Vec<bool> {
     rebuilt
 }
 
-/// The new model's registry: a table not `rebuilt` keeps its buckets.
+/// The new model's registry: a table not `rebuilt` keeps its buckets, a
+/// table `rebuilt` is patched where the edit moved no entity.
 pub(super) fn registry(earlier: &mut Earlier<'_>, plan: &Plan, rebuilt: &[bool], model: &Model) -> Registry {
     let renumber = plan.renumbers().then_some(|e| plan.renumber(e));
-    Registry::reusing(model, &mut earlier.registry, rebuilt, renumber)
+    // Each entity where it was: a touched one has the same id before and
+    // after, and its table is patched rather than built again.
+    let touched: Option<Vec<EntityId>> = plan.in_place.then(|| {
+        (plan.entities.iter().enumerate())
+            .filter(|(_, was)| was.is_none())
+            .map(|(now, _)| EntityId::new(now))
+            .collect()
+    });
+    Registry::reusing(model, &mut earlier.registry, rebuilt, touched.as_deref(), renumber)
 }
 
 /// Per table, the earlier model lints' findings, moved to the new text,

@@ -20,13 +20,29 @@ pub struct Registry {
 }
 
 /// The items that write one key attribute of one table.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Bucket {
     attr: String,
+    /// The first entity that writes `attr`: the buckets are in the order
+    /// of their first entities (and of the keys within its items).
+    first: EntityId,
     /// (leading literal, item), sorted by literal.
     entries: Vec<(String, ItemRef)>,
     /// The distinct lengths of the leading literals, ascending.
     lengths: Vec<usize>,
+}
+
+impl Bucket {
+    /// Its literals' distinct lengths, from its entries.
+    fn measure(&mut self) {
+        self.lengths.clear();
+        for (literal, _) in &self.entries {
+            if !self.lengths.contains(&literal.len()) {
+                self.lengths.push(literal.len());
+            }
+        }
+        self.lengths.sort_unstable();
+    }
 }
 
 /// Whether a template with leading literal `literal` could produce a value
@@ -47,11 +63,14 @@ impl Registry {
     /// of an earlier text whose entities of those tables are the same.
     /// `renumber` gives each of them its id now, when entities were added
     /// or removed before it (`None`: the same ids); a table with an entity
-    /// it gives no id is built again.
+    /// it gives no id is built again. A table `rebuild` names is patched
+    /// instead where it can be: `touched`, the entities the edit touched,
+    /// when they have the same ids before and after it.
     pub fn reusing(
         model: &Model,
         earlier: &mut Cow<'_, Registry>,
         rebuild: &[bool],
+        touched: Option<&[EntityId]>,
         renumber: Option<impl Fn(EntityId) -> Option<EntityId>>,
     ) -> Registry {
         if earlier.by_table.len() != model.tables.len() || rebuild.len() != model.tables.len() {
@@ -61,6 +80,11 @@ impl Registry {
         let mut kept: Vec<Vec<Bucket>> = vec![Vec::new(); model.tables.len()];
         for (table, buckets) in kept.iter_mut().enumerate() {
             if rebuild[table] {
+                let patched = touched.and_then(|touched| Self::patched(model, earlier, TableId::new(table), touched));
+                if let Some(patched) = patched {
+                    *buckets = patched;
+                    rebuild[table] = false;
+                }
                 continue;
             }
             *buckets = match earlier {
@@ -68,8 +92,12 @@ impl Registry {
                 Cow::Borrowed(earlier) => earlier.by_table[table].clone(),
             };
             let renumbered = renumber.as_ref().is_none_or(|renumber| {
-                (buckets.iter_mut().flat_map(|b| &mut b.entries))
-                    .all(|(_, item)| renumber(item.entity).map(|now| item.entity = now).is_some())
+                buckets.iter_mut().all(|bucket| {
+                    let first = renumber(bucket.first).map(|now| bucket.first = now).is_some();
+                    first
+                        && (bucket.entries.iter_mut())
+                            .all(|(_, item)| renumber(item.entity).map(|now| item.entity = now).is_some())
+                })
             });
             // An entity without an id now: not the same items, built again.
             rebuild[table] |= !renumbered;
@@ -98,7 +126,9 @@ impl Registry {
                         None => {
                             buckets.push(Bucket {
                                 attr: key.attr.clone(),
-                                ..Bucket::default()
+                                first: entity_id,
+                                entries: Vec::new(),
+                                lengths: Vec::new(),
                             });
                             buckets.len() - 1
                         }
@@ -115,11 +145,63 @@ impl Registry {
         }
         for bucket in by_table.iter_mut().flatten() {
             bucket.entries.sort_by(|a, b| a.0.cmp(&b.0));
-            bucket.lengths = bucket.entries.iter().map(|(p, _)| p.len()).collect();
-            bucket.lengths.sort_unstable();
-            bucket.lengths.dedup();
+            bucket.measure();
         }
         Registry { by_table }
+    }
+
+    /// `table`'s buckets as `earlier` had them, with the items of the
+    /// entities `touched` (each with the same id before and after the
+    /// edit) taken out and written again where they sort: what building
+    /// them again gives, without going over the table's other entities.
+    /// `None` where the edit can change the buckets' order (a touched
+    /// entity is the first to write an attribute, or now writes one no
+    /// earlier entity did, or was the last to write one).
+    fn patched(
+        model: &Model,
+        earlier: &mut Cow<'_, Registry>,
+        table: TableId,
+        touched: &[EntityId],
+    ) -> Option<Vec<Bucket>> {
+        let earlier_buckets = earlier.by_table.get(table.index())?;
+        let lowest = *touched.iter().min()?;
+        if earlier_buckets.iter().any(|b| b.first >= lowest) {
+            return None;
+        }
+        let mut buckets = match earlier {
+            Cow::Owned(earlier) => std::mem::take(&mut earlier.by_table[table.index()]),
+            Cow::Borrowed(earlier) => earlier.by_table[table.index()].clone(),
+        };
+        for bucket in &mut buckets {
+            bucket.entries.retain(|(_, item)| !touched.contains(&item.entity));
+        }
+        for &entity_id in touched {
+            let entity = model.entity(entity_id);
+            if entity.table != Some(table) {
+                continue;
+            }
+            for (item_id, item) in entity.items.iter().enumerate() {
+                for key in &item.keys {
+                    let bucket = buckets.iter_mut().find(|b| b.attr == key.attr)?;
+                    let literal = key.template.literal_prefix();
+                    // Built, a bucket's entries are sorted by literal and
+                    // then in the order written: by entity, then item.
+                    let at = bucket.entries.partition_point(|(other, at)| {
+                        (other.as_str(), at.entity, at.item) < (literal.as_str(), entity_id, item_id)
+                    });
+                    let item_ref = ItemRef {
+                        entity: entity_id,
+                        item: item_id,
+                    };
+                    bucket.entries.insert(at, (literal, item_ref));
+                }
+            }
+        }
+        if buckets.iter().any(|b| b.entries.is_empty()) {
+            return None;
+        }
+        buckets.iter_mut().for_each(Bucket::measure);
+        Some(buckets)
     }
 
     fn bucket(&self, table: TableId, attr: &str) -> Option<&Bucket> {
