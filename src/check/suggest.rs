@@ -7,15 +7,48 @@ use crate::syntax::{FileSpan, names};
 /// `None` when nothing is close enough to be a likely typo. Hand-written:
 /// strsim measures distance, the limit and the ranking are dyno's own.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
+    let chars: Vec<char> = word.chars().collect();
+    let limit = (chars.len() / 3).max(1);
+    let mut row = Vec::new();
     candidates
         .into_iter()
         .filter(|c| *c != word)
-        .map(|c| (distance(word, c), c))
-        .filter(|&(d, _)| d <= limit)
+        .filter_map(|c| Some((distance_within(&chars, c, limit, &mut row)?, c)))
         // Among equally close words, the one that differs only in case.
         .min_by_key(|&(d, c)| (d, distance(&word.to_lowercase(), &c.to_lowercase()), c.len()))
         .map(|(_, c)| c)
+}
+
+/// The Levenshtein distance over characters between `word` and `other`
+/// when it is at most `limit`, else `None`. A typed name is compared with
+/// every entity of the schema (thousands): this stops as soon as no way of
+/// editing one into the other can stay within the limit, usually after a
+/// character or two, where the whole distance cost a few milliseconds a
+/// keystroke. `row` is room reused from call to call.
+fn distance_within(word: &[char], other: &str, limit: usize, row: &mut Vec<usize>) -> Option<usize> {
+    // One row of the edit-distance table: row[j] is the distance between
+    // the characters of `other` read so far and word[..j].
+    row.clear();
+    row.extend(0..=word.len());
+    let mut read = 0;
+    for c in other.chars() {
+        read += 1;
+        let mut diagonal = row[0];
+        row[0] = read;
+        let mut smallest = row[0];
+        for (j, &w) in word.iter().enumerate() {
+            let substituted = diagonal + usize::from(w != c);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(diagonal + 1).min(row[j] + 1);
+            smallest = smallest.min(row[j + 1]);
+        }
+        // A row's smallest entry never shrinks in the rows after it.
+        if smallest > limit {
+            return None;
+        }
+    }
+    let d = row[word.len()];
+    (d <= limit).then_some(d)
 }
 
 /// The did-you-mean suffix for a message about the name at `span`, and the
@@ -53,6 +86,20 @@ mod tests {
         assert_eq!(closest("invoice", ["User", "Tenant"]), None);
         assert_eq!(closest("gsi1Sk", ["gsi1pk", "gsi1sk"]), Some("gsi1sk"));
         assert_eq!(distance("kitten", "sitting"), 3);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_bounded_distance_is_the_distance_when_within_the_limit(
+            word in "[abAé]{0,7}",
+            other in "[abAé]{0,7}",
+            limit in 0usize..5,
+        ) {
+            let chars: Vec<char> = word.chars().collect();
+            let full = distance(&word, &other);
+            let bounded = distance_within(&chars, &other, limit, &mut Vec::new());
+            proptest::prop_assert_eq!(bounded, (full <= limit).then_some(full));
+        }
     }
 
     #[test]
