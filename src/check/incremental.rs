@@ -490,6 +490,8 @@ pub(super) fn reusable(earlier: &mut Earlier<'_>, plan: &Plan, lowered: &[Option
     Reused { resolutions, was }
 }
 
+/// `ids` of earlier entities, as they are numbered now; `None` if one of
+/// them was touched.
 fn renumber(ids: &mut [EntityId], plan: &Plan) -> Option<()> {
     for id in ids {
         *id = plan.renumber(*id)?;
