@@ -190,7 +190,12 @@ impl Plan {
 
     /// The entities now that the edit touched or that are new.
     fn touched_now_in<'m>(&self, new: &'m Model) -> impl Iterator<Item = &'m Entity> {
-        (self.entities.iter().zip(&new.entities)).filter_map(|(was, e)| was.is_none().then_some(e))
+        self.touched_now().filter_map(|id| new.entities.get(id.index()))
+    }
+
+    /// The ids of the entities now that the edit touched or that are new.
+    fn touched_now(&self) -> impl Iterator<Item = EntityId> + '_ {
+        (self.entities.iter().enumerate()).filter_map(|(now, was)| was.is_none().then_some(EntityId::new(now)))
     }
 }
 
@@ -377,12 +382,7 @@ pub(super) fn registry(earlier: &mut Earlier<'_>, plan: &Plan, rebuilt: &[bool],
     let renumber = plan.renumbers().then_some(|e| plan.renumber(e));
     // Each entity where it was: a touched one has the same id before and
     // after, and its table is patched rather than built again.
-    let touched: Option<Vec<EntityId>> = plan.in_place.then(|| {
-        (plan.entities.iter().enumerate())
-            .filter(|(_, was)| was.is_none())
-            .map(|(now, _)| EntityId::new(now))
-            .collect()
-    });
+    let touched: Option<Vec<EntityId>> = plan.in_place.then(|| plan.touched_now().collect());
     Registry::reusing(model, &mut earlier.registry, rebuilt, touched.as_deref(), renumber)
 }
 

@@ -169,18 +169,17 @@ impl ReadsTable {
         Renewal { earlier, table: self }
     }
 
-    /// The lookups no pattern's range covers any more.
-    fn unused(&self) -> usize {
-        let used: usize = (self.patterns.iter())
+    /// How many lookups some pattern's range covers.
+    fn used(&self) -> usize {
+        (self.patterns.iter())
             .filter_map(|e| e.recorded)
             .map(|(_, len)| len as usize)
-            .sum();
-        self.lookups.len() - used
+            .sum()
     }
 
-    /// Only the lookups some pattern's range covers, in its order.
-    fn compacted(&self) -> ReadsTable {
-        let mut lookups = Vec::with_capacity(self.lookups.len() - self.unused());
+    /// Only the `used` lookups some pattern's range covers, in its order.
+    fn compacted(&self, used: usize) -> ReadsTable {
+        let mut lookups = Vec::with_capacity(used);
         let patterns = (self.patterns.iter())
             .map(|&entry| match entry.recorded {
                 Some((start, len)) => {
@@ -235,8 +234,9 @@ impl Renewal {
     /// twice that, and each lookup is copied once on average.
     pub fn finish(self) -> ReadsTable {
         let table = self.table;
-        if table.unused() * 2 > table.lookups.len() {
-            table.compacted()
+        let used = table.used();
+        if (table.lookups.len() - used) * 2 > table.lookups.len() {
+            table.compacted(used)
         } else {
             table
         }
