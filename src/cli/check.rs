@@ -7,7 +7,6 @@ use clap::{Args, ValueEnum};
 
 use super::input::{self, SourceText};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
-use ropey::Rope;
 
 use crate::check::{Analysis, describe};
 use crate::db::{Workspace, folder};
@@ -80,7 +79,7 @@ pub fn run(args: &CheckArgs) -> i32 {
                 if source.text.trim().is_empty() {
                     eprintln!("warning: `{}` is empty: nothing to check", source.display_path());
                 }
-                let (file, _) = workspace.set_text(&source.display_path(), Rope::from_str(&source.text));
+                let (file, _) = workspace.set_source(&source.display_path(), source.text.clone());
                 debug_assert_eq!(file.index(), sources.len());
                 sources.push(source);
                 match groups.last_mut() {

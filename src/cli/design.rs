@@ -44,7 +44,7 @@ pub fn run(args: &DesignArgs) -> i32 {
     let input = if args.fresh {
         design::without_keys(&source.text)
     } else {
-        source.text.clone()
+        source.text.to_string()
     };
     let design = design::design(&input, &options);
     if args.write {

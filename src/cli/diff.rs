@@ -126,7 +126,7 @@ struct Side {
 
 impl Side {
     fn texts(&self) -> Vec<&str> {
-        self.sources.iter().map(|s| s.text.as_str()).collect()
+        self.sources.iter().map(|s| &*s.text).collect()
     }
 }
 

@@ -38,7 +38,7 @@ pub fn run(args: &FmtArgs) -> i32 {
         };
         let shown = source.display_path();
         match format(&source.text) {
-            Ok(formatted) if formatted == source.text => {}
+            Ok(formatted) if *formatted == *source.text => {}
             Ok(_) if args.check => {
                 println!("{shown}");
                 failed = true;

@@ -157,8 +157,7 @@ fn analyse_sources(
 ) -> Result<(Vec<input::SourceText>, crate::check::Analysis), i32> {
     // The workspace the server and `dyno check` build, of these files, in
     // the folder's order, so that every command gives the same answers.
-    let (workspace, files) =
-        crate::db::Workspace::of_files(sources.iter().map(|s| (s.display_path(), s.text.as_str())));
+    let (workspace, files) = crate::db::Workspace::of_files(sources.iter().map(|s| (s.display_path(), s.text.clone())));
     let analysis = workspace.analysis_with(files[named_at], &files, defaults);
     if let Some(refusal) = refusal {
         let syntax: Vec<_> = files

@@ -120,7 +120,7 @@ fn read_items(path: &std::path::Path) -> Result<String, String> {
             .map_err(|e| format!("standard input cannot be read: {e}"))?;
         return Ok(text);
     }
-    input::read(path).map(|source| source.text)
+    input::read(path).map(|source| source.text.to_string())
 }
 
 fn bytes_text(bytes: u64) -> String {

@@ -37,7 +37,7 @@ pub fn run(args: &ViewArgs) -> i32 {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
-    let texts: Vec<&str> = sources.iter().map(|s| s.text.as_str()).collect();
+    let texts: Vec<&str> = sources.iter().map(|s| &*s.text).collect();
     let named = super::schema_name(&args.file, &sources);
     if let Some(name) = &args.pattern
         && analysis.schema.model.pattern_named(name).is_none()

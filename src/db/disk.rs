@@ -4,9 +4,7 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use ropey::Rope;
-
-use super::{FileId, Origin, Superseded, Workspace};
+use super::{Content, FileId, Origin, Superseded, Workspace};
 
 /// When a file on disk last changed, as far as reading it again goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,13 +44,14 @@ impl Workspace {
         }
         let stamp = Stamp::of(path)?;
         let text = std::fs::read_to_string(path).ok()?;
-        Some(self.set_input(name, Rope::from_str(&text), Origin::Disk(stamp)))
+        Some(self.set_input(name, Content::Text(text.into()), Origin::Disk(stamp)))
     }
 
     /// The editor closed the file: it is the disk's again, read at the next
     /// sync. Its text is freed now.
     pub fn close(&mut self, file: FileId) -> Superseded {
         let path = self.files[file.index()].path.clone();
-        self.set_input(&path, Rope::new(), Origin::Disk(Stamp::UNREAD)).1
+        self.set_input(&path, Content::Text("".into()), Origin::Disk(Stamp::UNREAD))
+            .1
     }
 }

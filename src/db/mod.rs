@@ -37,10 +37,13 @@ use turns::Turns;
 /// Shared by every snapshot that sees this revision.
 struct FileInput {
     revision: u64,
-    rope: Rope,
+    /// The text as a rope (an editor's, edited in place) and as one string
+    /// (what is parsed): one is given, the other made when first asked for.
+    /// A command that never edits keeps one copy of a large file, not two.
+    rope: OnceLock<Rope>,
+    text: OnceLock<Arc<str>>,
     /// Where the text came from: an editor, or the disk at this stamp.
     origin: Origin,
-    text: OnceLock<Arc<str>>,
     parse: OnceLock<Arc<Parse>>,
     items: OnceLock<Arc<Items>>,
     /// The text and parse of an earlier revision of the file, until this
@@ -69,12 +72,44 @@ fn let_go_of_parse(input: &mut Arc<FileInput>) {
 impl FileInput {
     /// What a later revision can re-parse from: this one's parse, or the
     /// earlier one this one had not used yet.
+    fn new(revision: u64, content: Content, origin: Origin, previous: Option<Previous>) -> FileInput {
+        let (rope, text) = match content {
+            Content::Rope(rope) => (OnceLock::from(rope), OnceLock::new()),
+            Content::Text(text) => (OnceLock::new(), OnceLock::from(text)),
+        };
+        FileInput {
+            revision,
+            rope,
+            text,
+            origin,
+            parse: OnceLock::new(),
+            items: OnceLock::new(),
+            previous: Mutex::new(previous),
+        }
+    }
+
+    fn rope(&self) -> &Rope {
+        self.rope
+            .get_or_init(|| Rope::from_str(self.text.get().expect("an input has its text in one form")))
+    }
+
+    fn text(&self) -> &Arc<str> {
+        self.text
+            .get_or_init(|| rope_text(self.rope.get().expect("an input has its text in one form")))
+    }
+
     fn to_previous(&self) -> Option<Previous> {
         match (self.text.get(), self.parse.get()) {
             (Some(text), Some(parse)) => Some((text.clone(), parse.clone())),
             _ => lock(&self.previous).clone(),
         }
     }
+}
+
+/// A new revision's text, in the form its caller has it.
+enum Content {
+    Rope(Rope),
+    Text(Arc<str>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,11 +187,11 @@ impl Workspace {
     /// A workspace of these files (path, text), in this order: the one a
     /// command builds of the files it read, or the server of a schema's
     /// files at a git revision. Returns their ids, in the same order.
-    pub fn of_files<'a>(files: impl IntoIterator<Item = (String, &'a str)>) -> (Workspace, Vec<FileId>) {
+    pub fn of_files<T: Into<Arc<str>>>(files: impl IntoIterator<Item = (String, T)>) -> (Workspace, Vec<FileId>) {
         let mut workspace = Workspace::new();
         let ids = files
             .into_iter()
-            .map(|(path, text)| workspace.set_text(&path, Rope::from_str(text)).0)
+            .map(|(path, text)| workspace.set_source(&path, text.into()).0)
             .collect();
         (workspace, ids)
     }
@@ -177,18 +212,24 @@ impl Workspace {
     /// Sets the text of the file at `path` as an editor has it, adding the
     /// file if it is new. Every call is a new revision.
     pub fn set_text(&mut self, path: &str, text: Rope) -> (FileId, Superseded) {
-        self.set_input(path, text, Origin::Editor)
+        self.set_input(path, Content::Rope(text), Origin::Editor)
+    }
+
+    /// Like `set_text`, for a caller that has the text as one string and
+    /// will not edit it (a command): no rope is made unless one is asked for.
+    pub fn set_source(&mut self, path: &str, text: Arc<str>) -> (FileId, Superseded) {
+        self.set_input(path, Content::Text(text), Origin::Editor)
     }
 
     /// Applies `edit` to the file's text: a new revision.
     pub fn edit(&mut self, file: FileId, edit: impl FnOnce(&mut Rope)) -> Superseded {
-        let mut rope = self.files[file.index()].input.rope.clone();
+        let mut rope = self.files[file.index()].input.rope().clone();
         edit(&mut rope);
         let path = self.files[file.index()].path.clone();
-        self.set_input(&path, rope, Origin::Editor).1
+        self.set_input(&path, Content::Rope(rope), Origin::Editor).1
     }
 
-    fn set_input(&mut self, path: &str, rope: Rope, origin: Origin) -> (FileId, Superseded) {
+    fn set_input(&mut self, path: &str, content: Content, origin: Origin) -> (FileId, Superseded) {
         self.revisions += 1;
         // A text to be read from disk later (a closed file) has nothing to
         // re-parse from or re-check from: the closed revision's text, parse
@@ -198,15 +239,7 @@ impl Workspace {
             .file(path)
             .filter(|_| !closed)
             .and_then(|file| self.files[file.index()].input.to_previous());
-        let input = Arc::new(FileInput {
-            revision: self.revisions,
-            rope,
-            origin,
-            text: OnceLock::new(),
-            parse: OnceLock::new(),
-            items: OnceLock::new(),
-            previous: Mutex::new(previous),
-        });
+        let input = Arc::new(FileInput::new(self.revisions, content, origin, previous));
         let mut superseded = Superseded::default();
         let file = match self.file(path) {
             Some(file) => {
@@ -303,12 +336,11 @@ impl Workspace {
     }
 
     pub fn rope(&self, file: FileId) -> Rope {
-        self.files[file.index()].input.rope.clone()
+        self.files[file.index()].input.rope().clone()
     }
 
     pub fn text(&self, file: FileId) -> Arc<str> {
-        let input = &self.files[file.index()].input;
-        input.text.get_or_init(|| rope_text(&input.rope)).clone()
+        self.files[file.index()].input.text().clone()
     }
 
     /// The file's syntax tree and syntax errors: re-parsed from an earlier

@@ -3,6 +3,7 @@
 //! checker's fixture tests compare them, without going through the CLI.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -12,12 +13,14 @@ use crate::syntax::{FileId, LineIndex, Span};
 /// A file's text with its path and line index, to show locations in.
 pub struct SourceText {
     pub path: PathBuf,
-    pub text: String,
+    /// Shared: a command hands the same text to its workspace to check.
+    pub text: Arc<str>,
     pub lines: LineIndex,
 }
 
 impl SourceText {
-    pub fn new(path: PathBuf, text: String) -> SourceText {
+    pub fn new(path: PathBuf, text: impl Into<Arc<str>>) -> SourceText {
+        let text = text.into();
         let lines = LineIndex::new(&text);
         SourceText { path, text, lines }
     }

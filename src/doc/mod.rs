@@ -398,7 +398,7 @@ mod tests {
     #[test]
     fn the_same_schema_gives_the_same_document() {
         let text = include_str!("../../examples/billing.dyno");
-        let sources = [SourceText::new("billing.dyno".into(), text.into())];
+        let sources = [SourceText::new("billing.dyno".into(), text)];
         let a = document("billing.dyno", &sources, &crate::check::analyze(text));
         let b = document("billing.dyno", &sources, &crate::check::analyze(text));
         assert_eq!(a, b);
@@ -424,7 +424,7 @@ mod tests {
     #[test]
     fn a_sharded_pattern_says_how_many_queries() {
         let text = "table Games {\n  key pk, sk\n}\n\nentity Score {\n  gameId: id\n  points: int(pad 9)\n  userId: id\n  shard: shard(10)\n  pk = \"SCORE#{gameId}.{shard}\"\n  sk = \"{points}#{userId}\"\n}\n\npattern leaderboard(gameId) -> Score[] by points desc limit 10\n";
-        let sources = [SourceText::new("g.dyno".into(), text.into())];
+        let sources = [SourceText::new("g.dyno".into(), text)];
         let doc = document("g.dyno", &sources, &crate::check::analyze(text));
         assert!(
             doc.contains("10 Queries on the table, one per `shard` (0 to 9)"),
