@@ -245,7 +245,7 @@ impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
         &mut self,
         n: usize,
         was: usize,
-        docs: &Option<ast::Docs>,
+        docs: &Option<Box<ast::Docs>>,
         model: &mut Model,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> isize {

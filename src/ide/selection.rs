@@ -110,7 +110,7 @@ impl Collect<'_> {
         }
     }
 
-    fn docs(&mut self, docs: &Option<ast::Docs>) {
+    fn docs(&mut self, docs: &Option<Box<ast::Docs>>) {
         if let Some(docs) = docs {
             self.push(docs.span);
         }

@@ -75,7 +75,7 @@ impl Item {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
     pub span: Span,
-    pub docs: Option<Docs>,
+    pub docs: Option<Box<Docs>>,
     pub name: Name,
     pub keys: Vec<KeyDecl>,
     pub indexes: Vec<IndexDecl>,
@@ -156,7 +156,7 @@ impl KeyType {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IndexDecl {
     pub span: Span,
-    pub docs: Option<Docs>,
+    pub docs: Option<Box<Docs>>,
     pub local: bool,
     pub name: Name,
     pub partition: KeyPart,
@@ -200,7 +200,7 @@ pub struct DelimiterDecl {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entity {
     pub span: Span,
-    pub docs: Option<Docs>,
+    pub docs: Option<Box<Docs>>,
     pub name: Name,
     /// `in Table`
     pub table: Option<Name>,
@@ -219,7 +219,7 @@ pub struct Entity {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attribute {
     pub span: Span,
-    pub docs: Option<Docs>,
+    pub docs: Option<Box<Docs>>,
     pub name: Name,
     pub ty: TypeRef,
     pub optional: bool,
@@ -265,7 +265,7 @@ impl TypeArg {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeyTemplate {
     pub span: Span,
-    pub docs: Option<Docs>,
+    pub docs: Option<Box<Docs>>,
     pub key: Name,
     pub template: StringLit,
 }
@@ -387,7 +387,7 @@ impl Segment {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pattern {
     pub span: Span,
-    pub docs: Option<Docs>,
+    pub docs: Option<Box<Docs>>,
     pub name: Name,
     pub known: Vec<Known>,
     pub returns: Vec<Returned>,

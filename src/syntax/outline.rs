@@ -18,7 +18,7 @@ pub fn outline(file: &SourceFile) -> String {
     out
 }
 
-fn docs(out: &mut String, indent: &str, docs: &Option<Docs>) {
+fn docs(out: &mut String, indent: &str, docs: &Option<Box<Docs>>) {
     if let Some(d) = docs {
         for line in d.text.lines() {
             let _ = writeln!(out, "{indent}/// {line}");

@@ -472,7 +472,7 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-fn doc_lines(docs: &Option<Docs>, indent: &str, lines: &mut Vec<String>) {
+fn doc_lines(docs: &Option<Box<Docs>>, indent: &str, lines: &mut Vec<String>) {
     let Some(docs) = docs else { return };
     for line in docs.text.split('\n') {
         lines.push(if line.is_empty() {

@@ -42,11 +42,13 @@ fn table_name() -> impl Strategy<Value = Name> {
     prop_oneof![3 => name(ENTITIES), 1 => name(QUOTED_NAMES)]
 }
 
-fn docs() -> impl Strategy<Value = Option<Docs>> {
+fn docs() -> impl Strategy<Value = Option<Box<Docs>>> {
     prop::option::of(
-        prop::sample::select(&["doc", "two\nlines", "", "  indented", "/slash", "ünï 🎉"][..]).prop_map(|text| Docs {
-            text: text.to_string(),
-            span: Span::default(),
+        prop::sample::select(&["doc", "two\nlines", "", "  indented", "/slash", "ünï 🎉"][..]).prop_map(|text| {
+            Box::new(Docs {
+                text: text.to_string(),
+                span: Span::default(),
+            })
         }),
     )
 }

@@ -185,7 +185,7 @@ pub(super) fn take<T: Lowered>(model: &mut Cow<'_, Model>, n: usize) -> (T, Vec<
 /// The docs as the tree has them now: they lie before the item, in the
 /// stretch of the item before, so an edit there changes them without
 /// touching the item.
-pub(super) fn read_docs_again(kept: &mut Option<String>, now: &Option<ast::Docs>) {
+pub(super) fn read_docs_again(kept: &mut Option<String>, now: &Option<Box<ast::Docs>>) {
     let now = now.as_ref().map(|d| d.text.as_str());
     if kept.as_deref() != now {
         *kept = now.map(str::to_string);

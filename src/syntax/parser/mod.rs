@@ -191,7 +191,8 @@ fn docs_at(text: &str, span: Span) -> Docs {
 
 /// Gives every item and member the `///` lines directly above it.
 fn attach_docs(text: &str, items: &mut [Item], significant: &[(Token<'_>, SimpleSpan)], others: &[(Token<'_>, Span)]) {
-    let docs_before = |start: usize| docs_span_before(start, significant, others).map(|span| docs_at(text, span));
+    let docs_before =
+        |start: usize| docs_span_before(start, significant, others).map(|span| Box::new(docs_at(text, span)));
     for item in items {
         match item {
             Item::Table(table) => {
