@@ -326,6 +326,9 @@ impl<R: AsyncRead + Unpin> Frames<R> {
     }
 }
 
+/// The most each pipe between the proxy and tower-lsp holds at once.
+const PIPE_BYTES: usize = 64 * 1024;
+
 /// Serves over the given streams through the proxy. Returns the process
 /// exit code the protocol asks for: 0 when `exit` follows `shutdown`, 1
 /// otherwise (including input that just ends).
@@ -335,8 +338,10 @@ where
     O: AsyncWrite + Unpin + Send + 'static,
     S: FnOnce(tokio::io::DuplexStream, tokio::io::DuplexStream) -> tokio::task::JoinHandle<()>,
 {
-    let (mut to_server, server_input) = tokio::io::duplex(1 << 20);
-    let (server_output, from_server) = tokio::io::duplex(1 << 20);
+    // Small pipes: a pipe's buffer keeps the size it grew to, and a large
+    // message (a whole schema opened) passes through in pieces as well.
+    let (mut to_server, server_input) = tokio::io::duplex(PIPE_BYTES);
+    let (server_output, from_server) = tokio::io::duplex(PIPE_BYTES);
     let (frames, mut outgoing) = mpsc::unbounded_channel::<Vec<u8>>();
 
     let writer = tokio::spawn(async move {
