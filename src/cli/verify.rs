@@ -69,7 +69,7 @@ pub fn run(args: &VerifyArgs) -> i32 {
         Ok(analysed) => analysed,
         Err(status) => return status,
     };
-    let texts: Vec<&str> = sources.iter().map(|s| s.text.as_str()).collect();
+    let texts: Vec<&str> = sources.iter().map(|s| &*s.text).collect();
     let named = super::schema_name(&args.file, &sources);
     let options = Options {
         endpoint: args.endpoint.clone(),
