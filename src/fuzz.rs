@@ -38,13 +38,13 @@ fn assert_spans(text: &str, diagnostics: &[Diagnostic]) {
         let spans = std::iter::once(d.span).chain(d.related.iter().map(|r| r.at.span));
         for span in spans {
             assert!(
-                span.start <= span.end && span.end <= text.len(),
+                span.start() <= span.end() && span.end() <= text.len(),
                 "{:?} span {span:?} outside a text of {} bytes",
                 d.code,
                 text.len()
             );
             assert!(
-                text.is_char_boundary(span.start) && text.is_char_boundary(span.end),
+                text.is_char_boundary(span.start()) && text.is_char_boundary(span.end()),
                 "{:?} span {span:?} splits a character",
                 d.code
             );
@@ -58,10 +58,10 @@ pub fn parse(data: &[u8]) {
     let mut end = 0;
     for (_, span) in &tokens {
         assert!(
-            span.start >= end && span.end <= text.len(),
+            span.start() >= end && span.end() <= text.len(),
             "token {span:?} out of order"
         );
-        end = span.end;
+        end = span.end();
     }
     assert_spans(&text, &lexical);
     let parse = crate::syntax::parse(&text);
@@ -127,7 +127,7 @@ pub fn completion_window(text: &str, all: &[(crate::syntax::lexer::Token<'_>, cr
         window.as_slice(),
         "window at {offset} of {text:?}"
     );
-    if let Some(under) = all.iter().find(|(_, s)| s.start <= offset && offset <= s.end) {
+    if let Some(under) = all.iter().find(|(_, s)| s.start() <= offset && offset <= s.end()) {
         assert!(
             window.contains(under),
             "window at {offset} misses {under:?} in {text:?}"

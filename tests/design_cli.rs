@@ -26,7 +26,7 @@ fn errors(text: &str) -> Vec<(String, Option<String>)> {
             let pattern = model
                 .patterns
                 .iter()
-                .find(|p| p.span.start <= d.span.start && d.span.end <= p.span.end)
+                .find(|p| p.span.start() <= d.span.start() && d.span.end() <= p.span.end())
                 .map(|p| p.name.text.to_string());
             (d.message.clone(), pattern)
         })

@@ -53,16 +53,16 @@ fn problems(input: &str, clean: bool) -> Vec<String> {
     for e in &errors {
         let pattern = model
             .pattern_ids()
-            .find(|(_, p)| p.span.start <= e.span.start && e.span.end <= p.span.end)
+            .find(|(_, p)| p.span.start() <= e.span.start() && e.span.end() <= p.span.end())
             .map(|(_, p)| p.name.text.to_string());
         match pattern {
             None => out.push(format!(
                 "{} outside any pattern: {} (at {}..{}: `{}`)",
                 e.code.as_str(),
                 e.message,
-                e.span.start,
-                e.span.end,
-                &d.text[e.span.start..e.span.end]
+                e.span.start(),
+                e.span.end(),
+                &d.text[e.span.start()..e.span.end()]
             )),
             Some(name) if !d.unserved.iter().any(|u| u.pattern == name) => out.push(format!(
                 "{} on `{name}`, which is not listed as unserved: {}",
@@ -306,13 +306,15 @@ fn bundled_schemas_stripped_and_redesigned() {
         let analysis = analyze(&d.text);
         for e in analysis.diagnostics().iter().filter(|e| e.severity == Severity::Error) {
             let on_unserved = analysis.schema.model.pattern_ids().any(|(_, p)| {
-                p.span.start <= e.span.start && e.span.end <= p.span.end && unserved.contains(&p.name.text.as_str())
+                p.span.start() <= e.span.start()
+                    && e.span.end() <= p.span.end()
+                    && unserved.contains(&p.name.text.as_str())
             });
             if !on_unserved {
                 snapshot.push_str(&format!(
                     "  unexplained {} on `{}`: {}\n",
                     e.code.as_str(),
-                    &d.text[e.span.start..e.span.end],
+                    &d.text[e.span.start()..e.span.end()],
                     e.message
                 ));
             }

@@ -148,7 +148,7 @@ fn fresh_designs_pass_verify_against_the_endpoint() {
             .iter()
             .filter(|w| w.code.as_str() == "W202")
             // W202 points at the pattern's name.
-            .map(|w| d.text[w.span.start..w.span.end].to_string())
+            .map(|w| d.text[w.span.start()..w.span.end()].to_string())
             .collect();
         assert!(
             !warned.is_empty(),

@@ -34,8 +34,8 @@ fn describe(text: &str) -> String {
                 "  {} {} at {}..{}: {}",
                 d.severity.as_str(),
                 d.code.as_str(),
-                d.span.start,
-                d.span.end,
+                d.span.start(),
+                d.span.end(),
                 d.message
             )
         })

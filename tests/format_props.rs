@@ -232,7 +232,7 @@ fn respace(text: &str, choices: &mut Choices<'_>) -> String {
     let mut previous: Option<Token<'_>> = None;
     let mut previous_end = 0;
     for (token, span) in tokens {
-        let gap = &text[previous_end..span.start];
+        let gap = &text[previous_end..span.start()];
         let n = line_breaks(gap);
         let after_comment = previous.is_some_and(Token::is_trivia);
         let respaced = if previous.is_none() {
@@ -259,7 +259,7 @@ fn respace(text: &str, choices: &mut Choices<'_>) -> String {
         out.push_str(&respaced);
         out.push_str(&text[span.range()]);
         previous = Some(token);
-        previous_end = span.end;
+        previous_end = span.end();
     }
     if choices.chance(50) {
         let k = choices.pick(4);

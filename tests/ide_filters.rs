@@ -79,7 +79,7 @@ fn a_filter_attribute_hovers_as_the_attribute_and_renames_with_it() {
     let declaration = file.text.find("total: int").unwrap();
     let found: Vec<_> = references(&file, declaration + 1, false)
         .into_iter()
-        .map(|r| r.span.start)
+        .map(|r| r.span.start())
         .collect();
     assert_eq!(found, [offset - 2], "{found:?}");
     let edits = rename(&file, declaration + 1, "amount").unwrap();
@@ -109,7 +109,7 @@ fn a_callers_value_in_a_filter_renames_as_a_value_and_an_enum_word_does_not() {
     let at = file.text.find("minTotal").unwrap();
     let edits = rename(&file, at + 1, "floor").unwrap();
     assert_eq!(edits.len(), 1, "{edits:?}");
-    assert_eq!(edits[0].0.span.start, at);
+    assert_eq!(edits[0].0.span.start(), at);
     let word = file.text.find("PAID ~").unwrap();
     assert!(rename(&file, word + 1, "X").is_err());
 }
@@ -129,7 +129,7 @@ fn filter_keywords_are_keywords_and_its_attributes_attributes() {
     let file = File::new(SCHEMA.to_string());
     let kind_at = |needle: &str| {
         let at = file.text.find(needle).unwrap();
-        tokens(&file).into_iter().find(|t| t.span.start == at).map(|t| t.kind)
+        tokens(&file).into_iter().find(|t| t.span.start() == at).map(|t| t.kind)
     };
     assert_eq!(kind_at("where"), Some(Kind::Keyword));
     assert_eq!(kind_at("total >="), Some(Kind::Attribute));

@@ -18,8 +18,8 @@ fn check(fixture: &str, expected: Expect) {
         out.push_str("(none)\n");
     }
     for fold in &folds {
-        let (start, _) = cursor::line_col(&file.text, fold.span.start);
-        let (end, _) = cursor::line_col(&file.text, fold.span.end);
+        let (start, _) = cursor::line_col(&file.text, fold.span.start());
+        let (end, _) = cursor::line_col(&file.text, fold.span.end());
         out.push_str(&format!("{:?} lines {start}-{end}\n", fold.kind));
     }
     expected.assert_eq(&out);

@@ -15,7 +15,7 @@ fn check(fixture: &str, expected: Expect) {
     for pair in found.windows(2) {
         let (inner, outer) = (pair[0], pair[1]);
         assert!(
-            outer.start <= inner.start && inner.end <= outer.end && outer.len() > inner.len(),
+            outer.start() <= inner.start() && inner.end() <= outer.end() && outer.len() > inner.len(),
             "{outer:?} does not strictly contain {inner:?}"
         );
     }

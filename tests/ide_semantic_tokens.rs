@@ -13,7 +13,10 @@ fn check(fixture: &str, expected: Expect) {
     let tokens = tokens(&file);
     let mut out = String::new();
     for pair in tokens.windows(2) {
-        assert!(pair[0].span.end <= pair[1].span.start, "overlapping tokens: {pair:?}");
+        assert!(
+            pair[0].span.end() <= pair[1].span.start(),
+            "overlapping tokens: {pair:?}"
+        );
     }
     for token in &tokens {
         assert!(!token.span.is_empty(), "empty token: {token:?}");
@@ -524,7 +527,7 @@ fn range_tokens_are_the_full_tokens_of_the_lines_touched() {
                 let (from, to) = (starts[first], line_end(last));
                 let expected: Vec<_> = all
                     .iter()
-                    .filter(|t| t.span.start >= from && t.span.end <= to)
+                    .filter(|t| t.span.start() >= from && t.span.end() <= to)
                     .copied()
                     .collect();
                 // The whole lines, and a range from mid-line to mid-line.

@@ -117,7 +117,7 @@ fn the_ttl_attribute_goes_to_an_entitys_attribute_and_is_a_reference_of_each() {
     let ttl = file.text.find("expiresAt").unwrap();
     for (at, _) in file.text.match_indices("expiresAt: int") {
         let found: Vec<_> = references(&file, at + 1, false).into_iter().map(|r| r.span).collect();
-        assert!(found.iter().any(|s| s.start == ttl), "{found:?}");
+        assert!(found.iter().any(|s| s.start() == ttl), "{found:?}");
     }
 }
 
@@ -126,10 +126,10 @@ fn ttl_is_coloured_as_a_keyword_and_its_attribute_as_an_attribute() {
     let (text, _) = cursor::cursor(SCHEMA);
     let file = File::new(text);
     let ttl = file.text.find("expiresAt").unwrap();
-    let token = tokens(&file).into_iter().find(|t| t.span.start == ttl);
+    let token = tokens(&file).into_iter().find(|t| t.span.start() == ttl);
     assert_eq!(token.map(|t| t.kind), Some(Kind::Attribute), "{:?}", file.text);
     let keyword = file.text.find("ttl").unwrap();
-    let token = tokens(&file).into_iter().find(|t| t.span.start == keyword);
+    let token = tokens(&file).into_iter().find(|t| t.span.start() == keyword);
     assert_eq!(token.map(|t| t.kind), Some(Kind::Keyword));
 }
 

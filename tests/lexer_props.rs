@@ -77,16 +77,19 @@ fn check_spans(text: &str) {
     let (tokens, diagnostics) = lex(text);
     let mut covered = 0;
     for &(token, span) in &tokens {
-        assert!(span.start < span.end, "empty token {token:?} at {span:?}");
-        assert!(span.end <= text.len() && text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
-        assert!(span.start >= covered, "tokens overlap or are out of order at {span:?}");
+        assert!(span.start() < span.end(), "empty token {token:?} at {span:?}");
+        assert!(span.end() <= text.len() && text.is_char_boundary(span.start()) && text.is_char_boundary(span.end()));
+        assert!(
+            span.start() >= covered,
+            "tokens overlap or are out of order at {span:?}"
+        );
         // Whatever lies between tokens is whitespace: nothing is dropped.
         assert!(
-            text[covered..span.start].chars().all(char::is_whitespace),
+            text[covered..span.start()].chars().all(char::is_whitespace),
             "lost {:?}",
-            &text[covered..span.start]
+            &text[covered..span.start()]
         );
-        covered = span.end;
+        covered = span.end();
         if let Token::Str(raw) | Token::UnterminatedStr(raw) = token {
             assert_eq!(raw, &text[span.range()]);
         }
@@ -98,7 +101,7 @@ fn check_spans(text: &str) {
     );
     for d in &diagnostics {
         assert!(
-            d.span.start <= d.span.end && d.span.end <= text.len(),
+            d.span.start() <= d.span.end() && d.span.end() <= text.len(),
             "bad lexer diagnostic span {d:?}"
         );
     }
@@ -106,14 +109,14 @@ fn check_spans(text: &str) {
     let parse = parse(text);
     for d in &parse.diagnostics {
         assert!(
-            d.span.start <= d.span.end && d.span.end <= text.len(),
+            d.span.start() <= d.span.end() && d.span.end() <= text.len(),
             "bad diagnostic span {d:?}"
         );
-        assert!(text.is_char_boundary(d.span.start) && text.is_char_boundary(d.span.end));
+        assert!(text.is_char_boundary(d.span.start()) && text.is_char_boundary(d.span.end()));
     }
     for item in &parse.file.items {
         let span = item.span();
-        assert!(span.start <= span.end && span.end <= text.len());
+        assert!(span.start() <= span.end() && span.end() <= text.len());
         // A quoted name's span covers its quotes; its text is what they hold.
         assert_eq!(
             dyno::syntax::names::read(&text[item.name().span.range()]),
@@ -132,17 +135,17 @@ fn check_templates(text: &str) {
         };
         for key in entity.keys.iter().chain(entity.items.iter().flat_map(|i| &i.keys)) {
             let string = key.template.span;
-            let mut at = string.start;
+            let mut at = string.start();
             for segment in &key.template.segments {
                 let span = segment.span();
                 assert!(
-                    span.start >= at && span.end <= string.end,
+                    span.start() >= at && span.end() <= string.end(),
                     "segment {segment:?} outside {string:?}"
                 );
-                at = span.end;
+                at = span.end();
                 if let Segment::Hole { name, span } = segment {
-                    assert!(name.span.start > span.start && name.span.end < span.end);
-                    assert_eq!(&text[span.start..span.start + 1], "{");
+                    assert!(name.span.start() > span.start() && name.span.end() < span.end());
+                    assert_eq!(&text[span.start()..span.start() + 1], "{");
                 }
             }
         }

@@ -227,10 +227,13 @@ fn whole_document_answers_on_a_file_over_the_limit_are_bounded() {
     let line_of = |offset: usize| text[..offset].matches('\n').count();
     assert_eq!(
         note["selectionRange"]["start"]["line"],
-        line_of(first_left_out.selection.start)
+        line_of(first_left_out.selection.start())
     );
-    assert_eq!(note["range"]["start"]["line"], line_of(first_left_out.span.start));
-    assert_eq!(note["range"]["end"]["line"], line_of(outline.last().unwrap().span.end));
+    assert_eq!(note["range"]["start"]["line"], line_of(first_left_out.span.start()));
+    assert_eq!(
+        note["range"]["end"]["line"],
+        line_of(outline.last().unwrap().span.end())
+    );
 
     // No full tokens, as a delta neither: `ServerCancelled`.
     for (method, params) in [

@@ -137,8 +137,8 @@ fn without_plain_comments(text: &str) -> String {
     let mut copied_to = 0;
     for (token, span) in tokens {
         if matches!(token, Token::Comment(_)) {
-            out.push_str(&text[copied_to..span.start]);
-            copied_to = span.end;
+            out.push_str(&text[copied_to..span.start()]);
+            copied_to = span.end();
         }
     }
     out.push_str(&text[copied_to..]);

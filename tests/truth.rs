@@ -53,7 +53,7 @@ fn pattern_errors(analysis: &Analysis, index: PatternId) -> Vec<Code> {
     analysis
         .diagnostics()
         .iter()
-        .filter(|d| d.severity <= Severity::Warning && d.span.start >= span.start && d.span.end <= span.end)
+        .filter(|d| d.severity <= Severity::Warning && d.span.start() >= span.start() && d.span.end() <= span.end())
         .map(|d| d.code)
         .collect()
 }

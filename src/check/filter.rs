@@ -422,11 +422,11 @@ pub fn add_conjunct(filter: Option<&Filter>, end: usize, condition: &str) -> Vec
             let span = filter.expr.span();
             if matches!(filter.expr, FilterExpr::Or(..)) {
                 vec![
-                    (Span::empty(span.start), "(".to_string()),
-                    (Span::empty(span.end), format!(") and {condition}")),
+                    (Span::empty(span.start()), "(".to_string()),
+                    (Span::empty(span.end()), format!(") and {condition}")),
                 ]
             } else {
-                vec![(Span::empty(span.end), format!(" and {condition}"))]
+                vec![(Span::empty(span.end()), format!(" and {condition}"))]
             }
         }
     }

@@ -257,14 +257,14 @@ impl<'p, 'e, 'a> Keeping<'p, 'e, 'a> {
         let (kept, reported) = (&mut items[n], &mut reports[n]);
         let (file, span) = kept.place();
         // Nothing before the edit moves: no need to walk those items.
-        let by = self.shift(file, span.start);
+        let by = self.shift(file, span.start());
         if by != 0 {
             kept.shift(by);
         }
         for diagnostic in reported.iter_mut() {
-            moved::move_diagnostic(diagnostic, |file, span| self.shift(file, span.start));
+            moved::move_diagnostic(diagnostic, |file, span| self.shift(file, span.start()));
         }
-        if docs_may_change(&self.plan.edits, file, kept.place().1.start) {
+        if docs_may_change(&self.plan.edits, file, kept.place().1.start()) {
             moved::read_docs_again(kept.docs_mut(), docs);
         }
         diagnostics.extend(reported.iter().cloned());
@@ -399,7 +399,7 @@ pub(super) fn findings(earlier: &Earlier<'_>, plan: &Plan, rebuilt: &[bool]) -> 
             (!rebuilt).then(|| {
                 let mut found = found.clone();
                 for diagnostic in found.diagnostics_mut() {
-                    moved::move_diagnostic(diagnostic, |file, span| shift_of(&plan.edits, file, span.start));
+                    moved::move_diagnostic(diagnostic, |file, span| shift_of(&plan.edits, file, span.start()));
                 }
                 found
             })
@@ -422,7 +422,7 @@ pub(super) fn orders(earlier: &Earlier<'_>, plan: &Plan, kept: &[bool]) -> Vec<O
             let mut dependents = old[was].clone();
             for dependent in &mut dependents {
                 let hole = &mut dependent.hole;
-                hole.span.shift(shift_of(&plan.edits, hole.file, hole.span.start));
+                hole.span.shift(shift_of(&plan.edits, hole.file, hole.span.start()));
                 dependent.renumber(|e| plan.renumber(e))?;
             }
             Some(dependents)
@@ -538,10 +538,10 @@ fn moved_past(edits: &[Edit], file: FileId, mut span: Span) -> Option<Span> {
     let Some(edit) = edits.iter().find(|e| e.file == file) else {
         return Some(span);
     };
-    if (edit.old_touched.0..=edit.old_touched.1).contains(&span.start) {
+    if (edit.old_touched.0..=edit.old_touched.1).contains(&span.start()) {
         return None;
     }
-    if span.start > edit.old_end {
+    if span.start() > edit.old_end {
         span.shift(edit.delta);
     }
     Some(span)
@@ -593,7 +593,10 @@ fn edits(earlier: &Earlier<'_>, sources: &[Source<'_>], old: &Model, new: &Place
 
 /// Where every item of `file` starts, in order.
 fn item_starts(places: impl Iterator<Item = (FileId, Span)>, file: FileId) -> Vec<usize> {
-    let mut starts: Vec<usize> = places.filter(|(f, _)| *f == file).map(|(_, span)| span.start).collect();
+    let mut starts: Vec<usize> = places
+        .filter(|(f, _)| *f == file)
+        .map(|(_, span)| span.start())
+        .collect();
     starts.sort_unstable();
     starts
 }
@@ -626,7 +629,7 @@ fn matched(edits: &[Edit], (was_file, was): (FileId, Span), (is_file, is): (File
 
 /// Whether the edits touched an item as it is now.
 fn touched_now(edits: &[Edit], file: FileId, span: Span) -> bool {
-    (edits.iter()).any(|e| e.file == file && (e.new_touched.0..=e.new_touched.1).contains(&span.start))
+    (edits.iter()).any(|e| e.file == file && (e.new_touched.0..=e.new_touched.1).contains(&span.start()))
 }
 
 /// Whether the edits may have changed the docs of an untouched item that
@@ -647,7 +650,7 @@ fn shift_of(edits: &[Edit], file: FileId, at: usize) -> isize {
 
 fn moved(edits: &[Edit], spans: &mut [FileSpan]) {
     for at in spans {
-        at.span.shift(shift_of(edits, at.file, at.span.start));
+        at.span.shift(shift_of(edits, at.file, at.span.start()));
     }
 }
 

@@ -1166,10 +1166,10 @@ fn lower_pattern(file: FileId, pattern: &ast::Pattern, model: &Model, diagnostic
         modifiers_end: pattern
             .modifiers
             .iter()
-            .map(|m| m.span().end)
-            .chain(pattern.returns.iter().map(|r| r.span.end))
+            .map(|m| m.span().end())
+            .chain(pattern.returns.iter().map(|r| r.span.end()))
             .max()
-            .unwrap_or(pattern.name.span.end),
+            .unwrap_or(pattern.name.span.end()),
         query: pattern.query.clone().map(Box::new),
     }
 }

@@ -233,7 +233,7 @@ fn check_on(
     );
     let orders = lints::orders(&model, &resolutions, kept_orders);
     lints::lint_with(&model, &registry, &resolutions, &findings, &orders, &mut diagnostics);
-    diagnostics.sort_by_key(|d| (d.file, d.span.start, d.span.end));
+    diagnostics.sort_by_key(|d| (d.file, d.span.start(), d.span.end()));
     Schema {
         model,
         registry,

@@ -17,6 +17,9 @@ pub fn read(path: &Path) -> Result<SourceText, String> {
         }
         _ => format!("`{shown}` cannot be read: {error}"),
     })?;
+    if bytes.len() > crate::syntax::MAX_TEXT {
+        return Err(format!("`{shown}` is larger than 4 GiB, the most dyno reads"));
+    }
     let text = String::from_utf8(bytes).map_err(|error| {
         let at = error.utf8_error().valid_up_to();
         format!("`{shown}` is not UTF-8 text (invalid byte at offset {at})")

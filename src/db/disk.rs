@@ -43,7 +43,9 @@ impl Workspace {
             }
         }
         let stamp = Stamp::of(path)?;
-        let text = std::fs::read_to_string(path).ok()?;
+        let text = std::fs::read_to_string(path)
+            .ok()
+            .filter(|text| text.len() <= crate::syntax::MAX_TEXT)?;
         Some(self.set_input(name, Content::Text(text.into()), Origin::Disk(stamp)))
     }
 

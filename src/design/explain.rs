@@ -158,7 +158,7 @@ pub fn unserved(
         let Some((_, pattern)) = schema
             .model
             .pattern_ids()
-            .find(|(_, p)| p.span.start <= d.span.start && d.span.end <= p.span.end)
+            .find(|(_, p)| p.span.start() <= d.span.start() && d.span.end() <= p.span.end())
         else {
             continue;
         };
@@ -224,7 +224,7 @@ pub fn left(after: &Analysis) -> Vec<String> {
             !model
                 .patterns
                 .iter()
-                .any(|p| p.span.start <= d.span.start && d.span.end <= p.span.end)
+                .any(|p| p.span.start() <= d.span.start() && d.span.end() <= p.span.end())
         })
         .map(|d| d.message.clone())
         .collect()

@@ -41,7 +41,7 @@ pub fn without_keys(text: &str) -> String {
 }
 
 fn with_docs(span: Span, docs: Option<Span>) -> Span {
-    docs.map_or(span, |d| Span::new(d.start.min(span.start), span.end))
+    docs.map_or(span, |d| Span::new(d.start().min(span.start()), span.end()))
 }
 
 /// From the end of the returns and modifiers (the `=`) to the Query's end.
@@ -50,19 +50,19 @@ fn pinned(pattern: &Pattern) -> Option<Span> {
     let end = pattern
         .returns
         .iter()
-        .map(|r| r.span.end)
-        .chain(pattern.modifiers.iter().map(|m| m.span().end))
+        .map(|r| r.span.end())
+        .chain(pattern.modifiers.iter().map(|m| m.span().end()))
         .max()?;
-    Some(Span::new(end, query.span.end))
+    Some(Span::new(end, query.span.end()))
 }
 
 /// `span` grown to whole lines when nothing but blanks (and a comment
 /// after it) shares them.
 fn whole_lines(text: &str, span: Span) -> Span {
-    let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i + 1);
-    let before = &text[start..span.start];
-    let after = text[span.end..end].trim();
+    let start = text[..span.start()].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[span.end()..].find('\n').map_or(text.len(), |i| span.end() + i + 1);
+    let before = &text[start..span.start()];
+    let after = text[span.end()..end].trim();
     if before.trim().is_empty() && (after.is_empty() || after.starts_with("//")) {
         Span::new(start, end)
     } else {

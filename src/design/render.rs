@@ -342,7 +342,7 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
     out.sharded.dedup();
     for (entity_id, line) in &out.sharded {
         let entity = model.entity(*entity_id);
-        if let Some(last) = entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end)
+        if let Some(last) = entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end())
             && let Some(edit) = lines_after(text, last, std::slice::from_ref(line))
         {
             out.edits.push(edit);
@@ -385,7 +385,7 @@ pub fn render(model: &Model, text: &str, needs: &[Need], layout: &Layout) -> Ren
             })
             .collect();
         let table = model.table(table_id);
-        if let Some(last) = table.access.iter().map(|a| a.span).max_by_key(|s| s.end)
+        if let Some(last) = table.access.iter().map(|a| a.span).max_by_key(|s| s.end())
             && let Some(edit) = member_lines(text, table.span, last, &lines)
         {
             out.edits.push(edit);
@@ -442,7 +442,7 @@ impl Rendered {
 /// that already writes keys gets its new index keys the same way.
 fn entity_edit(text: &str, span: Span, shapes: &[Vec<KeyLine>], keyed: bool) -> Option<(Span, String)> {
     let body = text.get(span.range())?;
-    let close = span.start + body.rfind('}')?;
+    let close = span.start() + body.rfind('}')?;
     let line_start = text[..close].rfind('\n').map_or(0, |i| i + 1);
     if !text[line_start..close].trim().is_empty() {
         // `entity User { id: id }`: the lines go on lines of their own
@@ -489,12 +489,12 @@ fn entity_edit(text: &str, span: Span, shapes: &[Vec<KeyLine>], keyed: bool) -> 
 /// the lines after it when it ends its line, else (`table T { key pk, sk }`)
 /// on lines of their own before the closing brace.
 fn member_lines(text: &str, span: Span, after: Span, lines: &[String]) -> Option<(Span, String)> {
-    let tail = text.get(after.end..)?;
+    let tail = text.get(after.end()..)?;
     let rest = tail[..tail.find('\n').unwrap_or(tail.len())].trim();
     if rest.is_empty() || rest.starts_with("//") {
         return lines_after(text, after, lines);
     }
-    let close = span.start + text.get(span.range())?.rfind('}')?;
+    let close = span.start() + text.get(span.range())?.rfind('}')?;
     let start = text[..close].trim_end_matches([' ', '\t']).len();
     let added: String = lines.iter().map(|l| format!("  {l}\n")).collect();
     Some((Span::new(start, close), format!("\n{added}")))
@@ -502,13 +502,13 @@ fn member_lines(text: &str, span: Span, after: Span, lines: &[String]) -> Option
 
 /// Lines added below the line of the member at `after`, indented like it.
 fn lines_after(text: &str, after: Span, lines: &[String]) -> Option<(Span, String)> {
-    let line_start = text.get(..after.start)?.rfind('\n').map_or(0, |i| i + 1);
-    let indent: String = text[line_start..after.start]
+    let line_start = text.get(..after.start())?.rfind('\n').map_or(0, |i| i + 1);
+    let indent: String = text[line_start..after.start()]
         .chars()
         .take_while(|c| c.is_whitespace())
         .collect();
-    let tail = text.get(after.end..)?;
-    let line_end = after.end + tail.find('\n').unwrap_or(tail.len());
+    let tail = text.get(after.end()..)?;
+    let line_end = after.end() + tail.find('\n').unwrap_or(tail.len());
     let added: String = lines.iter().map(|l| format!("\n{indent}{l}")).collect();
     Some((Span::empty(line_end), added))
 }
@@ -516,7 +516,7 @@ fn lines_after(text: &str, after: Span, lines: &[String]) -> Option<(Span, Strin
 /// `text` with `edits` applied (none may overlap).
 pub fn apply(text: &str, edits: &[(Span, String)]) -> String {
     let mut edits = edits.to_vec();
-    edits.sort_by_key(|(s, _)| (std::cmp::Reverse(s.start), std::cmp::Reverse(s.end)));
+    edits.sort_by_key(|(s, _)| (std::cmp::Reverse(s.start()), std::cmp::Reverse(s.end())));
     let mut out = text.to_string();
     for (span, insert) in edits {
         if out.get(span.range()).is_some() {

@@ -10,8 +10,8 @@ use super::{Diagnostic, Severity};
 /// in a file that is not loaded.
 pub fn annotation(sources: &(impl Sources + ?Sized), diagnostic: &Diagnostic) -> Option<String> {
     let source = sources.source(diagnostic.file)?;
-    let (line, col) = source.line_column(diagnostic.span.start);
-    let (end_line, end_col) = source.line_column(diagnostic.span.end);
+    let (line, col) = source.line_column(diagnostic.span.start());
+    let (end_line, end_col) = source.line_column(diagnostic.span.end());
     let command = match diagnostic.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",

@@ -84,8 +84,8 @@ pub fn text(sources: &(impl Sources + ?Sized), diagnostic: &Diagnostic) -> Strin
         .iter()
         .filter_map(|r| Some((sources.source(r.at.file)?, r)))
         .collect();
-    let mut lines = vec![(source, diagnostic.span.start)];
-    lines.extend(related.iter().map(|(s, r)| (*s, r.at.span.start)));
+    let mut lines = vec![(source, diagnostic.span.start())];
+    lines.extend(related.iter().map(|(s, r)| (*s, r.at.span.start())));
     let gutter = lines
         .iter()
         .map(|&(s, o)| (s.lines.line_col(o).line + 1).to_string().len())
@@ -127,7 +127,7 @@ pub fn text(sources: &(impl Sources + ?Sized), diagnostic: &Diagnostic) -> Strin
 /// carets and `label`: the location block of [`text`], for reports that are
 /// not diagnostics (`dyno diff`).
 pub fn excerpt(source: &SourceText, span: Span, label: Option<&str>) -> String {
-    let gutter = (source.lines.line_col(span.start).line + 1).to_string().len();
+    let gutter = (source.lines.line_col(span.start()).line + 1).to_string().len();
     let mut out = String::new();
     let how = Marked {
         arrow: "-->",
@@ -149,7 +149,7 @@ struct Marked<'a> {
 /// `--> path:line:column`, then the source line with the span marked.
 fn located(out: &mut String, source: &SourceText, span: Span, how: Marked<'_>, gutter: usize) {
     let pad = " ".repeat(gutter);
-    let at = source.lines.line_col(span.start);
+    let at = source.lines.line_col(span.start());
     out.push_str(&format!(
         "{pad}{} {}:{}:{}\n",
         how.arrow,
@@ -171,7 +171,7 @@ const CONTEXT: usize = 60;
 /// One source line and a marker under the span (to the end of that line
 /// when the span runs on).
 fn snippet(out: &mut String, source: &SourceText, span: Span, mark: char, label: Option<&str>, gutter: usize) {
-    let at = source.lines.line_col(span.start);
+    let at = source.lines.line_col(span.start());
     let line = source.lines.line_text(&source.text, at.line);
     let start = at.col.min(line.len());
     let end = (at.col + span.len()).min(line.len()).max(start);
@@ -239,7 +239,7 @@ pub fn json(sources: &[SourceText], checked: &[(FileId, Vec<Diagnostic>)], unrea
         let at = source.lines.line_col(offset);
         json!({ "line": at.line + 1, "column": source.lines.char_col(&source.text, at), "offset": offset })
     };
-    let range = |source: &SourceText, span: Span| json!({ "start": position(source, span.start), "end": position(source, span.end) });
+    let range = |source: &SourceText, span: Span| json!({ "start": position(source, span.start()), "end": position(source, span.end()) });
     // A location in a file that is not loaded cannot be given a line.
     let location = |file: FileId, span: Span| {
         let source = sources.source(file)?;

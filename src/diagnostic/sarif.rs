@@ -171,8 +171,8 @@ fn physical(sources: &[SourceText], file: FileId, span: Span) -> Option<Value> {
 /// Lines and columns one-based, the end column that of the character after
 /// the range, as SARIF has them.
 fn region(source: &SourceText, span: Span) -> Value {
-    let (start_line, start_column) = source.line_column(span.start);
-    let (end_line, end_column) = source.line_column(span.end);
+    let (start_line, start_column) = source.line_column(span.start());
+    let (end_line, end_column) = source.line_column(span.end());
     json!({ "startLine": start_line, "startColumn": start_column, "endLine": end_line, "endColumn": end_column })
 }
 

@@ -158,5 +158,5 @@ pub fn diff(old: Version<'_>, new: Version<'_>) -> Vec<Change> {
 /// The text of a span of the version: `pk = "USER#{userId}"`.
 fn quote<'a>(version: &Version<'a>, span: FileSpan) -> &'a str {
     let text = version.texts.get(span.file.index()).copied().unwrap_or("");
-    text.get(span.span.start..span.span.end).unwrap_or("")
+    text.get(span.span.start()..span.span.end()).unwrap_or("")
 }

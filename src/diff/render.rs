@@ -60,7 +60,7 @@ impl Report<'_> {
     /// The old declaration a change replaces: its file and its text.
     fn was(&self, was: FileSpan) -> (&SourceText, Span, &str) {
         let source = &self.old[was.file.index()];
-        let text = source.text.get(was.span.start..was.span.end).unwrap_or("");
+        let text = source.text.get(was.span.start()..was.span.end()).unwrap_or("");
         (source, was.span, text)
     }
 
@@ -88,12 +88,12 @@ pub fn text(report: &Report<'_>) -> String {
         ));
         let label = matches!(change.at, At::Old(_)).then_some("in the old schema");
         out.push_str(&excerpt(source, span, label));
-        let pad = " ".repeat((source.line_column(span.start).0).to_string().len());
+        let pad = " ".repeat((source.line_column(span.start()).0).to_string().len());
         if let Some(was) = change.was
             && matches!(change.at, At::New(_))
         {
             let (old, span, text) = report.was(was);
-            let (line, column) = old.line_column(span.start);
+            let (line, column) = old.line_column(span.start());
             out.push_str(&format!(
                 "{pad} = note: was `{}` ({}:{line}:{column})\n",
                 first_line(text),
@@ -180,7 +180,7 @@ pub fn json(report: &Report<'_>) -> Json {
         let (line, column) = source.line_column(offset);
         json!({ "line": line, "column": column, "offset": offset })
     };
-    let range = |source: &SourceText, span: Span| json!({ "start": position(source, span.start), "end": position(source, span.end) });
+    let range = |source: &SourceText, span: Span| json!({ "start": position(source, span.start()), "end": position(source, span.end()) });
     let changes: Vec<Json> = report
         .changes
         .iter()
@@ -234,8 +234,8 @@ pub fn github(report: &Report<'_>) -> String {
     let mut out = String::new();
     for change in report.changes {
         let (source, span) = report.located(change.at);
-        let (line, col) = source.line_column(span.start);
-        let (end_line, end_col) = source.line_column(span.end);
+        let (line, col) = source.line_column(span.start());
+        let (end_line, end_col) = source.line_column(span.end());
         let command = match report.level(change) {
             "error" => "error",
             "warning" => "warning",

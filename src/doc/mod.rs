@@ -173,8 +173,8 @@ fn access_patterns(out: &mut String, analysis: &Analysis, sources: &[SourceText]
                     .filter(|d| {
                         d.severity == Severity::Error
                             && d.file == pattern.file
-                            && d.span.start >= pattern.span.start
-                            && d.span.end <= pattern.span.end
+                            && d.span.start() >= pattern.span.start()
+                            && d.span.end() <= pattern.span.end()
                     })
                     .map(|d| {
                         format!(
@@ -340,7 +340,7 @@ fn line_of(sources: &[SourceText], d: &crate::diagnostic::Diagnostic) -> String 
         return "?".into();
     };
     let text = &source.text;
-    let end = d.span.start.min(text.len());
+    let end = d.span.start().min(text.len());
     let line = text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1;
     match sources {
         [_] => line.to_string(),

@@ -42,7 +42,7 @@ pub fn actions(file: &File, range: Span) -> Vec<Action> {
     let mut actions = Vec::new();
     for (index, diagnostic) in file.analysis.diagnostics().iter().enumerate() {
         let span = diagnostic.span;
-        if span.start > range.end || range.start > span.end {
+        if span.start() > range.end() || range.start() > span.end() {
             continue;
         }
         let preferred = diagnostic.fixes.len() == 1 && DID_YOU_MEAN.contains(&diagnostic.code);

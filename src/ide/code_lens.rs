@@ -89,7 +89,7 @@ pub fn lenses(file: &File) -> Vec<Lens> {
             None => {
                 let n = errors
                     .iter()
-                    .filter(|e| e.start >= pattern.span.start && e.end <= pattern.span.end)
+                    .filter(|e| e.start() >= pattern.span.start() && e.end() <= pattern.span.end())
                     .count();
                 let title = match n {
                     0 => "no single Query".to_string(),

@@ -43,7 +43,7 @@ pub fn design_keys(file: &File, range: Span) -> Option<DesignKeys> {
         .items
         .iter()
         .map(|item| item.span())
-        .any(|span| span.start <= range.end && range.start <= span.end);
+        .any(|span| span.start() <= range.end() && range.start() <= span.end());
     if !touches {
         return None;
     }

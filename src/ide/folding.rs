@@ -50,7 +50,9 @@ pub fn folds(file: &File) -> Vec<Fold> {
     for (token, span) in tokens {
         let is_comment = matches!(token, Token::Comment(_) | Token::DocComment(_));
         match (&mut run, is_comment) {
-            (Some(current), true) if text[current.end..span.start].matches('\n').count() == 1 => current.end = span.end,
+            (Some(current), true) if text[current.end()..span.start()].matches('\n').count() == 1 => {
+                current.set_end(span.end())
+            }
             (_, true) => {
                 if let Some(done) = run.take().filter(|s| multi_line(*s)) {
                     out.push(Fold {
@@ -76,6 +78,6 @@ pub fn folds(file: &File) -> Vec<Fold> {
             kind: FoldKind::Comment,
         });
     }
-    out.sort_by_key(|f| f.span.start);
+    out.sort_by_key(|f| f.span.start());
     out
 }

@@ -217,7 +217,7 @@ impl<'a, 'src> Plan<'a, 'src> {
         };
         for item in &file.items {
             let span = item.span();
-            let (first, last) = (plan.at(span.start), plan.ending_at(span.end));
+            let (first, last) = (plan.at(span.start()), plan.ending_at(span.end()));
             if first >= plan.places.len() || last >= plan.places.len() {
                 continue;
             }
@@ -234,12 +234,12 @@ impl<'a, 'src> Plan<'a, 'src> {
 
     /// The significant token starting at `offset` (or the next one).
     fn at(&self, offset: usize) -> usize {
-        self.significant.partition_point(|(_, s)| s.start < offset)
+        self.significant.partition_point(|(_, s)| s.start() < offset)
     }
 
     /// The significant token ending at `offset` (or the next one).
     fn ending_at(&self, offset: usize) -> usize {
-        self.significant.partition_point(|(_, s)| s.end < offset)
+        self.significant.partition_point(|(_, s)| s.end() < offset)
     }
 
     fn set(&mut self, index: usize, place: Place) {
@@ -255,23 +255,23 @@ impl<'a, 'src> Plan<'a, 'src> {
 
     /// Whether a comment lies between the significant tokens `from` and `to`.
     fn has_comment_between(&self, from: usize, to: usize) -> bool {
-        let (start, end) = (self.significant[from].1.end, self.significant[to].1.start);
-        let first = self.tokens.partition_point(|(_, s)| s.start < start);
+        let (start, end) = (self.significant[from].1.end(), self.significant[to].1.start());
+        let first = self.tokens.partition_point(|(_, s)| s.start() < start);
         self.tokens[first..]
             .iter()
-            .take_while(|(_, s)| s.start < end)
+            .take_while(|(_, s)| s.start() < end)
             .any(|(t, _)| t.is_trivia())
     }
 
     /// Whether the author left a blank line anywhere between two offsets.
     fn blank_between(&self, start: usize, end: usize) -> bool {
-        let first = self.tokens.partition_point(|(_, s)| s.start < start);
+        let first = self.tokens.partition_point(|(_, s)| s.start() < start);
         let mut previous_end = start;
-        for (_, span) in self.tokens[first..].iter().take_while(|(_, s)| s.start <= end) {
-            if line_breaks(&self.text[previous_end..span.start]) >= 2 {
+        for (_, span) in self.tokens[first..].iter().take_while(|(_, s)| s.start() <= end) {
+            if line_breaks(&self.text[previous_end..span.start()]) >= 2 {
                 return true;
             }
-            previous_end = span.end;
+            previous_end = span.end();
         }
         false
     }
@@ -312,17 +312,17 @@ impl<'a, 'src> Plan<'a, 'src> {
         let starts = table
             .keys
             .iter()
-            .map(|k| k.span.start)
-            .chain(table.indexes.iter().map(|i| i.span.start))
-            .chain(table.delimiters.iter().map(|d| d.span.start))
-            .chain(table.ttls.iter().map(|t| t.span.start));
+            .map(|k| k.span.start())
+            .chain(table.indexes.iter().map(|i| i.span.start()))
+            .chain(table.delimiters.iter().map(|d| d.span.start()))
+            .chain(table.ttls.iter().map(|t| t.span.start()));
         for start in starts {
             let index = self.at(start);
             self.set(index, line(1));
         }
         for index in &table.indexes {
             // `index gsi1 (gsi1pk, gsi1sk)`: the key list is set off.
-            let paren = self.at(index.name.span.start) + 1;
+            let paren = self.at(index.name.span.start()) + 1;
             if self.significant.get(paren).is_some_and(|(t, _)| *t == Token::LParen) {
                 self.set(paren, Place::Inline { space: 1 });
             }
@@ -338,7 +338,7 @@ impl<'a, 'src> Plan<'a, 'src> {
             .iter()
             .flat_map(|i| std::iter::once(&i.partition).chain(&i.sort));
         for list in key_parts.chain(index_parts).filter_map(|part| part.list) {
-            let bracket = self.at(list.start);
+            let bracket = self.at(list.start());
             let after_paren = bracket
                 .checked_sub(1)
                 .and_then(|i| self.significant.get(i))
@@ -367,9 +367,9 @@ impl<'a, 'src> Plan<'a, 'src> {
             Member::Key(k) => k.span,
             Member::Shape(s) => s.span,
         };
-        members.sort_by_key(|m| span(m).start);
+        members.sort_by_key(|m| span(m).start());
         for member in &members {
-            let index = self.at(span(member).start);
+            let index = self.at(span(member).start());
             self.set(index, line(1));
         }
         // Runs of key templates on consecutive lines are aligned together.
@@ -378,14 +378,14 @@ impl<'a, 'src> Plan<'a, 'src> {
         for member in &members {
             match member {
                 Member::Key(key) => {
-                    if previous_end.is_some_and(|end| self.blank_between(end, key.span.start)) {
+                    if previous_end.is_some_and(|end| self.blank_between(end, key.span.start())) {
                         self.align(&std::mem::take(&mut run));
                     }
                     run.push(key);
                 }
                 _ => self.align(&std::mem::take(&mut run)),
             }
-            previous_end = Some(span(member).end);
+            previous_end = Some(span(member).end());
         }
         self.align(&run);
         for shape in &entity.items {
@@ -396,14 +396,14 @@ impl<'a, 'src> Plan<'a, 'src> {
 
     /// `item { pk = "..."  sk = "..." }`, on one line or expanded.
     fn shape(&mut self, shape: &ItemShape) {
-        let first = self.at(shape.span.start);
-        let (open, close) = (first + 1, self.ending_at(shape.span.end));
+        let first = self.at(shape.span.start());
+        let (open, close) = (first + 1, self.ending_at(shape.span.end()));
         if close >= self.places.len() || open >= close {
             return;
         }
         if shape.keys.len() <= 2 && !self.has_comment_between(first, close) {
             for (n, key) in shape.keys.iter().enumerate() {
-                let index = self.at(key.span.start);
+                let index = self.at(key.span.start());
                 self.set(
                     index,
                     Place::Inline {
@@ -418,13 +418,13 @@ impl<'a, 'src> Plan<'a, 'src> {
             }
         }
         for key in &shape.keys {
-            let index = self.at(key.span.start);
+            let index = self.at(key.span.start());
             self.set(index, line(2));
         }
         let mut run: Vec<&KeyTemplate> = Vec::new();
         for key in &shape.keys {
             if let Some(previous) = run.last()
-                && self.blank_between(previous.span.end, key.span.start)
+                && self.blank_between(previous.span.end(), key.span.start())
             {
                 self.align(&std::mem::take(&mut run));
             }
@@ -440,7 +440,7 @@ impl<'a, 'src> Plan<'a, 'src> {
         let written = |key: &KeyTemplate| width(self.text.get(key.key.span.range()).unwrap_or(&key.key.text));
         let widest = run.iter().map(|k| written(k)).max().unwrap_or(0);
         for key in run {
-            let eq = self.at(key.key.span.start) + 1;
+            let eq = self.at(key.key.span.start()) + 1;
             if self.significant.get(eq).is_some_and(|(t, _)| *t == Token::Eq) {
                 self.set(
                     eq,
@@ -457,7 +457,7 @@ impl<'a, 'src> Plan<'a, 'src> {
         if self.flat_width(first, last) <= MAX_WIDTH {
             return;
         }
-        let start = self.at(query.span.start);
+        let start = self.at(query.span.start());
         self.set(
             start,
             Place::Line {
@@ -470,8 +470,8 @@ impl<'a, 'src> Plan<'a, 'src> {
             return;
         }
         for pair in query.conditions.windows(2) {
-            let and = self.ending_at(pair[0].span.end) + 1;
-            if and < self.at(pair[1].span.start) {
+            let and = self.ending_at(pair[0].span.end()) + 1;
+            if and < self.at(pair[1].span.start()) {
                 self.set(
                     and,
                     Place::Line {
@@ -507,8 +507,8 @@ fn layout(text: &str, tokens: &[(Token<'_>, Span)], plan: &Plan<'_, '_>) -> Vec<
     let mut previous_end = 0;
 
     for &(token, span) in tokens {
-        let breaks = line_breaks(&text[previous_end..span.start]);
-        previous_end = span.end;
+        let breaks = line_breaks(&text[previous_end..span.start()]);
+        previous_end = span.end();
         let source = &text[span.range()];
 
         if token.is_trivia() {

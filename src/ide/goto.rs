@@ -19,7 +19,7 @@ pub fn definition(file: &File, offset: usize) -> Vec<FileSpan> {
         return Vec::new();
     };
     let model = &file.analysis.schema.model;
-    if let Some(resolution) = enclosing_resolution(file, occurrence.span.start) {
+    if let Some(resolution) = enclosing_resolution(file, occurrence.span.start()) {
         let relied = relied_on(model, resolution, &occurrence);
         if !relied.is_empty() {
             return relied;

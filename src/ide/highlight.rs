@@ -52,7 +52,7 @@ pub fn highlights(file: &File, offset: usize) -> Vec<Highlight> {
     for o in references::of_symbols(file, &symbols) {
         // A type tag has no declaration: the key templates of entities
         // write it into items, a pinned query's condition reads it.
-        let writes_tag = matches!(o.symbol, Symbol::Tag { .. }) && !patterns.iter().any(|p| p.contains(o.span.start));
+        let writes_tag = matches!(o.symbol, Symbol::Tag { .. }) && !patterns.iter().any(|p| p.contains(o.span.start()));
         let access = if o.declaration || writes_tag {
             Access::Write
         } else {

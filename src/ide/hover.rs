@@ -58,14 +58,14 @@ pub fn hover(file: &File, offset: usize) -> Option<HoverResult> {
 fn ttl_keyword(file: &File, offset: usize) -> Option<HoverResult> {
     let ttl = file.analysis.parse.file.items.iter().find_map(|item| match item {
         ast::Item::Table(table) => table.ttls.iter().find(|t| {
-            let keyword = Span::new(t.span.start, t.span.start + "ttl".len());
+            let keyword = Span::new(t.span.start(), t.span.start() + "ttl".len());
             keyword.contains(offset) || keyword.touches(offset)
         }),
         _ => None,
     })?;
     let name = names::written(&ttl.attribute.text);
     Some(HoverResult {
-        span: Span::new(ttl.span.start, ttl.span.start + "ttl".len()),
+        span: Span::new(ttl.span.start(), ttl.span.start() + "ttl".len()),
         markdown: format!(
             "**ttl** `{name}`: DynamoDB's Time to Live. An item whose `{name}` holds a Number of \
              epoch seconds in the past has expired and is deleted in the background, typically within \
@@ -80,7 +80,7 @@ fn where_keyword(file: &File, offset: usize) -> Option<HoverResult> {
     let filter = file.analysis.parse.file.items.iter().find_map(|item| match item {
         ast::Item::Pattern(pattern) => pattern.modifiers.iter().find_map(|m| match m {
             ast::Modifier::Where(filter) => {
-                let keyword = Span::new(filter.span.start, filter.span.start + "where".len());
+                let keyword = Span::new(filter.span.start(), filter.span.start() + "where".len());
                 (keyword.contains(offset) || keyword.touches(offset)).then_some(filter)
             }
             _ => None,
@@ -89,7 +89,7 @@ fn where_keyword(file: &File, offset: usize) -> Option<HoverResult> {
     })?;
     let share = crate::check::filter::share(filter) * 100.0;
     Some(HoverResult {
-        span: Span::new(filter.span.start, filter.span.start + "where".len()),
+        span: Span::new(filter.span.start(), filter.span.start() + "where".len()),
         markdown: format!(
             "**where**: a filter, DynamoDB's `FilterExpression`. It runs after the key condition has read \
              the items and before they are returned: every item read is paid for and counts toward the 1 MB \
@@ -391,7 +391,7 @@ fn tag(file: &File, table: TableId, text: &str) -> String {
         if !matches!(&occurrence.symbol, Symbol::Tag { table: t, text: x } if *t == table && x == text) {
             continue;
         }
-        if let Some((entity, key)) = key_line_at(model, file.analysis.file, occurrence.span.start) {
+        if let Some((entity, key)) = key_line_at(model, file.analysis.file, occurrence.span.start()) {
             let line = format!(
                 "`{}`: `{} = \"{}\"`",
                 model.entity(entity).name.text,

@@ -42,7 +42,7 @@ fn first_line_end(text: &str, span: Span) -> usize {
     tokens
         .iter()
         .filter(|(token, _)| !matches!(token, Token::Comment(_) | Token::DocComment(_)))
-        .map(|(_, s)| span.start + s.end)
+        .map(|(_, s)| span.start() + s.end())
         .max()
-        .unwrap_or(span.start + source[..line].trim_end().len())
+        .unwrap_or(span.start() + source[..line].trim_end().len())
 }

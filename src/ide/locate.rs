@@ -72,7 +72,7 @@ pub fn occurrences_near(analysis: &Analysis, offset: usize) -> Vec<Occurrence> {
     let items = analysis.parse.file.items.iter();
     of_items(
         analysis,
-        items.filter(|item| (item.span().start..=item.span().end).contains(&offset)),
+        items.filter(|item| (item.span().start()..=item.span().end()).contains(&offset)),
     )
 }
 
@@ -95,7 +95,7 @@ pub fn tags_written(analysis: &Analysis) -> Vec<Occurrence> {
         }
     }
     // In source order, as the index has them.
-    walk.out.sort_by_key(|o| (o.span.start, o.span.end));
+    walk.out.sort_by_key(|o| (o.span.start(), o.span.end()));
     walk.out
 }
 
@@ -115,7 +115,7 @@ fn of_items<'a>(analysis: &Analysis, items: impl Iterator<Item = &'a Item>) -> V
         // Items come in source order and their occurrences lie within them:
         // sorting each item's own is sorting the whole, without a scratch
         // buffer the size of the file's occurrences.
-        walk.out[first..].sort_by_key(|o| (o.span.start, o.span.end));
+        walk.out[first..].sort_by_key(|o| (o.span.start(), o.span.end()));
     }
     // Kept for the life of the analysis: without the room it grew into.
     walk.out.shrink_to_fit();
@@ -269,7 +269,7 @@ impl Walk<'_> {
         let mut at = 0;
         for word in text.split(delimiter) {
             if !word.is_empty() {
-                let start = span.start + at;
+                let start = span.start() + at;
                 self.push(
                     Span::new(start, start + word.len()),
                     Symbol::Tag {
@@ -480,7 +480,7 @@ mod tests {
             for item in &analysis.parse.file.items {
                 walk.item(item);
             }
-            walk.out.sort_by_key(|o| (o.span.start, o.span.end));
+            walk.out.sort_by_key(|o| (o.span.start(), o.span.end()));
             assert_eq!(occurrences(&analysis), walk.out);
         }
     }
@@ -496,7 +496,11 @@ mod tests {
                 .collect();
             let expected: Vec<Occurrence> = (occurrences(&analysis).into_iter())
                 .filter(|o| matches!(o.symbol, Symbol::Tag { .. }))
-                .filter(|o| entities.iter().any(|e| e.start <= o.span.start && o.span.end <= e.end))
+                .filter(|o| {
+                    entities
+                        .iter()
+                        .any(|e| e.start() <= o.span.start() && o.span.end() <= e.end())
+                })
                 .collect();
             tags += expected.len();
             assert_eq!(tags_written(&analysis), expected);

@@ -58,7 +58,7 @@ pub fn warnings(earlier: &Earlier<'_>, texts: &[&str], file: &File) -> Vec<Warni
 pub fn hover(warnings: &[Warning], offset: usize) -> Option<(Span, String)> {
     let under: Vec<&Warning> = warnings
         .iter()
-        .filter(|w| w.span.start <= offset && offset <= w.span.end)
+        .filter(|w| w.span.start() <= offset && offset <= w.span.end())
         .collect();
     let first = under.first()?;
     let markdown = under
@@ -72,7 +72,7 @@ pub fn hover(warnings: &[Warning], offset: usize) -> Option<(Span, String)> {
 fn warning(earlier: &Earlier<'_>, span: Span, change: &Change) -> Warning {
     let was = change
         .was
-        .and_then(|w| earlier.texts.get(w.file.index())?.get(w.span.start..w.span.end))
+        .and_then(|w| earlier.texts.get(w.file.index())?.get(w.span.start()..w.span.end()))
         .map(|text| text.lines().next().unwrap_or("").trim_end().to_string());
     let mut message = format!(
         "{} (against {}): {}",
@@ -136,7 +136,7 @@ mod tests {
         let found = warnings(&earlier(&old), &[&file.text], &file);
         let on_template = found.iter().find(|w| w.class == Class::Migration).expect("a migration");
         assert_eq!(
-            &new_text[on_template.span.start..on_template.span.end],
+            &new_text[on_template.span.start()..on_template.span.end()],
             "pk = \"U#{userId}\""
         );
         assert!(
@@ -144,7 +144,7 @@ mod tests {
             "{}",
             on_template.message
         );
-        let inside = on_template.span.start + 3;
+        let inside = on_template.span.start() + 3;
         let (span, markdown) = hover(&found, inside).unwrap();
         assert_eq!(span, on_template.span);
         assert!(

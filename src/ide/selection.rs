@@ -42,7 +42,7 @@ fn token_at(text: &str, offset: usize) -> Option<Span> {
     lexer::lex_into(text, &mut Vec::new(), |_, span| {
         if span.contains(offset) {
             containing = Some(span);
-        } else if span.end == offset && !span.is_empty() {
+        } else if span.end() == offset && !span.is_empty() {
             ending = Some(span);
         }
     });
@@ -53,12 +53,14 @@ fn token_at(text: &str, offset: usize) -> Option<Span> {
 /// larger one that covers everything before it.
 fn chain(mut candidates: Vec<Span>, offset: usize) -> Vec<Span> {
     candidates.retain(|s| s.touches(offset));
-    candidates.sort_by_key(|s| (s.len(), s.start));
+    candidates.sort_by_key(|s| (s.len(), s.start()));
     let mut out: Vec<Span> = Vec::new();
     for span in candidates {
         match out.last() {
             None => out.push(span),
-            Some(last) if span.start <= last.start && last.end <= span.end && span.len() > last.len() => out.push(span),
+            Some(last) if span.start() <= last.start() && last.end() <= span.end() && span.len() > last.len() => {
+                out.push(span)
+            }
             Some(_) => {}
         }
     }
@@ -89,13 +91,13 @@ impl Collect<'_> {
 
     /// `{ … }` from the first `{` after `from` to the end of `within`.
     fn braces(&mut self, from: usize, within: Span) {
-        let Some(rest) = self.text.get(from..within.end) else {
+        let Some(rest) = self.text.get(from..within.end()) else {
             return;
         };
         if let Some(open) = rest.find('{')
-            && self.text[..within.end].ends_with('}')
+            && self.text[..within.end()].ends_with('}')
         {
-            self.push(Span::new(from + open, within.end));
+            self.push(Span::new(from + open, within.end()));
         }
     }
 
@@ -117,7 +119,7 @@ impl Collect<'_> {
     }
 
     fn table(&mut self, table: &ast::Table) {
-        self.braces(table.name.span.end, table.span);
+        self.braces(table.name.span.end(), table.span);
         for key in &table.keys {
             self.push(key.span);
             self.key_attrs(key.attrs());
@@ -149,7 +151,7 @@ impl Collect<'_> {
     }
 
     fn entity(&mut self, entity: &ast::Entity) {
-        self.braces(entity.name.span.end, entity.span);
+        self.braces(entity.name.span.end(), entity.span);
         if let Some(table) = &entity.table {
             self.push(table.span);
         }
@@ -168,7 +170,7 @@ impl Collect<'_> {
         self.templates(&entity.keys);
         for item in &entity.items {
             self.push(item.span);
-            self.braces(item.span.start, item.span);
+            self.braces(item.span.start(), item.span);
             self.templates(&item.keys);
         }
     }
@@ -187,7 +189,7 @@ impl Collect<'_> {
     fn string(&mut self, string: &StringLit) {
         self.push(string.span);
         if string.span.len() >= 2 {
-            self.push(Span::new(string.span.start + 1, string.span.end - 1));
+            self.push(Span::new(string.span.start() + 1, string.span.end() - 1));
         }
         for segment in &string.segments {
             self.push(segment.span());
@@ -199,11 +201,11 @@ impl Collect<'_> {
 
     fn pattern(&mut self, pattern: &ast::Pattern) {
         // `(…)`: from the `(` after the name to the `)` after the last value.
-        let after_name = pattern.name.span.end;
-        let last = pattern.known.last().map_or(after_name, |k| k.span.end);
-        let rest = self.text.get(after_name..pattern.span.end).unwrap_or("");
+        let after_name = pattern.name.span.end();
+        let last = pattern.known.last().map_or(after_name, |k| k.span.end());
+        let rest = self.text.get(after_name..pattern.span.end()).unwrap_or("");
         if rest.trim_start().starts_with('(')
-            && let Some(close) = self.text.get(last..pattern.span.end).and_then(|r| r.find(')'))
+            && let Some(close) = self.text.get(last..pattern.span.end()).and_then(|r| r.find(')'))
         {
             let open = after_name + rest.find('(').unwrap_or(0);
             self.push(Span::new(open, last + close + 1));

@@ -107,17 +107,19 @@ pub fn tokens_in(file: &File, range: Span) -> Vec<SemanticToken> {
         declaration: false,
         documentation: false,
     };
-    let overlaps = |span: Span| span.start < window.end && span.end > window.start || span == window;
+    let overlaps = |span: Span| span.start() < window.end() && span.end() > window.start() || span == window;
     let occurrences = file.occurrences();
     // Sorted by start, and no name spans lines.
-    let first = occurrences.partition_point(|o| o.span.start < window.start);
-    let last = occurrences.partition_point(|o| o.span.start < window.end).max(first);
+    let first = occurrences.partition_point(|o| o.span.start() < window.start());
+    let last = occurrences
+        .partition_point(|o| o.span.start() < window.end())
+        .max(first);
     let all_items = &file.analysis.parse.file.items;
     let items: Vec<&Item> = {
-        let from = all_items.partition_point(|i| i.span().end < window.start);
+        let from = all_items.partition_point(|i| i.span().end() < window.start());
         all_items[from..]
             .iter()
-            .take_while(|i| i.span().start <= window.end)
+            .take_while(|i| i.span().start() <= window.end())
             .filter(|i| overlaps(i.span()))
             .collect()
     };
@@ -179,28 +181,28 @@ pub fn tokens_in(file: &File, range: Span) -> Vec<SemanticToken> {
             }
         }
     }
-    specific.sort_by_key(|t| t.span.start);
+    specific.sort_by_key(|t| t.span.start());
 
     let mut quoted_names = names::quotable_spans(&ast::SourceFile {
         items: items.iter().map(|&i| i.clone()).collect(),
     });
-    quoted_names.sort_by_key(|s| s.start);
+    quoted_names.sort_by_key(|s| s.start());
     let mut out = Vec::new();
     let (lexed, _) = lex(&text[window.range()]);
     let delimiters = delimiters(&file.analysis.parse.file);
     let mut next_specific = 0;
     for (lexed_token, span) in lexed {
-        let span = Span::new(span.start + window.start, span.end + window.start);
+        let span = Span::new(span.start() + window.start(), span.end() + window.start());
         // Emit the specific tokens that start before this one ends.
         let covered: Vec<SemanticToken> = {
             let start = next_specific;
-            while next_specific < specific.len() && specific[next_specific].span.start < span.end {
+            while next_specific < specific.len() && specific[next_specific].span.start() < span.end() {
                 next_specific += 1;
             }
             specific[start..next_specific]
                 .iter()
                 .copied()
-                .filter(|t| t.span.end > span.start)
+                .filter(|t| t.span.end() > span.start())
                 .collect()
         };
         match lexed_token {
@@ -208,7 +210,7 @@ pub fn tokens_in(file: &File, range: Span) -> Vec<SemanticToken> {
             // analysis does not know gets no meaning, like a bare name.
             Token::Str(_) | Token::UnterminatedStr(_) if covered.iter().any(|t| t.span == span) => out.extend(covered),
             Token::Str(_) | Token::UnterminatedStr(_)
-                if quoted_names.binary_search_by_key(&span.start, |s| s.start).is_ok() => {}
+                if quoted_names.binary_search_by_key(&span.start(), |s| s.start()).is_ok() => {}
             Token::Str(raw) | Token::UnterminatedStr(raw) => {
                 string_pieces(raw, span, &covered, &delimiters, &mut out);
                 out.extend(covered);
@@ -225,17 +227,17 @@ pub fn tokens_in(file: &File, range: Span) -> Vec<SemanticToken> {
             _ => {}
         }
     }
-    out.sort_by_key(|t| t.span.start);
-    out.dedup_by(|b, a| b.span.start < a.span.end);
-    out.retain(|t| t.span.start >= window.start && t.span.end <= window.end);
+    out.sort_by_key(|t| t.span.start());
+    out.dedup_by(|b, a| b.span.start() < a.span.end());
+    out.retain(|t| t.span.start() >= window.start() && t.span.end() <= window.end());
     out
 }
 
 /// From the start of the line `range` starts on to the end of the line it
 /// ends on (line breaks `\n`, `\r\n` or `\r`).
 fn lines_around(text: &str, range: Span) -> Span {
-    let start = range.start.min(text.len());
-    let end = range.end.clamp(start, text.len());
+    let start = range.start().min(text.len());
+    let end = range.end().clamp(start, text.len());
     let line_start = text.as_bytes()[..start]
         .iter()
         .rposition(|&b| b == b'\n' || b == b'\r')
@@ -249,7 +251,7 @@ fn lines_around(text: &str, range: Span) -> Span {
 
 /// The `of` written before the source of a calculated shard.
 fn of_keyword(text: &str, source: Span) -> Option<Span> {
-    let before = text.get(..source.start)?.trim_end();
+    let before = text.get(..source.start())?.trim_end();
     let start = before.strip_suffix("of")?.len();
     let bounded = !before[..start].ends_with(|c: char| c.is_alphanumeric() || c == '_');
     bounded.then(|| Span::new(start, start + 2))
@@ -259,16 +261,16 @@ fn of_keyword(text: &str, source: Span) -> Option<Span> {
 /// size hint's `2KB` (only the number when the hint spans lines: a token
 /// is on one line).
 fn rate_number(text: &str, rate: &ast::RateHint) -> Option<Span> {
-    let after_tilde = text.get(rate.span.start + 1..rate.span.end)?;
+    let after_tilde = text.get(rate.span.start() + 1..rate.span.end())?;
     let number = after_tilde.trim_start();
-    let start = rate.span.end - number.len();
+    let start = rate.span.end() - number.len();
     let end = if number.contains('\n') {
         start
             + number
                 .find(|c: char| !(c.is_ascii_digit() || c == '.'))
                 .unwrap_or(number.len())
     } else {
-        rate.span.end
+        rate.span.end()
     };
     (start < end).then(|| Span::new(start, end))
 }
@@ -304,36 +306,36 @@ fn string_pieces(
         documentation: false,
     };
     let mut marks: Vec<SemanticToken> = covered.to_vec();
-    for segment in template::split(raw, span.start, &mut Vec::new()) {
+    for segment in template::split(raw, span.start(), &mut Vec::new()) {
         match segment {
             Segment::Hole { span: hole, name } => {
-                marks.push(token(Span::new(hole.start, hole.start + 1), Kind::Delimiter));
+                marks.push(token(Span::new(hole.start(), hole.start() + 1), Kind::Delimiter));
                 if !covered.iter().any(|c| c.span == name.span) && !name.span.is_empty() {
                     marks.push(token(name.span, Kind::Attribute));
                 }
-                marks.push(token(Span::new(hole.end - 1, hole.end), Kind::Delimiter));
+                marks.push(token(Span::new(hole.end() - 1, hole.end()), Kind::Delimiter));
             }
             Segment::Literal { span: literal, .. } => {
-                let source = &raw[literal.start - span.start..literal.end - span.start];
+                let source = &raw[literal.start() - span.start()..literal.end() - span.start()];
                 for delimiter in delimiters {
                     for (at, _) in source.match_indices(delimiter.as_str()) {
-                        let start = literal.start + at;
+                        let start = literal.start() + at;
                         marks.push(token(Span::new(start, start + delimiter.len()), Kind::Delimiter));
                     }
                 }
             }
         }
     }
-    marks.sort_by_key(|t| t.span.start);
-    let mut at = span.start;
+    marks.sort_by_key(|t| t.span.start());
+    let mut at = span.start();
     for mark in &marks {
-        if mark.span.start > at {
-            out.push(token(Span::new(at, mark.span.start), Kind::String));
+        if mark.span.start() > at {
+            out.push(token(Span::new(at, mark.span.start()), Kind::String));
         }
-        at = at.max(mark.span.end);
+        at = at.max(mark.span.end());
     }
-    if at < span.end {
-        out.push(token(Span::new(at, span.end), Kind::String));
+    if at < span.end() {
+        out.push(token(Span::new(at, span.end()), Kind::String));
     }
     out.extend(marks.into_iter().filter(|m| !covered.contains(m)));
 }

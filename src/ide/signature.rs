@@ -37,7 +37,7 @@ pub fn signature(file: &File, offset: usize) -> Option<Signature> {
     });
     // The `(` of the pattern: the last token that ends at or before the
     // cursor, walking back over what a known value can hold.
-    let before = tokens.partition_point(|(_, s)| s.end <= offset);
+    let before = tokens.partition_point(|(_, s)| s.end() <= offset);
     let open = (0..before).rev().find(|&i| !can_be_inside(tokens[i].0))?;
     if tokens[open].0 != Token::LParen || open < 2 {
         return None;
@@ -62,7 +62,7 @@ pub fn signature(file: &File, offset: usize) -> Option<Signature> {
         }
     }
     if let Some(close) = close
-        && tokens[close].1.start < offset
+        && tokens[close].1.start() < offset
     {
         return None; // after the `)`
     }
@@ -85,7 +85,7 @@ pub fn signature(file: &File, offset: usize) -> Option<Signature> {
             label.push_str(", ");
         }
         let start = label.len();
-        let written = text[first.1.start..last.1.end]
+        let written = text[first.1.start()..last.1.end()]
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");

@@ -88,7 +88,7 @@ pub fn bounded_outline(file: &File, max: usize) -> Outline {
     let omitted = Omitted {
         items: rest.len(),
         symbols: total - used,
-        span: Span::new(rest[0].span().start, rest[rest.len() - 1].span().end),
+        span: Span::new(rest[0].span().start(), rest[rest.len() - 1].span().end()),
         selection: item_name(&rest[0]),
     };
     Outline {
@@ -204,7 +204,7 @@ pub fn flatten(symbols: Vec<DocumentSymbol>) -> Vec<DocumentSymbol> {
         stack.append(&mut symbol.children);
         out.push(symbol);
     }
-    out.sort_by_key(|s| s.span.start);
+    out.sort_by_key(|s| s.span.start());
     out
 }
 

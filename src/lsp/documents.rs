@@ -392,6 +392,11 @@ impl Documents {
                     Some(range) => {
                         let start = position::offset_clamped(rope, range.start, encoding);
                         let end = position::offset_clamped(rope, range.end, encoding).max(start);
+                        // A span holds offsets up to 4 GiB: a change that
+                        // would grow the text past that is not applied.
+                        if rope.len_bytes() - (end - start) + change.text.len() > crate::syntax::MAX_TEXT {
+                            continue;
+                        }
                         let (start_char, end_char) = (rope.byte_to_char(start), rope.byte_to_char(end));
                         rope.remove(start_char..end_char);
                         rope.insert(start_char, &change.text);

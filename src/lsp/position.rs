@@ -62,7 +62,10 @@ pub fn position(rope: &Rope, offset: usize, encoding: Encoding) -> Position {
 }
 
 pub fn range(rope: &Rope, span: Span, encoding: Encoding) -> Range {
-    Range::new(position(rope, span.start, encoding), position(rope, span.end, encoding))
+    Range::new(
+        position(rope, span.start(), encoding),
+        position(rope, span.end(), encoding),
+    )
 }
 
 pub fn span(rope: &Rope, range: Range, encoding: Encoding) -> Option<Span> {

@@ -169,9 +169,9 @@ pub fn lex_into<'src>(text: &'src str, diagnostics: &mut Vec<Diagnostic>, mut em
                     Diagnostic::new(Code::UnterminatedString, in_text(span), "unterminated string")
                         .with_label("missing closing `\"` before the end of the line"),
                 );
-                template::check(raw, span.start, diagnostics);
+                template::check(raw, span.start(), diagnostics);
             }
-            Token::Str(raw) => template::check(raw, span.start, diagnostics),
+            Token::Str(raw) => template::check(raw, span.start(), diagnostics),
             _ => {}
         }
         emit(token, span);
@@ -188,7 +188,7 @@ pub fn lex_into<'src>(text: &'src str, diagnostics: &mut Vec<Diagnostic>, mut em
                 report(token, span);
             }
             Err(()) => match &mut unknown {
-                Some(run) if run.end == span.start => run.end = span.end,
+                Some(run) if run.end() == span.start() => run.set_end(span.end()),
                 _ => {
                     if let Some(run) = unknown.replace(span) {
                         report(Token::Error(&text[run.range()]), run);

@@ -14,7 +14,7 @@ pub mod template;
 
 pub use line_index::{LineCol, LineIndex};
 pub use parser::{Parse, parse, parse_in, reparse_in};
-pub use span::{FileId, FileSpan, Span};
+pub use span::{FileId, FileSpan, MAX_TEXT, Span};
 
 /// A location in the text being read. The lexer and parser know no file:
 /// [`parse_in`] gives their diagnostics the file of the text.

@@ -50,7 +50,13 @@ fn keys(partition: &KeyPart, sort: &Option<KeyPart>) -> String {
 
 fn table(out: &mut String, t: &Table) {
     docs(out, "", &t.docs);
-    let _ = writeln!(out, "table {} @{}..{}", written(&t.name.text), t.span.start, t.span.end);
+    let _ = writeln!(
+        out,
+        "table {} @{}..{}",
+        written(&t.name.text),
+        t.span.start(),
+        t.span.end()
+    );
     for k in &t.keys {
         let _ = writeln!(out, "  key {}", keys(&k.partition, &k.sort));
     }
@@ -120,8 +126,8 @@ fn template(k: &KeyTemplate) -> String {
         .segments
         .iter()
         .map(|s| match s {
-            Segment::Literal { text, span } => format!("{text:?}@{}", span.start),
-            Segment::Hole { name, span } => format!("{{{}}}@{}", name.text, span.start),
+            Segment::Literal { text, span } => format!("{text:?}@{}", span.start()),
+            Segment::Hole { name, span } => format!("{{{}}}@{}", name.text, span.start()),
         })
         .collect();
     format!("{} = {}", written(&k.key.text), segments.join(" "))
@@ -140,8 +146,8 @@ fn entity(out: &mut String, e: &Entity) {
         e.name.text,
         size(&e.size),
         e.rate.as_ref().map(|r| format!(" ~{}/s", r.text)).unwrap_or_default(),
-        e.span.start,
-        e.span.end
+        e.span.start(),
+        e.span.end()
     );
     for a in &e.attributes {
         docs(out, "  ", &a.docs);
@@ -185,7 +191,7 @@ fn pattern(out: &mut String, p: &Pattern) {
     for m in &p.modifiers {
         let _ = write!(out, " {}", super::print::modifier_text(m));
     }
-    let _ = writeln!(out, " @{}..{}", p.span.start, p.span.end);
+    let _ = writeln!(out, " @{}..{}", p.span.start(), p.span.end());
     if let Some(q) = &p.query {
         let index = q
             .index

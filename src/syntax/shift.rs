@@ -13,8 +13,7 @@ pub trait Shift {
 
 impl Shift for Span {
     fn shift(&mut self, delta: isize) {
-        self.start = self.start.wrapping_add_signed(delta);
-        self.end = self.end.wrapping_add_signed(delta);
+        *self = self.shifted(delta);
     }
 }
 

@@ -72,7 +72,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// `line:col` of a span's start.
 pub fn position(text: &str, span: Span) -> String {
-    let (line, col) = line_col(text, span.start);
+    let (line, col) = line_col(text, span.start());
     format!("{line}:{col}")
 }
 
@@ -110,8 +110,8 @@ pub fn mark(text: &str, spans: &[Span]) -> String {
     // outer spans open first and close last.
     let mut events: Vec<(usize, bool, usize)> = Vec::new();
     for s in spans {
-        events.push((s.start, true, s.len()));
-        events.push((s.end, false, s.len()));
+        events.push((s.start(), true, s.len()));
+        events.push((s.end(), false, s.len()));
     }
     events.sort_by(|a, b| {
         a.0.cmp(&b.0)
@@ -142,14 +142,14 @@ pub fn mark(text: &str, spans: &[Span]) -> String {
 /// The text after applying non-overlapping edits.
 pub fn apply(text: &str, edits: &[(Span, String)]) -> String {
     let mut edits = edits.to_vec();
-    edits.sort_by_key(|(s, _)| s.start);
+    edits.sort_by_key(|(s, _)| s.start());
     let mut out = String::new();
     let mut at = 0;
     for (span, new) in edits {
-        assert!(span.start >= at, "overlapping edits at {span:?}");
-        out.push_str(&text[at..span.start]);
+        assert!(span.start() >= at, "overlapping edits at {span:?}");
+        out.push_str(&text[at..span.start()]);
         out.push_str(&new);
-        at = span.end;
+        at = span.end();
     }
     out.push_str(&text[at..]);
     out

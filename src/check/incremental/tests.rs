@@ -634,7 +634,7 @@ fn findings_kept(before: &str, now: &str) -> Vec<bool> {
 fn starts_of(text: &str, code: crate::diagnostic::Code) -> Vec<usize> {
     (fresh(text).diagnostics.iter())
         .filter(|d| d.code == code)
-        .map(|d| d.span.start)
+        .map(|d| d.span.start())
         .collect()
 }
 

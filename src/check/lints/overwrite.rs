@@ -288,7 +288,7 @@ fn check_pair(model: &Model, pk_name: &str, sk_name: Option<&str>, a: &Entry, b:
         }
     }
     // The diagnostic goes on the item written later in the file.
-    let (later, earlier) = if a.key_line().span.start >= b.key_line().span.start {
+    let (later, earlier) = if a.key_line().span.start() >= b.key_line().span.start() {
         (a, b)
     } else {
         (b, a)

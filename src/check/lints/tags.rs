@@ -95,7 +95,7 @@ pub fn type_tag_prefixes(model: &Model, registry: &Registry, table_id: TableId, 
         tagged.sort_by(|a, b| {
             a.tag
                 .cmp(b.tag)
-                .then(a.sk.template.span.start.cmp(&b.sk.template.span.start))
+                .then(a.sk.template.span.start().cmp(&b.sk.template.span.start()))
         });
         tagged.retain(|t| seen.insert((&t.sk.template.lang.parts, &t.pk.template.lang.parts)));
         let groups: Vec<&[Tagged]> = tagged.chunk_by(|a, b| a.tag == b.tag).collect();

@@ -17,7 +17,7 @@ fn lints(text: &str) -> Vec<Diagnostic> {
 }
 
 fn at<'t>(text: &'t str, d: &Diagnostic) -> &'t str {
-    &text[d.span.start..d.span.end]
+    &text[d.span.start()..d.span.end()]
 }
 
 const HEAD: &str = "table App {\n  key pk, sk\n}\n";
@@ -145,8 +145,8 @@ pattern tenant(tenantId) -> Tenant, Settings
     assert_eq!(found.len(), 1, "{found:#?}");
     let d = &found[0];
     assert_eq!(at(&text, d), "sk = \"META\"");
-    assert!(d.span.start > text.find("Settings").unwrap());
-    assert!(d.related[0].at.span.start < text.find("Settings").unwrap());
+    assert!(d.span.start() > text.find("Settings").unwrap());
+    assert!(d.related[0].at.span.start() < text.find("Settings").unwrap());
     assert!(d.message.contains("pk=`TENANT#a`, sk=`META`"), "{}", d.message);
 }
 

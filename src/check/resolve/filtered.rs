@@ -209,8 +209,8 @@ pub fn known_as_filter(cx: &Context, pattern: &Pattern, attr: &str) -> Option<(S
         index.checked_sub(1).map(|i| &pattern.known[i]),
         pattern.known.get(index + 1),
     ) {
-        (Some(previous), _) => Span::new(previous.span.end, known.span.end),
-        (None, Some(next)) => Span::new(known.span.start, next.span.start),
+        (Some(previous), _) => Span::new(previous.span.end(), known.span.end()),
+        (None, Some(next)) => Span::new(known.span.start(), next.span.start()),
         (None, None) => known.span,
     };
     let mut edits = vec![(pattern.at(removed), String::new())];

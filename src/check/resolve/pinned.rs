@@ -708,7 +708,7 @@ fn operand_at(query: &ast::Query, span: Span) -> Option<&Operand> {
             ConditionKind::Compare(_, o) | ConditionKind::BeginsWith(o) => vec![o],
             ConditionKind::Between(lo, hi) => vec![lo, hi],
         })
-        .find(|o| o.span().start == span.start)
+        .find(|o| o.span().start() == span.start())
 }
 
 /// A value no item can have: say so, and name the closest prefix that
@@ -823,7 +823,7 @@ fn narrow_fix(
         }
         Some(_) => None,
         None => {
-            let end = query.conditions.iter().map(|c| c.span.end).max()?;
+            let end = query.conditions.iter().map(|c| c.span.end()).max()?;
             let condition = format!(" and begins_with({}, \"{}\")", names::written(&sk.name), escape(common));
             Some(Fix::new(title, vec![(file.at(Span::empty(end)), condition)]))
         }

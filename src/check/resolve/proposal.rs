@@ -117,7 +117,7 @@ fn return_a_list(pattern: &Pattern) -> Option<Fix> {
         .returns
         .iter()
         .filter(|r| !r.many)
-        .map(|r| (pattern.at(Span::empty(r.name.span.end)), "[]".to_string()))
+        .map(|r| (pattern.at(Span::empty(r.name.span.end())), "[]".to_string()))
         .collect();
     let names: Vec<String> = pattern
         .returns
@@ -196,7 +196,7 @@ fn errors_before(sources: &[Source<'_>], defaults: &crate::check::Defaults) -> O
 /// The texts of `sources` with `fix` applied, in the same order.
 fn apply(sources: &[Source<'_>], fix: &Fix) -> Option<Vec<String>> {
     let mut edits = fix.edits.clone();
-    edits.sort_by_key(|(at, _)| std::cmp::Reverse(at.span.start));
+    edits.sort_by_key(|(at, _)| std::cmp::Reverse(at.span.start()));
     let mut texts: Vec<String> = sources.iter().map(|s| s.text.to_string()).collect();
     for (at, insert) in edits {
         let index = sources.iter().position(|s| s.file == at.file)?;
@@ -427,12 +427,12 @@ impl Proposal {
             .iter()
             .filter(|k| !k.implicit)
             .map(|k| k.span)
-            .max_by_key(|s| s.end)
-            .or_else(|| entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end))?;
+            .max_by_key(|s| s.end())
+            .or_else(|| entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end()))?;
         let mut edits = vec![lines_after(cx.sources, entity.at(entity_anchor), &self.key_lines())?];
         if let Some((_, line)) = added {
-            let attribute_anchor = entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end)?;
-            if attribute_anchor.end >= entity_anchor.end {
+            let attribute_anchor = entity.attributes.iter().map(|a| a.span).max_by_key(|s| s.end())?;
+            if attribute_anchor.end() >= entity_anchor.end() {
                 return None;
             }
             edits.insert(
@@ -441,7 +441,7 @@ impl Proposal {
             );
         }
         if self.declare {
-            let table_anchor = table.access.iter().map(|a| a.span).max_by_key(|s| s.end)?;
+            let table_anchor = table.access.iter().map(|a| a.span).max_by_key(|s| s.end())?;
             edits.insert(
                 0,
                 lines_after(cx.sources, table.at(table_anchor), &[self.declaration()])?,
@@ -568,22 +568,22 @@ fn template_source(template: &Template) -> String {
 fn lines_after(sources: &[Source<'_>], after: FileSpan, lines: &[String]) -> Option<(FileSpan, String)> {
     let (file, after) = (after.file, after.span);
     let source = crate::check::text_of(sources, file);
-    let line_start = source.get(..after.start)?.rfind('\n').map_or(0, |i| i + 1);
-    let indent = source.get(line_start..after.start)?;
-    let tail = source.get(after.end..)?;
-    let mut line_end = after.end + tail.find('\n').unwrap_or(tail.len());
+    let line_start = source.get(..after.start())?.rfind('\n').map_or(0, |i| i + 1);
+    let indent = source.get(line_start..after.start())?;
+    let tail = source.get(after.end()..)?;
+    let mut line_end = after.end() + tail.find('\n').unwrap_or(tail.len());
     let mut newline = "\n";
-    if line_end > after.end && source.as_bytes()[line_end - 1] == b'\r' {
+    if line_end > after.end() && source.as_bytes()[line_end - 1] == b'\r' {
         line_end -= 1;
         newline = "\r\n";
     }
-    let rest = source.get(after.end..line_end)?.trim();
+    let rest = source.get(after.end()..line_end)?.trim();
     if indent.trim().is_empty() && (rest.is_empty() || rest.starts_with("//")) {
         let text = lines.iter().map(|l| format!("{newline}{indent}{l}")).collect();
         Some((file.at(Span::empty(line_end)), text))
     } else {
         let text = lines.iter().map(|l| format!(" {l}")).collect();
-        Some((file.at(Span::empty(after.end)), text))
+        Some((file.at(Span::empty(after.end())), text))
     }
 }
 

@@ -20,7 +20,7 @@ pub fn limit(completions: Vec<Completion>, text: &str, offset: usize, max: usize
         .last()
         .map_or(offset, |(i, _)| i);
     let typed = |c: &Completion| {
-        let start = c.replace.map_or(word_start, |span| span.start.min(offset));
+        let start = c.replace.map_or(word_start, |span| span.start().min(offset));
         &text[start..offset]
     };
     let kept = completions

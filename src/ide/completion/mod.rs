@@ -107,11 +107,13 @@ pub fn completions(file: &File, offset: usize) -> Vec<Completion> {
         match token {
             // A line comment runs to the end of its line: a cursor at its end
             // is still typing the comment.
-            Token::Comment(_) | Token::DocComment(_) | Token::Error(_) if span.start < offset && offset <= span.end => {
+            Token::Comment(_) | Token::DocComment(_) | Token::Error(_)
+                if span.start() < offset && offset <= span.end() =>
+            {
                 return Vec::new();
             }
-            Token::Str(_) if span.start < offset && offset < span.end => string = Some(span),
-            Token::UnterminatedStr(_) if span.start < offset && offset <= span.end => string = Some(span),
+            Token::Str(_) if span.start() < offset && offset < span.end() => string = Some(span),
+            Token::UnterminatedStr(_) if span.start() < offset && offset <= span.end() => string = Some(span),
             _ => {}
         }
     }
@@ -140,15 +142,15 @@ pub fn completions(file: &File, offset: usize) -> Vec<Completion> {
         None => {
             // The word being typed is replaced; the context is what precedes it.
             let word = cx.sig.iter().find(|(t, s)| {
-                s.start < offset
-                    && offset <= s.end
+                s.start() < offset
+                    && offset <= s.end()
                     && matches!(
                         t,
                         Token::Ident(_) | Token::Number(_) | Token::Table | Token::Entity | Token::Pattern
                     )
             });
-            let anchor = word.map_or(offset, |(_, s)| s.start);
-            let before = cx.sig.partition_point(|(_, s)| s.end <= anchor);
+            let anchor = word.map_or(offset, |(_, s)| s.start());
+            let before = cx.sig.partition_point(|(_, s)| s.end() <= anchor);
             cx.at(before)
         }
     };
@@ -395,12 +397,12 @@ impl<'a> Cx<'a> {
             return self.word(start + 3).and_then(|t| self.model.table_named(t));
         }
         let name = self.word(start + 1)?;
-        let at = self.sig[start].1.start;
+        let at = self.sig[start].1.start();
         if let Some(entity) = self
             .model
             .entities
             .iter()
-            .find(|e| e.name.text == name && e.span.start == at)
+            .find(|e| e.name.text == name && e.span.start() == at)
         {
             return entity.table;
         }
@@ -410,10 +412,10 @@ impl<'a> Cx<'a> {
     /// The model entity declared by the item keyword at `start`, if lowered.
     fn entity_here(&self, start: usize) -> Option<EntityId> {
         let name = self.word(start + 1)?;
-        let at = self.sig[start].1.start;
+        let at = self.sig[start].1.start();
         self.model
             .entity_ids()
-            .find(|(_, e)| e.name.text == name && e.span.start == at)
+            .find(|(_, e)| e.name.text == name && e.span.start() == at)
             .map(|(id, _)| id)
     }
 
@@ -840,7 +842,7 @@ impl<'a> Cx<'a> {
         if previous.is_some_and(|t| t == Token::Eq || is_compare(t) || t == Token::Ident("delimiter")) {
             return Vec::new();
         }
-        let typed = names::read(&self.text[span.start..self.offset]);
+        let typed = names::read(&self.text[span.start()..self.offset]);
         self.at(index)
             .into_iter()
             .filter(|c| is_dynamo_name(c.kind) && c.label.starts_with(typed.as_ref()))

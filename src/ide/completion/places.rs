@@ -131,7 +131,7 @@ pub(super) enum StringPlace {
 
 impl StringPlace {
     pub(super) fn read(text: &str, span: Span, offset: usize) -> Option<StringPlace> {
-        let body_start = span.start + 1;
+        let body_start = span.start() + 1;
         let body = &text[body_start..offset];
         let mut literal = String::new();
         let mut hole: Option<usize> = None;
@@ -161,7 +161,7 @@ impl StringPlace {
                 return None;
             }
             // The rest of the name after the cursor, and the closing brace.
-            let rest = &text[offset..span.end];
+            let rest = &text[offset..span.end()];
             let name_len = rest
                 .find(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .unwrap_or(rest.len());

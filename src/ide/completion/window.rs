@@ -49,7 +49,7 @@ pub fn tokens(text: &str, offset: usize) -> Vec<(Token<'_>, Span)> {
     let window = bounds(text, offset);
     let (mut tokens, _) = lex(&text[window.range()]);
     for (_, span) in &mut tokens {
-        *span = Span::new(span.start + window.start, span.end + window.start);
+        *span = Span::new(span.start() + window.start(), span.end() + window.start());
     }
     tokens
 }

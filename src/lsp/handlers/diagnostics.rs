@@ -127,7 +127,7 @@ pub fn syntax_first(
     if let Some((old_rope, semantic)) = previous {
         shown.extend(carry_over(old_rope, rope, semantic));
     }
-    shown.sort_by_key(|d| (d.span.start, d.span.end));
+    shown.sort_by_key(|d| (d.span.start(), d.span.end()));
     overridden(publishable(uri, rope, &shown, encoding, severities), severities)
 }
 
@@ -141,12 +141,12 @@ pub fn carry_over(old: &Rope, new: &Rope, diagnostics: &[diagnostic::Diagnostic]
     let (old_len, new_len) = (old.len_bytes(), new.len_bytes());
     let (changed_from, changed_to) = (prefix, old_len - suffix);
     let map = |span: Span| -> Option<Span> {
-        if span.end <= changed_from {
+        if span.end() <= changed_from {
             Some(span)
-        } else if span.start >= changed_to {
+        } else if span.start() >= changed_to {
             // `start >= old_len - suffix` and `suffix <= new_len`: no underflow.
             let moved = |at: usize| at + new_len - old_len;
-            Some(Span::new(moved(span.start), moved(span.end)))
+            Some(Span::new(moved(span.start()), moved(span.end())))
         } else {
             None
         }
@@ -316,7 +316,7 @@ mod tests {
             .map(|d| {
                 assert_eq!(d.related.len(), 1, "the related span moves with the diagnostic");
                 assert_eq!(d.related[0].at.span, d.span);
-                new[d.span.start..d.span.end].to_string()
+                new[d.span.start()..d.span.end()].to_string()
             })
             .collect()
     }
@@ -343,7 +343,7 @@ mod tests {
         let moved = carry_over(&Rope::from_str(old), &Rope::from_str(new), &[d]);
         assert_eq!(moved.len(), 1);
         assert!(moved[0].related.is_empty());
-        assert_eq!(&new[moved[0].span.start..moved[0].span.end], "Grp");
+        assert_eq!(&new[moved[0].span.start()..moved[0].span.end()], "Grp");
     }
 
     #[test]

@@ -12,8 +12,8 @@ pub fn handle(state: &State, params: FoldingRangeParams) -> Option<Vec<FoldingRa
     let ranges = folds(&snapshot.file)
         .into_iter()
         .map(|fold| FoldingRange {
-            start_line: line(fold.span.start),
-            end_line: line(fold.span.end.saturating_sub(1).max(fold.span.start)),
+            start_line: line(fold.span.start()),
+            end_line: line(fold.span.end().saturating_sub(1).max(fold.span.start())),
             kind: Some(match fold.kind {
                 FoldKind::Region => FoldingRangeKind::Region,
                 FoldKind::Comment => FoldingRangeKind::Comment,

@@ -120,8 +120,8 @@ pub fn encode(
     let mut data = Vec::new();
     let (mut line, mut column) = (0, 0);
     for token in tokens {
-        let start = position::position(&snapshot.rope, token.span.start, encoding);
-        let end = position::position(&snapshot.rope, token.span.end, encoding);
+        let start = position::position(&snapshot.rope, token.span.start(), encoding);
+        let end = position::position(&snapshot.rope, token.span.end(), encoding);
         if end.line != start.line || end.character <= start.character {
             continue; // tokens never span lines
         }

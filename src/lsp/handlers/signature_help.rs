@@ -17,7 +17,7 @@ pub fn handle(state: &State, params: SignatureHelpParams) -> Option<SignatureHel
         .parameters
         .iter()
         .map(|span| ParameterInformation {
-            label: ParameterLabel::LabelOffsets([units(span.start), units(span.end)]),
+            label: ParameterLabel::LabelOffsets([units(span.start()), units(span.end())]),
             documentation: None,
         })
         .collect();

@@ -70,12 +70,12 @@ pub fn dynamo_name<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
 -> impl Parser<'t, I, Name, Extra<E>> + Clone {
     let quoted = select! { Token::Str(raw) => raw, Token::UnterminatedStr(raw) => raw }.validate(|raw, e, emitter| {
         let at = span(e.span());
-        let segments = template::split(raw, at.start, &mut Vec::new());
+        let segments = template::split(raw, at.start(), &mut Vec::new());
         if let Some(hole) = segments.iter().find(|s| matches!(s, Segment::Hole { .. })) {
             let hole = hole.span();
             emitter.emit(coded(
                 Code::InvalidQuotedName,
-                (hole.start..hole.end).into(),
+                (hole.start()..hole.end()).into(),
                 "a name has no holes: write \\{ and \\} for literal braces",
             ));
         } else if segments.is_empty() {
@@ -102,7 +102,7 @@ pub fn string<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
         .map_with(|raw, e| {
             let at = span(e.span());
             // Template errors were reported by the lexer already.
-            let segments = template::split(raw, at.start, &mut Vec::new());
+            let segments = template::split(raw, at.start(), &mut Vec::new());
             StringLit { span: at, segments }
         })
         .labelled("a string")

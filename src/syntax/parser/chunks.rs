@@ -115,14 +115,14 @@ impl Plan {
 
 /// Lexes `text[region]` (see [`parse_region`]) and cuts it into chunks.
 pub(super) fn lex_region<'src>(text: &'src str, region: Span, next: Option<Token<'static>>) -> Lexed<'src> {
-    let base = region.start;
+    let base = region.start();
     let mut lexical = Vec::new();
     // Comments are trivia and unknown bytes were reported by the lexer:
     // neither reaches the parser. They are kept apart (for the docs).
     let mut significant: Vec<(Token<'_>, SimpleSpan)> = Vec::with_capacity(region.len() / 8);
     let mut others: Vec<(Token<'_>, Span)> = Vec::new();
     lexer::lex_into(&text[region.range()], &mut lexical, |token, span| {
-        let span = Span::new(base + span.start, base + span.end);
+        let span = Span::new(base + span.start(), base + span.end());
         if token.is_trivia() || matches!(token, Token::Error(_)) {
             others.push((token, span));
         } else {
@@ -139,7 +139,7 @@ pub(super) fn lex_region<'src>(text: &'src str, region: Span, next: Option<Token
     // last line; before the next item, the parse reads its keyword to stop.
     let eoi = match next {
         Some(keyword) => {
-            let at = region.end..region.end + keyword_len(keyword);
+            let at = region.end()..region.end() + keyword_len(keyword);
             significant.push((keyword, SimpleSpan::from(at.clone())));
             at.end
         }
@@ -163,7 +163,7 @@ pub(super) fn lex_region<'src>(text: &'src str, region: Span, next: Option<Token
             ends_text: c + 1 == starts.len() && next.is_none(),
             span: Span::new(
                 if c == 0 { base } else { significant[first].1.start },
-                starts.get(c + 1).map_or(region.end, |&k| significant[k].1.start),
+                starts.get(c + 1).map_or(region.end(), |&k| significant[k].1.start),
             ),
             next: starts.get(c + 1).map_or(next, |&k| item_keyword(significant[k].0)),
         })
@@ -266,11 +266,11 @@ fn parse_region(
     let mut lexical = lexical.into_iter().peekable();
     for (c, (plan, (items, errors))) in plans.iter().zip(counts).enumerate() {
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
-        while let Some(d) = lexical.next_if(|d| d.span.start < plan.span.end || c + 1 == plans.len()) {
+        while let Some(d) = lexical.next_if(|d| d.span.start() < plan.span.end() || c + 1 == plans.len()) {
             diagnostics.push(d);
         }
         diagnostics.extend(errors);
-        diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+        diagnostics.sort_by_key(|d| (d.span.start(), d.span.end()));
         // The lexer and parser work on one text and know no file.
         for diagnostic in &mut diagnostics {
             diagnostic.file = file;
@@ -287,15 +287,15 @@ fn parse_region(
 
     let (significant, others) = (&significant[..lexed], &others[..]);
     attach_docs(text, &mut out.items, significant, others);
-    if region.start != 0
+    if region.start() != 0
         && let Some(first) = out.items.first_mut()
-        && first.span().start == region.start
+        && first.span().start() == region.start()
     {
         set_docs(first, docs_above.map(|span| Box::new(docs_at(text, span))));
     }
     for chunk in &mut out.chunks {
         if chunk.next.is_some() {
-            chunk.trailing_docs = docs_span_before(chunk.span.end, significant, others);
+            chunk.trailing_docs = docs_span_before(chunk.span.end(), significant, others);
         }
     }
     out
@@ -329,14 +329,16 @@ pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str)
         .map_or(before.len(), |i| changed_end + i);
     // Kept at the front: chunks that, with the keyword ending them, lie
     // before those lines; at the back: chunks whose keyword lies after.
-    let front = chunks.partition_point(|c| c.span.start < line_start).saturating_sub(1);
-    let back = chunks.partition_point(|c| c.span.start <= line_end).max(front + 1);
+    let front = chunks
+        .partition_point(|c| c.span.start() < line_start)
+        .saturating_sub(1);
+    let back = chunks.partition_point(|c| c.span.start() <= line_end).max(front + 1);
     let delta = after.len() as isize - before.len() as isize;
     let region = Span::new(
-        chunks[front].span.start,
+        chunks[front].span.start(),
         chunks
             .get(back)
-            .map_or(after.len(), |c| c.span.start.wrapping_add_signed(delta)),
+            .map_or(after.len(), |c| c.span.start().wrapping_add_signed(delta)),
     );
     let next = if back < chunks.len() {
         chunks[back - 1].next
@@ -376,7 +378,7 @@ pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str)
     if let Some(first) = chunks.get(first_back_chunk)
         && first.items > 0
         && let Some(item) = items.get_mut(first_back_item)
-        && item.span().start == first.span.start.wrapping_add_signed(delta)
+        && item.span().start() == first.span.start().wrapping_add_signed(delta)
     {
         // Its docs lie in the chunk before it, which was parsed again.
         set_docs(item, middle_docs.map(|span| Box::new(docs_at(text, span))));

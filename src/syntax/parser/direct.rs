@@ -180,7 +180,7 @@ impl<'src> Reader<'_, 'src> {
             Some(Token::Ident(_)) => self.name(),
             Some(Token::Str(raw) | Token::UnterminatedStr(raw)) => {
                 let at = self.bump();
-                let segments = template::split(raw, at.start, &mut Vec::new());
+                let segments = template::split(raw, at.start(), &mut Vec::new());
                 if segments.is_empty() || segments.iter().any(|s| matches!(s, Segment::Hole { .. })) {
                     return Err(Broken);
                 }
@@ -194,7 +194,7 @@ impl<'src> Reader<'_, 'src> {
         match self.peek() {
             Some(Token::Str(raw) | Token::UnterminatedStr(raw)) => {
                 let span = self.bump();
-                let segments = template::split(raw, span.start, &mut Vec::new());
+                let segments = template::split(raw, span.start(), &mut Vec::new());
                 Ok(StringLit { span, segments })
             }
             _ => Err(NotThis),

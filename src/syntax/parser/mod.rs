@@ -103,9 +103,9 @@ fn chunk_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
 /// When the unexpected token starts a new line, the mistake is at the end
 /// of the previous one (`email:` with nothing after it), so point there.
 fn at_line_end_if_next_line(text: &str, tokens: &[(Token<'_>, SimpleSpan)], at: Span) -> Span {
-    let index = tokens.partition_point(|(_, s)| s.start < at.start);
+    let index = tokens.partition_point(|(_, s)| s.start < at.start());
     match index.checked_sub(1).map(|i| tokens[i].1.end) {
-        Some(previous_end) if text[previous_end..at.start].contains('\n') => Span::empty(previous_end),
+        Some(previous_end) if text[previous_end..at.start()].contains('\n') => Span::empty(previous_end),
         _ => at,
     }
 }
@@ -160,7 +160,7 @@ fn docs_span_before(
     significant: &[(Token<'_>, SimpleSpan)],
     others: &[(Token<'_>, Span)],
 ) -> Option<Span> {
-    let index = others.partition_point(|(_, s)| s.start < start);
+    let index = others.partition_point(|(_, s)| s.start() < start);
     // The last significant token before `start` ends any run of docs.
     let barrier = match significant.partition_point(|(_, s)| s.start < start) {
         0 => None,
@@ -168,7 +168,7 @@ fn docs_span_before(
     };
     let first = others[..index]
         .iter()
-        .rposition(|(t, s)| !matches!(t, Token::DocComment(_)) || barrier.is_some_and(|b| b > s.start))
+        .rposition(|(t, s)| !matches!(t, Token::DocComment(_)) || barrier.is_some_and(|b| b > s.start()))
         .map_or(0, |i| i + 1);
     let lines = &others[first..index];
     Some(lines.first()?.1.cover(lines.last()?.1))
@@ -196,25 +196,25 @@ fn attach_docs(text: &str, items: &mut [Item], significant: &[(Token<'_>, Simple
     for item in items {
         match item {
             Item::Table(table) => {
-                table.docs = docs_before(table.span.start);
+                table.docs = docs_before(table.span.start());
                 for index in &mut table.indexes {
-                    index.docs = docs_before(index.span.start);
+                    index.docs = docs_before(index.span.start());
                 }
             }
             Item::Entity(entity) => {
-                entity.docs = docs_before(entity.span.start);
+                entity.docs = docs_before(entity.span.start());
                 for attribute in &mut entity.attributes {
-                    attribute.docs = docs_before(attribute.span.start);
+                    attribute.docs = docs_before(attribute.span.start());
                 }
                 for key in entity
                     .keys
                     .iter_mut()
                     .chain(entity.items.iter_mut().flat_map(|i| i.keys.iter_mut()))
                 {
-                    key.docs = docs_before(key.span.start);
+                    key.docs = docs_before(key.span.start());
                 }
             }
-            Item::Pattern(pattern) => pattern.docs = docs_before(pattern.span.start),
+            Item::Pattern(pattern) => pattern.docs = docs_before(pattern.span.start()),
         }
     }
 }

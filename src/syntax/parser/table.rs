@@ -25,7 +25,7 @@ fn key_attr<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>() -> impl P
                 None => {
                     emitter.emit(coded(
                         Code::UnknownKeyType,
-                        (word.span.start..word.span.end).into(),
+                        (word.span.start()..word.span.end()).into(),
                         format!("unknown key type `{}`: use string, number or binary", word.text),
                     ));
                     (KeyType::String, word.span)

@@ -40,7 +40,7 @@ fn parse_whole(text: &str) -> (Vec<Item>, Vec<Diagnostic>) {
         }
         diagnostic
     }));
-    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+    diagnostics.sort_by_key(|d| (d.span.start(), d.span.end()));
     let mut items: Vec<Item> = items.unwrap_or_default().into_iter().flatten().collect();
     attach_docs(text, &mut items, &significant, &others);
     (items, diagnostics)
