@@ -70,8 +70,6 @@ fn let_go_of_parse(input: &mut Arc<FileInput>) {
 }
 
 impl FileInput {
-    /// What a later revision can re-parse from: this one's parse, or the
-    /// earlier one this one had not used yet.
     fn new(revision: u64, content: Content, origin: Origin, previous: Option<Previous>) -> FileInput {
         let (rope, text) = match content {
             Content::Rope(rope) => (OnceLock::from(rope), OnceLock::new()),
@@ -98,6 +96,8 @@ impl FileInput {
             .get_or_init(|| rope_text(self.rope.get().expect("an input has its text in one form")))
     }
 
+    /// What a later revision can re-parse from: this one's parse, or the
+    /// earlier one this one had not used yet.
     fn to_previous(&self) -> Option<Previous> {
         match (self.text.get(), self.parse.get()) {
             (Some(text), Some(parse)) => Some((text.clone(), parse.clone())),
