@@ -44,10 +44,6 @@ impl Span {
         }
     }
 
-    pub fn set_start(&mut self, start: usize) {
-        *self = Span::new(start, self.end());
-    }
-
     pub fn set_end(&mut self, end: usize) {
         *self = Span::new(self.start(), end);
     }

@@ -291,7 +291,7 @@ fn parse_region(
         && let Some(first) = out.items.first_mut()
         && first.span().start() == region.start()
     {
-        set_docs(first, docs_above.map(|span| Box::new(docs_at(text, span))));
+        set_docs(first, docs_above.map(|span| docs_at(text, span)));
     }
     for chunk in &mut out.chunks {
         if chunk.next.is_some() {
@@ -381,7 +381,7 @@ pub(super) fn reparse(file: FileId, text: &str, old: Arc<Parse>, old_text: &str)
         && item.span().start() == first.span.start().wrapping_add_signed(delta)
     {
         // Its docs lie in the chunk before it, which was parsed again.
-        set_docs(item, middle_docs.map(|span| Box::new(docs_at(text, span))));
+        set_docs(item, middle_docs.map(|span| docs_at(text, span)));
     }
     for chunk in &mut chunks[first_back_chunk..] {
         chunk.span.shift(delta);

@@ -176,8 +176,8 @@ fn docs_span_before(
 
 /// The docs whose `///` lines are at `span` (nothing but those lines and
 /// the whitespace between them): each line without the slashes and one
-/// leading space, joined with newlines.
-fn docs_at(text: &str, span: Span) -> Docs {
+/// leading space, joined with newlines. Boxed, as the tree holds docs.
+fn docs_at(text: &str, span: Span) -> Box<Docs> {
     // A doc comment runs to the end of its line, which `\r` alone also ends.
     let text = text[span.range()]
         .split(['\n', '\r'])
@@ -186,13 +186,12 @@ fn docs_at(text: &str, span: Span) -> Docs {
         .map(|line| line[3..].strip_prefix(' ').unwrap_or(&line[3..]).trim_end())
         .collect::<Vec<_>>()
         .join("\n");
-    Docs { text, span }
+    Box::new(Docs { text, span })
 }
 
 /// Gives every item and member the `///` lines directly above it.
 fn attach_docs(text: &str, items: &mut [Item], significant: &[(Token<'_>, SimpleSpan)], others: &[(Token<'_>, Span)]) {
-    let docs_before =
-        |start: usize| docs_span_before(start, significant, others).map(|span| Box::new(docs_at(text, span)));
+    let docs_before = |start: usize| docs_span_before(start, significant, others).map(|span| docs_at(text, span));
     for item in items {
         match item {
             Item::Table(table) => {
