@@ -6,6 +6,7 @@ use tower_lsp::lsp_types::{
 };
 
 use crate::diagnostic::{self, Related, Severity};
+use crate::slices;
 #[cfg(test)]
 use crate::syntax::FileId;
 use crate::syntax::Span;
@@ -222,10 +223,10 @@ fn common_run<'a>(
         let k = x.len().min(y.len()).min(limit - same);
         let (run, x_rest, y_rest) = if backward {
             let ((x_rest, x_end), (y_rest, y_end)) = (x.split_at(x.len() - k), y.split_at(y.len() - k));
-            (common_suffix(x_end, y_end), x_rest, y_rest)
+            (slices::common_suffix(x_end, y_end, k), x_rest, y_rest)
         } else {
             let ((x_start, x_rest), (y_start, y_rest)) = (x.split_at(k), y.split_at(k));
-            (common_prefix(x_start, y_start), x_rest, y_rest)
+            (slices::common_prefix(x_start, y_start), x_rest, y_rest)
         };
         same += run;
         if run < k {
@@ -234,28 +235,6 @@ fn common_run<'a>(
         (x, y) = (x_rest, y_rest);
     }
     same
-}
-
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    // Whole blocks first (slice equality is a memcmp), then byte by byte.
-    let same: usize = a
-        .chunks(64)
-        .zip(b.chunks(64))
-        .take_while(|(x, y)| x == y)
-        .map(|(x, _)| x.len())
-        .sum();
-    same + a[same..].iter().zip(&b[same..]).take_while(|(x, y)| x == y).count()
-}
-
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    let same: usize = a
-        .rchunks(64)
-        .zip(b.rchunks(64))
-        .take_while(|(x, y)| x == y)
-        .map(|(x, _)| x.len())
-        .sum();
-    let (a, b) = (&a[..a.len() - same], &b[..b.len() - same]);
-    same + a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count()
 }
 
 /// One diagnostic as the protocol has it.
@@ -368,15 +347,7 @@ mod tests {
     fn common_ends_read_from_chunks_equal_those_of_the_whole_texts() {
         let line = |i: usize| format!("pattern p{i}(userId) -> User // {}\n", "x".repeat(i % 7));
         let base: String = (0..2_000).map(line).collect();
-        let plain = |old: &str, new: &str| {
-            let prefix = common_prefix(old.as_bytes(), new.as_bytes());
-            let limit = old.len().min(new.len()) - prefix;
-            let suffix = common_suffix(
-                &old.as_bytes()[old.len() - limit..],
-                &new.as_bytes()[new.len() - limit..],
-            );
-            (prefix, suffix)
-        };
+        let plain = |old: &str, new: &str| slices::common_ends(old.as_bytes(), new.as_bytes());
         // Among equal bytes the runs from either end could overlap.
         let repeats = base.find("xxxxxx").unwrap() + 2;
         let edits: &[(usize, usize, &str)] = &[
