@@ -57,7 +57,9 @@ fn checker_diagnostics_outside_an_edit_stay_while_a_large_file_is_reanalysed() {
     // scratch, which takes far longer than the 50 ms after which the server
     // publishes syntax errors first (an edit of an entity or a pattern is
     // checked from the check before it, often sooner).
-    let generated = dyno::synth::generate(&dyno::synth::Config::for_lines(20_000, 7));
+    // Large enough to pass `AFTER` on a fast machine too: a debug build
+    // checked 20,000 lines in about 110 ms on one.
+    let generated = dyno::synth::generate(&dyno::synth::Config::for_lines(150_000, 7));
     let mut text = generated.dyno;
     let mut client = LspClient::start();
     client.notify(
@@ -330,7 +332,9 @@ fn a_slow_analysis_is_reported_as_progress_and_a_quick_one_is_not() {
         "a quick analysis started a report: {quiet:#?}"
     );
 
-    let generated = dyno::synth::generate(&dyno::synth::Config::for_lines(20_000, 7));
+    // Large enough to pass `AFTER` on a fast machine too: a debug build
+    // checked 20,000 lines in about 110 ms on one.
+    let generated = dyno::synth::generate(&dyno::synth::Config::for_lines(150_000, 7));
     client.notify(
         "textDocument/didOpen",
         json!({ "textDocument": { "uri": URI, "languageId": "dyno", "version": 1, "text": generated.dyno } }),
