@@ -66,8 +66,7 @@ const ALPHABET: &[&str] = &[
 
 fn template_and_text() -> impl Strategy<Value = (Vec<Part>, String)> {
     let part = prop_oneof![
-        prop::sample::select(vec!["USER#", "#", "A.B", "X", "-", "a/b", "(x)"])
-            .prop_map(|l| Part::Literal(l.to_string())),
+        prop::sample::select(vec!["USER#", "#", "A.B", "X", "-", "a/b", "(x)"]).prop_map(|l| Part::Literal(l.into())),
         prop::sample::select(shapes()).prop_map(Part::Hole),
     ];
     let parts = prop::collection::vec(part, 1..4);

@@ -228,7 +228,7 @@ fn item_attributes(model: &Model, entity: &Entity, item: &ItemShape) -> Vec<(Str
     for key in item.keys.iter().filter(|k| !k.implicit) {
         let size =
             Size::exact(key.attr.len() as f64).add(key_value_size(&model.defaults, entity, key, key_type(&key.attr)));
-        out.push((key.attr.clone(), size));
+        out.push((key.attr.to_string(), size));
     }
     for attribute in &entity.attributes {
         // Optional attributes count as present.

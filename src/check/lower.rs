@@ -802,7 +802,7 @@ fn lower_item(
             check_number_key(entity, key, &template, diagnostics);
         }
         item.keys.push(KeyValue {
-            attr: key.key.text.to_string(),
+            attr: key.key.text.clone(),
             span: key.span,
             template,
             implicit: false,
@@ -826,7 +826,7 @@ fn lower_item(
                 lang: lang::Template::new(vec![lang::Part::Hole(shape)]),
             };
             item.keys.push(KeyValue {
-                attr: key.name.clone(),
+                attr: key.name.as_str().into(),
                 span: attribute.span,
                 template,
                 implicit: true,

@@ -542,7 +542,7 @@ impl ItemShape {
 #[derive(Clone, Debug)]
 pub struct KeyValue {
     /// The key attribute it is assigned to (`pk`).
-    pub attr: String,
+    pub attr: SmolStr,
     /// The whole `pk = "..."` line (the attribute declaration when implicit).
     pub span: Span,
     pub template: Template,
@@ -563,7 +563,7 @@ pub struct Template {
 #[derive(Clone, Debug)]
 pub enum Part {
     Literal {
-        text: String,
+        text: SmolStr,
         span: Span,
     },
     /// `{name}`; `attr` is the attribute's index in the entity, `None` when
@@ -714,7 +714,7 @@ impl Template {
         self.parts
             .iter()
             .map(|p| match p {
-                Part::Literal { text, .. } => text.clone(),
+                Part::Literal { text, .. } => text.to_string(),
                 Part::Hole { name, .. } => format!("{{{}}}", name.text),
             })
             .collect()

@@ -4,14 +4,16 @@
 
 use std::cell::OnceCell;
 
+use smol_str::SmolStr;
+
 use super::lang;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ValuePart {
-    Literal(String),
+    Literal(SmolStr),
     /// A value the caller passes, by name, with the shape of its attribute.
     Param {
-        name: String,
+        name: SmolStr,
         shape: lang::Shape,
     },
 }
@@ -35,15 +37,15 @@ impl Value {
             return;
         }
         if let Some(ValuePart::Literal(last)) = self.parts.last_mut() {
-            last.push_str(text);
+            *last = [last.as_str(), text].into_iter().collect();
         } else {
-            self.parts.push(ValuePart::Literal(text.to_string()));
+            self.parts.push(ValuePart::Literal(SmolStr::new(text)));
         }
     }
 
     pub fn push_param(&mut self, name: &str, shape: lang::Shape) {
         self.parts.push(ValuePart::Param {
-            name: name.to_string(),
+            name: SmolStr::new(name),
             shape,
         });
     }

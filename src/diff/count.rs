@@ -81,7 +81,7 @@ async fn count_one(
     let mut values = HashMap::new();
     let (mut key_condition, mut filter) = (Vec::new(), Vec::new());
     for (n, key) in keys.iter().enumerate() {
-        names.insert(format!("#k{n}"), key.attr.clone());
+        names.insert(format!("#k{n}"), key.attr.to_string());
         let prefix = key.template.literal_prefix();
         let constant = key.template.holes().next().is_none();
         if constant && partition.as_deref() == Some(key.attr.as_str()) {
@@ -111,7 +111,7 @@ async fn count_one(
             .await
             .map_err(|e| format!("counting `{}` items in `{table}`: {e}", entity.name.text))?;
         for item in &page {
-            let matches = keys.iter().all(|key| match item.get(&key.attr) {
+            let matches = keys.iter().all(|key| match item.get(key.attr.as_str()) {
                 Some(AttributeValue::S(text)) => key.template.lang.can_equal(text),
                 _ => false,
             });

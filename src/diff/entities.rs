@@ -122,7 +122,7 @@ fn affected(model: &Model, entity: EntityId, shape: usize, table: &str) -> Affec
         item.keys
             .iter()
             .filter(|k| !k.implicit)
-            .map(|k| (k.attr.clone(), k.template.text()))
+            .map(|k| (k.attr.to_string(), k.template.text()))
             .collect()
     });
     Affected {
@@ -247,7 +247,7 @@ fn pieces(key: &KeyValue, entity: &Entity, delimiter: &str, rename: impl Fn(usiz
         .parts
         .iter()
         .map(|p| match p {
-            Part::Literal { text, .. } => Piece::Literal(text.clone()),
+            Part::Literal { text, .. } => Piece::Literal(text.to_string()),
             Part::Hole { name, attr, .. } => {
                 let named = attr.and_then(&rename).unwrap_or_else(|| name.text.to_string());
                 let shape = attr.and_then(|i| entity.attributes[i].ty.shape(delimiter));

@@ -107,7 +107,12 @@ fn key_texts(entity: &Entity) -> Vec<Vec<(String, String)>> {
     entity
         .items
         .iter()
-        .map(|item| item.keys.iter().map(|k| (k.attr.clone(), k.template.text())).collect())
+        .map(|item| {
+            item.keys
+                .iter()
+                .map(|k| (k.attr.to_string(), k.template.text()))
+                .collect()
+        })
         .collect()
 }
 

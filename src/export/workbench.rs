@@ -83,7 +83,7 @@ pub fn data_model(analysis: &Analysis, path: &Path, options: &Options, created: 
                     .keys
                     .iter()
                     .filter(|k| !base_keys.contains(&k.attr.as_str()))
-                    .map(|k| k.attr.clone())
+                    .map(|k| k.attr.to_string())
                     .collect();
                 for attribute in &entity.attributes {
                     let name = &attribute.name.text;

@@ -266,7 +266,7 @@ fn entity_api(entity: &Entity, delimiter: &str, keys: &[KeyAttrApi]) -> EntityAp
                         .parts
                         .iter()
                         .filter_map(|part| match part {
-                            Part::Literal { text, .. } => Some(Segment::Literal(text.clone())),
+                            Part::Literal { text, .. } => Some(Segment::Literal(text.to_string())),
                             Part::Hole { attr, .. } => {
                                 attr.map(|a| Segment::Value(entity.attributes[a].name.text.to_string()))
                             }

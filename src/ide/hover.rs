@@ -420,7 +420,7 @@ fn key_line_at(model: &Model, file: crate::syntax::FileId, offset: usize) -> Opt
             .iter()
             .flat_map(|i| &i.keys)
             .find(|k| !k.implicit && k.template.span.contains(offset))
-            .map(|k| (id, (k.attr.clone(), k.template.lang_display())))
+            .map(|k| (id, (k.attr.to_string(), k.template.lang_display())))
     })
 }
 

@@ -369,7 +369,7 @@ impl StringLit {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Segment {
     /// Literal text (escapes resolved); the span covers the source bytes.
-    Literal { text: String, span: Span },
+    Literal { text: SmolStr, span: Span },
     /// `{name}`: the span covers the braces, the name has its own.
     Hole { name: Name, span: Span },
 }

@@ -2,6 +2,8 @@
 //! with its own byte span, so the checker, hover and go-to-definition can
 //! point at one hole or one literal.
 
+use smol_str::SmolStr;
+
 use super::ast::{Name, Segment};
 use super::{Span, in_text};
 use crate::diagnostic::{Code, Diagnostic};
@@ -37,10 +39,11 @@ fn scan(raw: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>, build: bool
     let flush = |literal: &mut String, start: usize, end: usize, segments: &mut Vec<Segment>| {
         if build && start < end {
             segments.push(Segment::Literal {
-                text: std::mem::take(literal),
+                text: SmolStr::new(&*literal),
                 span: Span::new(start, end),
             });
         }
+        literal.clear();
     };
 
     while i < body.len() {

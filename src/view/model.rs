@@ -239,7 +239,7 @@ fn key_cell(model: &Model, item: &ViewItem, attr: &str) -> KeyCell {
             .parts
             .iter()
             .map(|part| match part {
-                Part::Literal { text, .. } => Some(Segment::Literal(text.clone())),
+                Part::Literal { text, .. } => Some(Segment::Literal(text.to_string())),
                 Part::Hole { .. } => holes.next().map(|(name, value)| Segment::Hole {
                     attr: name.text.to_string(),
                     value: value.to_string(),

@@ -46,7 +46,7 @@ fn docs() -> impl Strategy<Value = Option<Box<Docs>>> {
     prop::option::of(
         prop::sample::select(&["doc", "two\nlines", "", "  indented", "/slash", "ünï 🎉"][..]).prop_map(|text| {
             Box::new(Docs {
-                text: text.to_string(),
+                text: text.into(),
                 span: Span::default(),
             })
         }),
@@ -59,7 +59,7 @@ fn string_lit() -> impl Strategy<Value = StringLit> {
     let piece = prop_oneof![
         prop::sample::select(&["USER#", "A", "#", "x\"y", "{lit}", "ü🎉#", "a b  c", "\\"][..]).prop_map(|text| {
             Segment::Literal {
-                text: text.to_string(),
+                text: text.into(),
                 span: Span::default(),
             }
         }),
@@ -72,7 +72,9 @@ fn string_lit() -> impl Strategy<Value = StringLit> {
         let mut segments: Vec<Segment> = Vec::new();
         for piece in pieces {
             match (segments.last_mut(), piece) {
-                (Some(Segment::Literal { text, .. }), Segment::Literal { text: more, .. }) => text.push_str(&more),
+                (Some(Segment::Literal { text, .. }), Segment::Literal { text: more, .. }) => {
+                    *text = [text.as_str(), more.as_str()].into_iter().collect()
+                }
                 (_, piece) => segments.push(piece),
             }
         }

@@ -89,7 +89,7 @@ fn fill(value: &Value, texts: &BTreeMap<String, String>) -> Result<Value, String
     for part in &value.parts {
         match part {
             ValuePart::Literal(text) => out.push_literal(text),
-            ValuePart::Param { name, .. } => match texts.get(name) {
+            ValuePart::Param { name, .. } => match texts.get(name.as_str()) {
                 Some(text) => out.push_literal(text),
                 None => return Err(format!("the Query uses `{name}`, which the pattern does not bind")),
             },

@@ -55,6 +55,7 @@ mod proptests;
 #[cfg(test)]
 mod tests;
 
+use smol_str::SmolStr;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
@@ -69,7 +70,7 @@ pub use tagged::{ByteSet, Tagged};
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Part {
     /// Text written as is.
-    Literal(String),
+    Literal(SmolStr),
     /// A typed attribute value.
     Hole(Shape),
 }

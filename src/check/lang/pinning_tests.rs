@@ -52,7 +52,7 @@ fn condition(parts: &[Part], roles: &[Role], bindings: &[Binding], cut: usize) -
         match (part, role) {
             (Part::Hole(_), Role::Var { var, .. }) => match &bindings[*var as usize] {
                 Binding::Fixed(text) => {
-                    query.push(Part::Literal(text.clone()));
+                    query.push(Part::Literal(text.into()));
                     query_roles.push(Role::Other);
                 }
                 _ => {
@@ -175,7 +175,7 @@ fn small_shape() -> impl Strategy<Value = Shape> {
 
 fn small_parts() -> impl Strategy<Value = Vec<Part>> {
     let part = prop_oneof![
-        1 => "[a#1]{1,2}".prop_map(Part::Literal),
+        1 => "[a#1]{1,2}".prop_map(|t| Part::Literal(t.into())),
         2 => small_shape().prop_map(Part::Hole),
     ];
     prop::collection::vec(part, 1..4)

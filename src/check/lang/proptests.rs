@@ -160,7 +160,7 @@ fn small_shape() -> impl Strategy<Value = Shape> {
 
 fn small_template() -> impl Strategy<Value = Template> {
     let part = prop_oneof![
-        2 => "[ab#01.]{0,2}".prop_map(Part::Literal),
+        2 => "[ab#01.]{0,2}".prop_map(|t| Part::Literal(t.into())),
         3 => small_shape().prop_map(Part::Hole),
     ];
     prop::collection::vec(part, 0..4).prop_map(Template::new)

@@ -10,13 +10,13 @@ fn t(text: &str) -> Template {
     while let Some(open) = rest.find('{') {
         let close = rest.find('}').expect("closing brace");
         if open > 0 {
-            parts.push(Part::Literal(rest[..open].to_string()));
+            parts.push(Part::Literal(rest[..open].into()));
         }
         parts.push(Part::Hole(shape(&rest[open + 1..close])));
         rest = &rest[close + 1..];
     }
     if !rest.is_empty() {
-        parts.push(Part::Literal(rest.to_string()));
+        parts.push(Part::Literal(rest.into()));
     }
     Template::new(parts)
 }

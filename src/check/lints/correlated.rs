@@ -305,7 +305,7 @@ fn template(syms: &[Sym], shapes: &[Shape]) -> lang::Template {
     lang::Template::new(
         syms.iter()
             .map(|s| match s {
-                Sym::Lit(t) => lang::Part::Literal(t.clone()),
+                Sym::Lit(t) => lang::Part::Literal(t.into()),
                 Sym::Var(v) => lang::Part::Hole(shapes[*v].clone()),
             })
             .collect(),

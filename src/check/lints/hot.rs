@@ -280,7 +280,7 @@ fn read_concentration(model: &Model, resolution: &Resolution) -> Option<Concentr
         let ValuePart::Param { name, .. } = part else { continue };
         if let Some(shards) = resolution.shards.as_ref().filter(|s| s.attr == *name) {
             if shards.from.is_some() {
-                concentration.shards.push((name.clone(), shards.count));
+                concentration.shards.push((name.to_string(), shards.count));
             }
             continue;
         }

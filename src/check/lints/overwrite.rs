@@ -389,9 +389,9 @@ impl System {
                     }
                     Sym::Var(var)
                 }
-                (Part::Literal { text, .. }, _) => Sym::Lit(text.clone()),
+                (Part::Literal { text, .. }, _) => Sym::Lit(text.to_string()),
                 // Parts and their languages are built in step (lower.rs).
-                (Part::Hole { .. }, lang::Part::Literal(text)) => Sym::Lit(text.clone()),
+                (Part::Hole { .. }, lang::Part::Literal(text)) => Sym::Lit(text.to_string()),
             })
             .collect()
     }

@@ -668,7 +668,7 @@ fn rejected_at_run_time(op: &SortOp, is_string: bool) -> Option<KeyRule> {
         } => Some(name),
         _ => None,
     });
-    unpadded.map(|name| KeyRule::UnpaddedBetween { name: name.clone() })
+    unpadded.map(|name| KeyRule::UnpaddedBetween { name: name.to_string() })
 }
 
 /// A pinned query's operand as a value: template holes and names stand for

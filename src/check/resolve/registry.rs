@@ -125,7 +125,7 @@ impl Registry {
                         Some(index) => index,
                         None => {
                             buckets.push(Bucket {
-                                attr: key.attr.clone(),
+                                attr: key.attr.to_string(),
                                 first: entity_id,
                                 entries: Vec::new(),
                                 lengths: Vec::new(),

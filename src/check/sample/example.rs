@@ -86,7 +86,7 @@ pub fn example_item(entity: &Entity, item: &ItemShape) -> Json {
                 None => format!("{{{name}}}"),
             })
         });
-        out.insert(key.attr.clone(), json!({ "S": text.unwrap_or_default() }));
+        out.insert(key.attr.to_string(), json!({ "S": text.unwrap_or_default() }));
     }
     for attribute in &entity.attributes {
         out.insert(

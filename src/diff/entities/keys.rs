@@ -14,7 +14,7 @@ pub fn compare_shapes(pair: &Pair<'_>, table: &Table, out: &mut Vec<Change>) {
         let mut keys: Vec<_> = s
             .keys
             .iter()
-            .map(|k| (k.attr.clone(), Piece::text(&old_pieces(pair, k, &old_delimiter))))
+            .map(|k| (k.attr.to_string(), Piece::text(&old_pieces(pair, k, &old_delimiter))))
             .collect();
         keys.sort();
         keys
@@ -23,7 +23,7 @@ pub fn compare_shapes(pair: &Pair<'_>, table: &Table, out: &mut Vec<Change>) {
         let mut keys: Vec<_> = s
             .keys
             .iter()
-            .map(|k| (k.attr.clone(), Piece::text(&pieces(k, b, new_delimiter, |_| None))))
+            .map(|k| (k.attr.to_string(), Piece::text(&pieces(k, b, new_delimiter, |_| None))))
             .collect();
         keys.sort();
         keys
@@ -319,7 +319,7 @@ fn new_keys(shape: &ItemShape) -> String {
         .keys
         .iter()
         .filter(|k| !k.implicit)
-        .map(|k| (k.attr.clone(), k.template.text()))
+        .map(|k| (k.attr.to_string(), k.template.text()))
         .collect();
     templates(&keys)
 }
