@@ -187,6 +187,7 @@ fn schema_defaults(root: &std::path::Path) -> Result<crate::check::Defaults, Str
 }
 
 pub fn main() -> i32 {
+    crate::parallel::limit_malloc_arenas();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
