@@ -351,7 +351,10 @@ impl Builder {
         for i in 0..n {
             offsets[i + 1] += offsets[i];
         }
-        let edges = self.pending.into_iter().map(|(_, e)| e).collect();
+        // Collected from a slice, into a list of their exact number: from
+        // `pending` itself they would keep its buffer, grown by doubling and
+        // half again as wide, as long as the automaton lives.
+        let edges = self.pending.iter().map(|&(_, e)| e).collect();
         Automaton {
             start: self.start,
             offsets,
