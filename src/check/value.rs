@@ -39,22 +39,30 @@ impl Value {
         if let Some(ValuePart::Literal(last)) = self.parts.last_mut() {
             *last = [last.as_str(), text].into_iter().collect();
         } else {
-            self.parts.push(ValuePart::Literal(SmolStr::new(text)));
+            self.push(ValuePart::Literal(SmolStr::new(text)));
         }
     }
 
     pub fn push_param(&mut self, name: &str, shape: lang::Shape) {
-        self.parts.push(ValuePart::Param {
+        self.push(ValuePart::Param {
             name: SmolStr::new(name),
             shape,
         });
+    }
+
+    /// A part more, in room for exactly that many: most values have one
+    /// or two parts, and a list grown by pushing has room for four (224
+    /// bytes), kept by every Query and every read.
+    fn push(&mut self, part: ValuePart) {
+        self.parts.reserve_exact(1);
+        self.parts.push(part);
     }
 
     pub fn extend(&mut self, other: &Value) {
         for part in &other.parts {
             match part {
                 ValuePart::Literal(text) => self.push_literal(text),
-                ValuePart::Param { .. } => self.parts.push(part.clone()),
+                ValuePart::Param { .. } => self.push(part.clone()),
             }
         }
     }
