@@ -84,6 +84,10 @@ pub fn whole() {
 impl Reads {
     fn add(&mut self, lookup: Lookup) {
         if !self.lookups.contains(&lookup) {
+            // Most patterns make one or two lookups; pushed, the list would
+            // take room for four, and every pattern's is held at the
+            // check's peak.
+            self.lookups.reserve_exact(1);
             self.lookups.push(lookup);
         }
     }
