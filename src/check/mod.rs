@@ -163,6 +163,51 @@ fn check_on(
     earlier: Option<&mut incremental::Earlier<'_>>,
     threads: impl FnOnce(&model::Model) -> usize,
 ) -> Schema {
+    let lowered = lower_model(sources, defaults, earlier);
+    resolve_and_lint(sources, lowered, threads)
+}
+
+/// A first check that lets go of the files' syntax trees once the model is
+/// lowered from them, when nothing after needs them: a third of a large
+/// check's peak memory. Trying out fixes (small schemas) re-reads the
+/// trees, which are then kept. A tree is freed only where `files` hold the
+/// last reference to it. For commands that check once and show the
+/// diagnostics.
+pub fn check_letting_go_of_trees(mut files: Vec<(FileId, Arc<str>, Arc<Parse>)>, defaults: &Defaults) -> Schema {
+    let lowered = lower_model(&as_sources(&files), defaults, None);
+    if !resolve::tries_fixes(&as_sources(&files)) {
+        for (_, _, parse) in &mut files {
+            *parse = Arc::default();
+        }
+    }
+    resolve_and_lint(&as_sources(&files), lowered, threads_for)
+}
+
+fn as_sources(files: &[(FileId, Arc<str>, Arc<Parse>)]) -> Vec<Source<'_>> {
+    files
+        .iter()
+        .map(|(file, text, parse)| Source {
+            file: *file,
+            text,
+            parse,
+        })
+        .collect()
+}
+
+/// What a check holds once its model is lowered: nothing after that reads
+/// the syntax trees but trying out fixes.
+struct Lowered {
+    model: model::Model,
+    registry: resolve::registry::Registry,
+    reused: resolve::Reused,
+    earlier_reads: reads::ReadsTable,
+    kept_findings: Vec<Option<lints::TableFindings>>,
+    kept_orders: Vec<Option<Vec<lints::Dependent>>>,
+    /// The syntax errors and what lowering reported.
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn lower_model(sources: &[Source<'_>], defaults: &Defaults, earlier: Option<&mut incremental::Earlier<'_>>) -> Lowered {
     resolve::new_analysis();
     let mut diagnostics: Vec<Diagnostic> = sources
         .iter()
@@ -209,6 +254,27 @@ fn check_on(
             Vec::new(),
         ),
     };
+    Lowered {
+        model,
+        registry,
+        reused,
+        earlier_reads,
+        kept_findings,
+        kept_orders,
+        diagnostics,
+    }
+}
+
+fn resolve_and_lint(sources: &[Source<'_>], lowered: Lowered, threads: impl FnOnce(&model::Model) -> usize) -> Schema {
+    let Lowered {
+        model,
+        registry,
+        reused,
+        earlier_reads,
+        kept_findings,
+        kept_orders,
+        mut diagnostics,
+    } = lowered;
     // Where fixes are tried out, their budget is per thread: one thread.
     let threads = if resolve::tries_fixes(sources) {
         1

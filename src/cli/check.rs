@@ -2,13 +2,14 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
 use super::input::{self, SourceText};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, render};
 
-use crate::check::{Analysis, describe};
+use crate::check::{Schema, describe};
 use crate::db::{Workspace, folder};
 use crate::diagnostic::{Diagnostic, Severity, github, sarif};
 use crate::syntax::FileId;
@@ -100,18 +101,18 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
         }
     }
-    let analyses: Vec<(FileId, Analysis)> = groups
+    // Only the diagnostics and the model are read: the check lets go of
+    // the trees once it has lowered the model from them.
+    let analyses: Vec<(FileId, Arc<Schema>)> = groups
         .iter()
         .flat_map(|group| {
-            group
-                .files
-                .iter()
-                .map(|&file| (file, workspace.analysis_with(file, &group.files, &group.defaults)))
+            let schema = workspace.check_once(&group.files, &group.defaults);
+            group.files.iter().map(move |&file| (file, schema.clone()))
         })
         .collect();
     let checked: Vec<(FileId, Vec<Diagnostic>)> = analyses
         .iter()
-        .map(|(file, analysis)| (*file, analysis.diagnostics().to_vec()))
+        .map(|(file, schema)| (*file, schema.diagnostics_in(*file).to_vec()))
         .collect();
 
     let deny_warnings = args.deny.contains(&Deny::Warnings);
@@ -125,7 +126,7 @@ pub fn run(args: &CheckArgs) -> i32 {
             let mut at = 0;
             for group in &groups {
                 let members = &checked[at..at + group.files.len()];
-                let analysis = &analyses[at].1;
+                let schema = &analyses[at].1;
                 at += group.files.len();
                 let mut all = Vec::new();
                 for (_, diagnostics) in members {
@@ -139,7 +140,7 @@ pub fn run(args: &CheckArgs) -> i32 {
                     Some(root) => SourceText::new(root.clone(), String::new()),
                     None => SourceText::new(sources[group.files[0].index()].path.clone(), String::new()),
                 };
-                let proved = describe::proved(&analysis.schema);
+                let proved = describe::proved(schema);
                 if proved.one_query > 0 {
                     resolved.push(shown.display_path());
                 }

@@ -411,6 +411,35 @@ impl Workspace {
         schema
     }
 
+    /// [`Workspace::schema_with`] for a command that checks the schema once
+    /// and reads its diagnostics and model, never the files' trees: a tree
+    /// no one has asked for is parsed for this check alone and let go of
+    /// once the model is lowered from it (a third of a large check's
+    /// peak). The schema is kept as `schema_with` keeps it.
+    pub fn check_once(&self, files: &[FileId], defaults: &Defaults) -> Arc<Schema> {
+        let revisions = files.iter().map(|&f| self.revision(f)).collect();
+        let key: SchemaKey = (files.to_vec(), revisions, *defaults);
+        let memo = lock(&self.schemas).entry(key).or_default().clone();
+        memo.get_or_init(|| {
+            let texts: Vec<Arc<str>> = files.iter().map(|&f| self.text(f)).collect();
+            let sources = files
+                .iter()
+                .zip(&texts)
+                .map(|(&file, text)| {
+                    let parse = self.files[file.index()].input.parse.get().cloned();
+                    let parse = parse.unwrap_or_else(|| Arc::new(syntax::parse_in(file, text)));
+                    (file, text.clone(), parse)
+                })
+                .collect();
+            Checked {
+                schema: Arc::new(check::check_letting_go_of_trees(sources, defaults)),
+                texts,
+            }
+        })
+        .schema
+        .clone()
+    }
+
     /// Whether a file of the check has had an edit since.
     fn superseded(&self, (files, revisions, _): &SchemaKey) -> bool {
         let latest = lock(&self.latest);

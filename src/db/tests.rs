@@ -262,3 +262,35 @@ fn a_check_an_edit_superseded_is_where_the_next_one_starts() {
     assert!(lock(&db.earlier).is_empty(), "used, then let go");
     assert_same(&current, &fresh(&db, &files));
 }
+
+/// `check_once` equals the check `schema` makes, above the size where
+/// fixes are tried out (the trees are let go of once lowered) and below
+/// it (they are kept for the fixes), and keeps no tree in the workspace.
+#[test]
+fn a_check_once_equals_the_check_and_keeps_no_tree() {
+    let large = crate::synth::generate(&crate::synth::Config::for_lines(3_000, 3)).dyno;
+    assert!(large.len() > 32 * 1024, "above the size where fixes are tried out");
+    // A pattern with no Query, whose fix is tried out on the trees.
+    let small = format!("{TABLES}{ENTITIES}pattern byStatus(status) -> Order[]\n");
+    for text in [large.as_str(), small.as_str()] {
+        let (db, files) = Workspace::of_files([("schema.dyno".to_string(), text)]);
+        let once = db.check_once(&files, &Defaults::default());
+        assert!(
+            db.files[files[0].index()].input.parse.get().is_none(),
+            "the tree was made for the check alone"
+        );
+        assert!(
+            once.diagnostics
+                .iter()
+                .any(|d| d.severity == crate::diagnostic::Severity::Error)
+        );
+        assert_same(&once, &fresh(&db, &files));
+        assert_eq!(
+            once.diagnostics
+                .iter()
+                .any(|d| !d.fixes.is_empty() && d.code == Code::NoSingleQuery),
+            text.len() <= 32 * 1024,
+            "a fix is offered where one is tried out"
+        );
+    }
+}
