@@ -89,7 +89,10 @@ pub(super) struct Lexed<'src> {
     lexical: Vec<Diagnostic>,
     /// The tokens the parser reads, then the keyword that ends the region
     /// (when one does).
-    pub(super) significant: Vec<(Token<'src>, SimpleSpan)>,
+    /// A span of ours, two `u32`: a token is four bytes of a schema, and
+    /// chumsky's span (two `usize`) made the list of a 10 MB schema's 2.5
+    /// million tokens 100 MB, the peak of its check.
+    pub(super) significant: Vec<(Token<'src>, Span)>,
     /// Comments and unknown bytes (for the docs).
     others: Vec<(Token<'src>, Span)>,
     /// How many of `significant` are the region's own.
@@ -101,10 +104,7 @@ pub(super) struct Lexed<'src> {
 
 impl Plan {
     /// Its tokens, with the keyword that ends it.
-    pub(super) fn tokens<'a, 'src>(
-        &self,
-        significant: &'a [(Token<'src>, SimpleSpan)],
-    ) -> &'a [(Token<'src>, SimpleSpan)] {
+    pub(super) fn tokens<'a, 'src>(&self, significant: &'a [(Token<'src>, Span)]) -> &'a [(Token<'src>, Span)] {
         if self.ends_text {
             &significant[self.first..self.end_token]
         } else {
@@ -119,14 +119,14 @@ pub(super) fn lex_region<'src>(text: &'src str, region: Span, next: Option<Token
     let mut lexical = Vec::new();
     // Comments are trivia and unknown bytes were reported by the lexer:
     // neither reaches the parser. They are kept apart (for the docs).
-    let mut significant: Vec<(Token<'_>, SimpleSpan)> = Vec::with_capacity(region.len() / 8);
+    let mut significant: Vec<(Token<'_>, Span)> = Vec::with_capacity(region.len() / 8);
     let mut others: Vec<(Token<'_>, Span)> = Vec::new();
     lexer::lex_into(&text[region.range()], &mut lexical, |token, span| {
         let span = Span::new(base + span.start(), base + span.end());
         if token.is_trivia() || matches!(token, Token::Error(_)) {
             others.push((token, span));
         } else {
-            significant.push((token, SimpleSpan::from(span.range())));
+            significant.push((token, span));
         }
     });
     if base != 0 {
@@ -140,10 +140,10 @@ pub(super) fn lex_region<'src>(text: &'src str, region: Span, next: Option<Token
     let eoi = match next {
         Some(keyword) => {
             let at = region.end()..region.end() + keyword_len(keyword);
-            significant.push((keyword, SimpleSpan::from(at.clone())));
+            significant.push((keyword, Span::new(at.start, at.end)));
             at.end
         }
-        None => significant.last().map_or(base, |(_, s)| s.end),
+        None => significant.last().map_or(base, |(_, s)| s.end()),
     };
     let mut starts: Vec<usize> = (0..lexed)
         .filter(|&i| item_keyword(significant[i].0).is_some())
@@ -162,8 +162,8 @@ pub(super) fn lex_region<'src>(text: &'src str, region: Span, next: Option<Token
             end_token: starts.get(c + 1).copied().unwrap_or(lexed),
             ends_text: c + 1 == starts.len() && next.is_none(),
             span: Span::new(
-                if c == 0 { base } else { significant[first].1.start },
-                starts.get(c + 1).map_or(region.end(), |&k| significant[k].1.start),
+                if c == 0 { base } else { significant[first].1.start() },
+                starts.get(c + 1).map_or(region.end(), |&k| significant[k].1.start()),
             ),
             next: starts.get(c + 1).map_or(next, |&k| item_keyword(significant[k].0)),
         })
@@ -180,12 +180,11 @@ pub(super) fn lex_region<'src>(text: &'src str, region: Span, next: Option<Token
 
 /// A chunk read by the grammar written with chumsky: its items, and the
 /// errors it reported.
-pub(super) fn grammar_chunk<'t, 'src>(
-    tokens: &'t [(Token<'src>, SimpleSpan)],
-    ends_text: bool,
-    eoi: usize,
-) -> (Vec<Item>, Vec<Rich<'t, Token<'src>>>) {
-    let input = tokens.split_token_span(SimpleSpan::from(eoi..eoi));
+pub(super) fn grammar_chunk(tokens: &[(Token<'_>, Span)], ends_text: bool, eoi: usize) -> (Vec<Item>, Vec<Diagnostic>) {
+    // The grammar reads chumsky's spans: made for the chunk it reads, one
+    // with a syntax error.
+    let tokens: Vec<(Token<'_>, SimpleSpan)> = tokens.iter().map(|&(t, s)| (t, SimpleSpan::from(s.range()))).collect();
+    let input = tokens.as_slice().split_token_span(SimpleSpan::from(eoi..eoi));
     let (output, errors) = if ends_text {
         file_parser::<_, Rich<'_, Token<'_>>>()
             .parse(input)
@@ -195,7 +194,8 @@ pub(super) fn grammar_chunk<'t, 'src>(
             .parse(input)
             .into_output_errors()
     };
-    (output.unwrap_or_default().into_iter().flatten().collect(), errors)
+    let diagnostics = errors.iter().map(to_diagnostic).collect();
+    (output.unwrap_or_default().into_iter().flatten().collect(), diagnostics)
 }
 
 /// Parses the chunks of `text[region]`. The region starts at the text's
@@ -232,9 +232,8 @@ fn parse_region(
                 None => grammar_chunk(tokens, plan.ends_text, eoi),
             };
             let errors: Vec<Diagnostic> = errors
-                .iter()
-                .map(|error| {
-                    let mut diagnostic = to_diagnostic(error);
+                .into_iter()
+                .map(|mut diagnostic| {
                     if diagnostic.code == Code::UnexpectedToken {
                         diagnostic.span = at_line_end_if_next_line(text, &significant[..lexed], diagnostic.span);
                     }

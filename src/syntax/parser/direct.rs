@@ -15,8 +15,6 @@
 //! error, so does this (`tests`: every example and fixture, random edits of
 //! them, and random token sequences near the grammar's edges).
 
-use chumsky::span::SimpleSpan;
-
 use super::atoms::{size_amount, tight};
 use crate::syntax::ast::{
     Attribute, CompareOp, Condition, ConditionKind, DelimiterDecl, Entity, Filter, FilterExpr, FilterOp, FilterValue,
@@ -30,7 +28,7 @@ use crate::syntax::{Span, template};
 
 /// The items of one chunk's tokens (its ending keyword included unless it
 /// `ends_text`), or `None` where the grammar would report an error.
-pub(super) fn chunk(tokens: &[(Token<'_>, SimpleSpan)], ends_text: bool) -> Option<Vec<Item>> {
+pub(super) fn chunk(tokens: &[(Token<'_>, Span)], ends_text: bool) -> Option<Vec<Item>> {
     let end = if ends_text {
         tokens.len()
     } else {
@@ -75,7 +73,7 @@ type Read<T> = Result<T, Stop>;
 const MAX_DEPTH: u32 = 200;
 
 struct Reader<'t, 'src> {
-    tokens: &'t [(Token<'src>, SimpleSpan)],
+    tokens: &'t [(Token<'src>, Span)],
     at: usize,
     depth: u32,
 }
@@ -89,7 +87,7 @@ impl<'src> Reader<'_, 'src> {
     fn bump(&mut self) -> Span {
         let span = self.tokens[self.at].1;
         self.at += 1;
-        Span::new(span.start, span.end)
+        span
     }
 
     fn token(&mut self, token: Token<'_>) -> Read<Span> {
@@ -114,7 +112,7 @@ impl<'src> Reader<'_, 'src> {
 
     /// From the token at `start` to the last one read.
     fn since(&self, start: usize) -> Span {
-        Span::new(self.tokens[start].1.start, self.tokens[self.at - 1].1.end)
+        self.tokens[start].1.cover(self.tokens[self.at - 1].1)
     }
 
     /// The grammar's `or_not`: `rule`, or nothing read when it does not

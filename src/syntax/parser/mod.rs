@@ -102,9 +102,9 @@ fn chunk_parser<'t, 'src: 't, I: Tokens<'t, 'src>, E: Fail<'t, 'src, I>>()
 
 /// When the unexpected token starts a new line, the mistake is at the end
 /// of the previous one (`email:` with nothing after it), so point there.
-fn at_line_end_if_next_line(text: &str, tokens: &[(Token<'_>, SimpleSpan)], at: Span) -> Span {
-    let index = tokens.partition_point(|(_, s)| s.start < at.start());
-    match index.checked_sub(1).map(|i| tokens[i].1.end) {
+fn at_line_end_if_next_line(text: &str, tokens: &[(Token<'_>, Span)], at: Span) -> Span {
+    let index = tokens.partition_point(|(_, s)| s.start() < at.start());
+    match index.checked_sub(1).map(|i| tokens[i].1.end()) {
         Some(previous_end) if text[previous_end..at.start()].contains('\n') => Span::empty(previous_end),
         _ => at,
     }
@@ -155,16 +155,12 @@ fn to_diagnostic(error: &Rich<'_, Token<'_>>) -> Diagnostic {
 /// Where the `///` lines directly above `start` are: the doc comments right
 /// before it, with no other token in between (the tokens come in two
 /// ordered lists, significant and the others).
-fn docs_span_before(
-    start: usize,
-    significant: &[(Token<'_>, SimpleSpan)],
-    others: &[(Token<'_>, Span)],
-) -> Option<Span> {
+fn docs_span_before(start: usize, significant: &[(Token<'_>, Span)], others: &[(Token<'_>, Span)]) -> Option<Span> {
     let index = others.partition_point(|(_, s)| s.start() < start);
     // The last significant token before `start` ends any run of docs.
-    let barrier = match significant.partition_point(|(_, s)| s.start < start) {
+    let barrier = match significant.partition_point(|(_, s)| s.start() < start) {
         0 => None,
-        k => Some(significant[k - 1].1.start),
+        k => Some(significant[k - 1].1.start()),
     };
     let first = others[..index]
         .iter()
@@ -190,7 +186,7 @@ fn docs_at(text: &str, span: Span) -> Box<Docs> {
 }
 
 /// Gives every item and member the `///` lines directly above it.
-fn attach_docs(text: &str, items: &mut [Item], significant: &[(Token<'_>, SimpleSpan)], others: &[(Token<'_>, Span)]) {
+fn attach_docs(text: &str, items: &mut [Item], significant: &[(Token<'_>, Span)], others: &[(Token<'_>, Span)]) {
     let docs_before = |start: usize| docs_span_before(start, significant, others).map(|span| docs_at(text, span));
     for item in items {
         match item {

@@ -19,17 +19,21 @@ use crate::test_edits::{PIECES, edited, texts};
 /// The grammar over every token of the text at once.
 fn parse_whole(text: &str) -> (Vec<Item>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
-    let mut significant: Vec<(Token<'_>, SimpleSpan)> = Vec::new();
+    let mut significant: Vec<(Token<'_>, Span)> = Vec::new();
     let mut others: Vec<(Token<'_>, Span)> = Vec::new();
     lexer::lex_into(text, &mut diagnostics, |token, span| {
         if token.is_trivia() || matches!(token, Token::Error(_)) {
             others.push((token, span));
         } else {
-            significant.push((token, SimpleSpan::from(span.range())));
+            significant.push((token, span));
         }
     });
-    let end = significant.last().map_or(0, |(_, s)| s.end);
-    let input = significant.as_slice().split_token_span(SimpleSpan::from(end..end));
+    let end = significant.last().map_or(0, |(_, s)| s.end());
+    let spanned: Vec<(Token<'_>, SimpleSpan)> = significant
+        .iter()
+        .map(|&(t, s)| (t, SimpleSpan::from(s.range())))
+        .collect();
+    let input = spanned.as_slice().split_token_span(SimpleSpan::from(end..end));
     let (items, errors) = file_parser::<_, Rich<'_, Token<'_>>>()
         .parse(input)
         .into_output_errors();
