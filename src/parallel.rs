@@ -89,27 +89,20 @@ pub fn map<T: Sync, R: Send, D: Send>(
     }
     let run = items.len().div_ceil(threads);
     let mut results: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
-    let pushed: Vec<Vec<D>> = std::thread::scope(|scope| {
-        let f = &f;
-        let runs: Vec<_> = (items.chunks(run).zip(results.chunks_mut(run)))
-            .map(|(run, slots)| {
-                scope.spawn(move || {
-                    let mut pushed = Vec::new();
-                    for (item, slot) in run.iter().zip(slots) {
-                        *slot = Some(f(item, &mut pushed));
-                    }
-                    pushed
-                })
-            })
-            .collect();
-        runs.into_iter()
-            .map(|run| run.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect()
+    let f = &f;
+    let jobs = (items.chunks(run).zip(results.chunks_mut(run))).map(|(run, slots)| {
+        move || {
+            let mut pushed = Vec::new();
+            for (item, slot) in run.iter().zip(slots) {
+                *slot = Some(f(item, &mut pushed));
+            }
+            pushed
+        }
     });
-    for pushed in pushed {
+    for pushed in all_at_once(jobs) {
         out.extend(pushed);
     }
-    // Collected where they lie: an `Option` of a result is the result's size.
+    // Into the same buffer: std collects a map over a vector where it lies.
     results
         .into_iter()
         .map(|result| result.expect("every run fills its stretch"))
@@ -123,11 +116,18 @@ pub fn runs<T: Sync, O: Send>(threads: usize, items: &[T], f: impl Fn(&[T]) -> O
         return vec![f(items)];
     }
     let run = items.len().div_ceil(threads);
+    let f = &f;
+    all_at_once(items.chunks(run).map(|run| move || f(run)))
+}
+
+/// Each job on a thread of its own, their results in the jobs' order; a
+/// job's panic goes on in the caller.
+fn all_at_once<O: Send, J: FnOnce() -> O + Send>(jobs: impl Iterator<Item = J>) -> Vec<O> {
     std::thread::scope(|scope| {
-        let f = &f;
-        let runs: Vec<_> = items.chunks(run).map(|run| scope.spawn(move || f(run))).collect();
-        runs.into_iter()
-            .map(|run| run.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        let running: Vec<_> = jobs.map(|job| scope.spawn(job)).collect();
+        running
+            .into_iter()
+            .map(|job| job.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
             .collect()
     })
 }
