@@ -89,9 +89,10 @@ pub(super) struct Lexed<'src> {
     lexical: Vec<Diagnostic>,
     /// The tokens the parser reads, then the keyword that ends the region
     /// (when one does).
-    /// A span of ours, two `u32`: a token is four bytes of a schema, and
-    /// chumsky's span (two `usize`) made the list of a 10 MB schema's 2.5
-    /// million tokens 100 MB, the peak of its check.
+    ///
+    /// With a span of ours, two `u32`: a token is some four bytes of a
+    /// schema, and chumsky's span (two `usize`) made an entry 40 bytes,
+    /// not 32 (the list had 100 MB of room at 10 MB).
     pub(super) significant: Vec<(Token<'src>, Span)>,
     /// Comments and unknown bytes (for the docs).
     others: Vec<(Token<'src>, Span)>,
@@ -179,7 +180,7 @@ pub(super) fn lex_region<'src>(text: &'src str, region: Span, next: Option<Token
 }
 
 /// A chunk read by the grammar written with chumsky: its items, and the
-/// errors it reported.
+/// errors it reported as diagnostics.
 pub(super) fn grammar_chunk(tokens: &[(Token<'_>, Span)], ends_text: bool, eoi: usize) -> (Vec<Item>, Vec<Diagnostic>) {
     // The grammar reads chumsky's spans: made for the chunk it reads, one
     // with a syntax error.
