@@ -379,9 +379,7 @@ impl Workspace {
     /// [`Workspace::schema`] with the cost defaults of this schema (a
     /// folder's `dyno.json` may set its own over the workspace's).
     pub fn schema_with(&self, files: &[FileId], defaults: &Defaults) -> Arc<Schema> {
-        let revisions = files.iter().map(|&f| self.revision(f)).collect();
-        let key: SchemaKey = (files.to_vec(), revisions, *defaults);
-        let memo = lock(&self.schemas).entry(key.clone()).or_default().clone();
+        let (key, memo) = self.memo_of(files, defaults);
         if let Some(checked) = memo.get() {
             return checked.schema.clone();
         }
@@ -417,9 +415,7 @@ impl Workspace {
     /// once the model is lowered from it (a third of a large check's
     /// peak). The schema is kept as `schema_with` keeps it.
     pub fn check_once(&self, files: &[FileId], defaults: &Defaults) -> Arc<Schema> {
-        let revisions = files.iter().map(|&f| self.revision(f)).collect();
-        let key: SchemaKey = (files.to_vec(), revisions, *defaults);
-        let memo = lock(&self.schemas).entry(key).or_default().clone();
+        let (_, memo) = self.memo_of(files, defaults);
         memo.get_or_init(|| {
             let texts: Vec<Arc<str>> = files.iter().map(|&f| self.text(f)).collect();
             let sources = files
@@ -438,6 +434,15 @@ impl Workspace {
         })
         .schema
         .clone()
+    }
+
+    /// The key of the check of `files` at their current revisions, and
+    /// its memo (listed, empty, when there was none).
+    fn memo_of(&self, files: &[FileId], defaults: &Defaults) -> (SchemaKey, SchemaMemo) {
+        let revisions = files.iter().map(|&f| self.revision(f)).collect();
+        let key: SchemaKey = (files.to_vec(), revisions, *defaults);
+        let memo = lock(&self.schemas).entry(key.clone()).or_default().clone();
+        (key, memo)
     }
 
     /// Whether a file of the check has had an edit since.

@@ -11,8 +11,8 @@ mod state;
 mod transport;
 
 /// Serves LSP on stdin/stdout until the client says exit.
+/// (`cli::main` has limited malloc's arenas before any thread started.)
 pub fn run() -> i32 {
-    crate::parallel::limit_malloc_arenas();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
